@@ -1,0 +1,109 @@
+package gather
+
+import (
+	"fmt"
+
+	"gathermut/gguf"
+)
+
+// blockDecoder decodes one block: len(block) is the codec's BlockBytes and
+// len(out) its BlockElems. It reads the block by byte assembly only, so the
+// block may start at any address.
+type blockDecoder func(block []byte, out []float32)
+
+// decoders is the codec registry: every block type this package can decode.
+var decoders = map[gguf.Type]blockDecoder{
+	gguf.TypeQ8_0: decodeQ8_0,
+}
+
+// admitted lists, in GGML id order, the codecs the EmbeddingQuant provider
+// serves (ROW.md, "The 19 admitted codecs"). Codecs that decode but are not
+// listed here are extras: Dequantize serves them, Embedding does not.
+var admitted = []gguf.Type{
+	gguf.TypeQ4_0, gguf.TypeQ5_0, gguf.TypeQ8_0,
+	gguf.TypeQ2_K, gguf.TypeQ3_K, gguf.TypeQ4_K, gguf.TypeQ5_K, gguf.TypeQ6_K, gguf.TypeQ8_K,
+	gguf.TypeIQ2_XXS, gguf.TypeIQ2_XS, gguf.TypeIQ3_XXS, gguf.TypeIQ1_S, gguf.TypeIQ4_NL,
+	gguf.TypeIQ3_S, gguf.TypeIQ2_S, gguf.TypeIQ4_XS, gguf.TypeMXFP4, gguf.TypeIQ1_XXXS,
+}
+
+// Admitted returns the codecs the EmbeddingQuant provider serves, in GGML id
+// order. The caller owns the returned slice.
+func Admitted() []gguf.Type {
+	return append([]gguf.Type(nil), admitted...)
+}
+
+// Decodes reports whether t has a block decoder (admitted or extra).
+func Decodes(t gguf.Type) bool {
+	_, ok := decoders[t]
+	return ok
+}
+
+// codecFor returns the decoder and geometry of t, or an error naming t.
+func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
+	dec, ok := decoders[t]
+	if !ok {
+		return nil, gguf.Traits{}, fmt.Errorf("gather: no decoder for ggml type %v", t)
+	}
+	tr, ok := gguf.FindGgmlTraits(t)
+	if !ok {
+		return nil, gguf.Traits{}, fmt.Errorf("gather: unknown ggml type id %d", uint32(t))
+	}
+	return dec, tr, nil
+}
+
+// Dequantize decodes len(out) elements of type t, which must be whole blocks,
+// from the front of packed into out.
+func Dequantize(t gguf.Type, packed []byte, out []float32) error {
+	dec, tr, err := codecFor(t)
+	if err != nil {
+		return err
+	}
+	blocks, err := wholeBlocks(tr, len(packed), len(out))
+	if err != nil {
+		return err
+	}
+	for b := 0; b < blocks; b++ {
+		dec(packed[b*tr.BlockBytes:(b+1)*tr.BlockBytes], out[b*tr.BlockElems:(b+1)*tr.BlockElems])
+	}
+	return nil
+}
+
+// DequantizeBF16 decodes len(out) elements of type t like Dequantize and
+// rounds each to bf16 with F32ToBF16. It needs one block of scratch, never a
+// whole row of floats.
+func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
+	dec, tr, err := codecFor(t)
+	if err != nil {
+		return err
+	}
+	blocks, err := wholeBlocks(tr, len(packed), len(out))
+	if err != nil {
+		return err
+	}
+	var scratch [maxBlockElems]float32
+	f := scratch[:tr.BlockElems]
+	for b := 0; b < blocks; b++ {
+		dec(packed[b*tr.BlockBytes:(b+1)*tr.BlockBytes], f)
+		o := out[b*tr.BlockElems : (b+1)*tr.BlockElems]
+		for i, v := range f {
+			o[i] = F32ToBF16(v)
+		}
+	}
+	return nil
+}
+
+// maxBlockElems is the largest BlockElems of any codec with a decoder.
+const maxBlockElems = 256
+
+// wholeBlocks checks that n elements are whole blocks of tr and that packed
+// holds them, and returns the block count.
+func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
+	if n%tr.BlockElems != 0 {
+		return 0, fmt.Errorf("gather: %s: %d output elements are not whole blocks of %d", tr.Name, n, tr.BlockElems)
+	}
+	blocks := n / tr.BlockElems
+	if need := blocks * tr.BlockBytes; packedLen < need {
+		return 0, fmt.Errorf("gather: %s: %d blocks need %d packed bytes, have %d", tr.Name, blocks, need, packedLen)
+	}
+	return blocks, nil
+}

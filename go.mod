@@ -1,0 +1,3 @@
+module gathermut
+
+go 1.26
