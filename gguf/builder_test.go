@@ -199,10 +199,10 @@ func TestBuilderExactBytes(t *testing.T) {
 	want = append(want, 1, 0, 0, 0, 0, 0, 0, 0)
 	want = append(want, 1, 0, 0, 0, 0, 0, 0, 0)
 	want = append(want, 1, 0, 0, 0, 0, 0, 0, 0, 'a') // key
-	want = append(want, 4, 0, 0, 0)                   // uint32
+	want = append(want, 4, 0, 0, 0)                  // uint32
 	want = append(want, 7, 0, 0, 0)
 	want = append(want, 1, 0, 0, 0, 0, 0, 0, 0, 't') // tensor name
-	want = append(want, 1, 0, 0, 0)                   // dims
+	want = append(want, 1, 0, 0, 0)                  // dims
 	want = append(want, 2, 0, 0, 0, 0, 0, 0, 0)
 	want = append(want, 0, 0, 0, 0)             // F32
 	want = append(want, 0, 0, 0, 0, 0, 0, 0, 0) // offset
