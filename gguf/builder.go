@@ -248,23 +248,35 @@ func (b *Builder) WriteTo(w io.Writer) (int64, error) {
 		head = le.AppendUint64(head, offset)
 		offset = alignUp(offset+uint64(len(t.data)), b.alignment)
 	}
-	head = append(head, make([]byte, alignUp(uint64(len(head)), b.alignment)-uint64(len(head)))...)
 
 	cw := &countingWriter{w: w}
 	cw.write(head)
-	pad := make([]byte, b.alignment)
+	cw.pad(alignUp(uint64(len(head)), b.alignment) - uint64(len(head)))
 	for _, t := range b.tensors {
 		cw.write(t.data)
-		cw.write(pad[:alignUp(uint64(len(t.data)), b.alignment)-uint64(len(t.data))])
+		cw.pad(alignUp(uint64(len(t.data)), b.alignment) - uint64(len(t.data)))
 	}
 	return cw.n, cw.err
 }
+
+// zeros is the padding source: an alignment can be up to 2 GiB, and padding
+// is written from this in pieces rather than allocated whole.
+var zeros [4096]byte
 
 // countingWriter counts what it writes and keeps the first error.
 type countingWriter struct {
 	w   io.Writer
 	n   int64
 	err error
+}
+
+// pad writes n zero bytes.
+func (c *countingWriter) pad(n uint64) {
+	for n > 0 {
+		k := min(n, uint64(len(zeros)))
+		c.write(zeros[:k])
+		n -= k
+	}
 }
 
 func (c *countingWriter) write(p []byte) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -436,5 +437,30 @@ func TestBuilderWriteError(t *testing.T) {
 		if n != int64(after) {
 			t.Errorf("after %d: WriteTo reported %d bytes", after, n)
 		}
+	}
+}
+
+// discard counts bytes and keeps none.
+type discard struct{ n int64 }
+
+func (d *discard) Write(p []byte) (int, error) { d.n += int64(len(p)); return len(p), nil }
+
+// TestBuilderHugeAlignment writes a file whose alignment is 16 MiB: the
+// padding is streamed, not allocated.
+func TestBuilderHugeAlignment(t *testing.T) {
+	b := NewBuilder()
+	must(t, b.AddMeta(alignmentKey, uint32(1<<24)))
+	must(t, b.AddTensor("t", TypeF32, []uint64{1}, []byte{1, 2, 3, 4}))
+	var w discard
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n, err := b.WriteTo(&w)
+	runtime.ReadMemStats(&after)
+	must(t, err)
+	if n != 2<<24 || w.n != n {
+		t.Errorf("wrote %d bytes (reported %d), want %d", w.n, n, 2<<24)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("WriteTo allocated %d bytes for 32 MiB of mostly padding", alloc)
 	}
 }

@@ -52,6 +52,12 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		checkParsed(t, file, data)
+		if file.Alignment() > 1<<16 {
+			// The rewrite pads to the alignment: up to 2 GiB of zeros for a
+			// file Parse accepts in 57 bytes. TestBuilderHugeAlignment
+			// covers writing such files.
+			return
+		}
 		rebuilt := rebuild(t, file)
 		again, err := Parse("rebuilt.gguf", rebuilt)
 		if err != nil {
