@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -53,6 +54,8 @@ func malformedCases() []malformedCase {
 			"version 0x03000000 is byte-swapped: a big-endian GGUF file", nil},
 		{"byte-swapped version 2", func() ([]byte, int64) { return header(0x02000000, 0, 0).b, 4 },
 			"version 0x02000000 is byte-swapped", nil},
+		{"truncated version", func() ([]byte, int64) { return []byte("GGUF\x03\x00"), 4 },
+			"truncated file: version needs 4 bytes, 2 remain", ErrTruncated},
 		{"truncated header", func() ([]byte, int64) { return header(3, 0, 0).b[:11], 8 },
 			"truncated file: tensor count needs 8 bytes, 3 remain", ErrTruncated},
 		{"truncated kv count", func() ([]byte, int64) { return header(3, 0, 0).b[:20], 16 },
@@ -61,20 +64,31 @@ func malformedCases() []malformedCase {
 			return header(3, 0, 2).kv("a", valueUint8).u8(1).b, 16
 		}, "metadata kv count 2 exceeds what the remaining 14 bytes can hold", nil},
 		{"kv count one past the minimum size", func() ([]byte, int64) {
-			// 25 bytes hold one 13-byte kv, not two.
-			return header(3, 0, 2).kv("abcdefghijkl", valueUint8).u8(1).b, 16
-		}, "metadata kv count 2 exceeds what the remaining 25 bytes can hold", nil},
+			// 27 bytes hold one 14-byte kv, not two.
+			return header(3, 0, 2).kv("abcdefghijklmn", valueUint8).u8(1).b, 16
+		}, "metadata kv count 2 exceeds what the remaining 27 bytes can hold", nil},
 		{"tensor count beyond the file", func() ([]byte, int64) {
 			return header(3, 1<<40, 0).bytes(make([]byte, 31)).b, 8
 		}, "tensor count 1099511627776 exceeds what the remaining 31 bytes can hold", nil},
 		{"tensor count one past the minimum size", func() ([]byte, int64) {
-			return header(3, 2, 0).bytes(make([]byte, 2*32-1)).b, 8
-		}, "tensor count 2 exceeds what the remaining 63 bytes can hold", nil},
+			return header(3, 2, 0).bytes(make([]byte, 2*33-1)).b, 8
+		}, "tensor count 2 exceeds what the remaining 65 bytes can hold", nil},
+		{"tensor count beyond the file after metadata", func() ([]byte, int64) {
+			return header(3, 1, 1).kv("a", valueString).str("xyz").bytes(make([]byte, 32)).b, 8
+		}, "tensor count 1 exceeds what the remaining 32 bytes can hold", nil},
 		{"key length beyond the file", func() ([]byte, int64) {
-			return header(3, 0, 1).u64(1 << 62).bytes(make([]byte, 5)).b, 24
-		}, "metadata kv 0: key length 4611686018427387904 exceeds the 5 bytes remaining", nil},
-		{"empty key", func() ([]byte, int64) { return oneKV("", valueUint8, func(r *raw) { r.u8(0) }), 24 },
+			return header(3, 0, 1).u64(1 << 62).bytes(make([]byte, 6)).b, 24
+		}, "metadata kv 0: key length 4611686018427387904 exceeds the 6 bytes remaining", nil},
+		{"empty key", func() ([]byte, int64) { return oneKV("", valueUint8, func(r *raw) { r.u8(0).u8(0) }), 24 },
 			"metadata kv 0: empty key", nil},
+		{"empty second key", func() ([]byte, int64) {
+			r := header(3, 0, 2).kv("a", valueUint8).u8(1)
+			at := r.at()
+			return r.kv("", valueUint8).u8(2).u8(0).b, at
+		}, "metadata kv 1: empty key", nil},
+		{"truncated value type", func() ([]byte, int64) {
+			return header(3, 0, 1).str("abcdefghijklmn").b, 46
+		}, `key "abcdefghijklmn": truncated file: value type needs 4 bytes, 0 remain`, ErrTruncated},
 		{"duplicate key", func() ([]byte, int64) {
 			r := header(3, 0, 2).kv("a", valueUint8).u8(1)
 			at := r.at()
@@ -125,6 +139,9 @@ func malformedCases() []malformedCase {
 		{"alignment as int32", func() ([]byte, int64) {
 			return oneKV(alignmentKey, valueInt32, func(r *raw) { r.u32(32) }), 53
 		}, `key "general.alignment": value type int32, want uint32`, nil},
+		{"bad alignment before another key", func() ([]byte, int64) {
+			return header(3, 0, 2).kv(alignmentKey, valueUint32).u32(3).kv("z", valueUint8).u8(0).b, 53
+		}, `key "general.alignment": alignment 3 is not a power of two`, nil},
 		{"alignment as uint64", func() ([]byte, int64) {
 			return oneKV(alignmentKey, valueUint64, func(r *raw) { r.u64(32) }), 53
 		}, `key "general.alignment": value type uint64, want uint32`, nil},
@@ -135,6 +152,17 @@ func malformedCases() []malformedCase {
 		{"tensor name beyond the file", func() ([]byte, int64) {
 			return header(3, 1, 0).u64(100).bytes(make([]byte, 32)).b, 24
 		}, "tensor info 0: tensor name length 100 exceeds the 32 bytes remaining", nil},
+		{"empty second tensor name", func() ([]byte, int64) {
+			r := header(3, 2, 0).tensor("a", TypeF32, []uint64{8}, 0)
+			at := r.at()
+			return r.tensor("", TypeF32, []uint64{8}, 32).pad(32).bytes(make([]byte, 64)).b, at
+		}, "tensor info 1: empty tensor name", nil},
+		{"truncated dim count", func() ([]byte, int64) {
+			return header(3, 1, 0).str("abcdefghijklmnopqrstuvwxy").b, 57
+		}, `tensor "abcdefghijklmnopqrstuvwxy": truncated file: dim count needs 4 bytes, 0 remain`, ErrTruncated},
+		{"truncated tensor type", func() ([]byte, int64) {
+			return header(3, 1, 0).str("abcdefghijklm").u32(1).u64(1).b, 57
+		}, `tensor "abcdefghijklm": truncated file: tensor type needs 4 bytes, 0 remain`, ErrTruncated},
 		{"duplicate tensor name", func() ([]byte, int64) {
 			r := header(3, 2, 0).tensor("t", TypeF32, []uint64{8}, 0)
 			at := r.at()
@@ -200,11 +228,15 @@ func malformedCases() []malformedCase {
 			b, at := oneTensor("t", TypeF32, []uint64{1}, 1<<63, make([]byte, 32))
 			return b, at + 4 + 8 + 4
 		}, `tensor "t": data span of 4 bytes at offset 0x8000000000000000 lies outside the file`, nil},
-		{"second tensor past the end", func() ([]byte, int64) {
-			r := header(3, 2, 0).tensor("a", TypeF32, []uint64{8}, 0).str("b").u32(1).u64(8).u32(0)
+		{"first of two tensors past the end", func() ([]byte, int64) {
+			r := header(3, 2, 0).str("a").u32(1).u64(8).u32(0)
 			at := r.at()
-			return r.u64(32).pad(32).bytes(make([]byte, 63)).b, at
-		}, `tensor "b": data span of 32 bytes at offset 0x20 lies outside the file (the data section at byte 0x60 holds 63 bytes)`, nil},
+			return r.u64(32).tensor("b", TypeF32, []uint64{8}, 0).pad(32).bytes(make([]byte, 63)).b, at
+		}, `tensor "a": data span of 32 bytes at offset 0x20 lies outside the file (the data section at byte 0x60 holds 63 bytes)`, nil},
+		{"largest byte size is no overflow", func() ([]byte, int64) {
+			b, at := oneTensor("t", TypeF32, []uint64{1, math.MaxInt64 / 4}, 0, nil)
+			return b, at + 4 + 16 + 4
+		}, `tensor "t": data span of 9223372036854775804 bytes at offset 0x0 lies outside the file`, nil},
 		{"empty tensor past the end", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{0}, 64, make([]byte, 32))
 			return b, at + 4 + 8 + 4
@@ -226,11 +258,8 @@ func TestParseRefusesMalformed(t *testing.T) {
 				t.Fatalf("Parse accepted it: %d tensors, %d keys", len(f.tensors), len(f.keys))
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "gguf: model.gguf: ") {
-				t.Errorf("error %q does not start with the file name", msg)
-			}
-			if !strings.Contains(msg, c.want) {
-				t.Errorf("error %q\ndoes not contain %q", msg, c.want)
+			if want := "gguf: model.gguf: " + c.want; !strings.HasPrefix(msg, want) {
+				t.Errorf("error %q\ndoes not start %q", msg, want)
 			}
 			if !errors.Is(err, ErrFormat) {
 				t.Errorf("errors.Is(err, ErrFormat) is false for %q", msg)
@@ -281,5 +310,103 @@ func TestUnknownTypeError(t *testing.T) {
 	}
 	if errors.Is(err, ErrFormat) {
 		t.Error("an UnknownTypeError on its own is not a format error")
+	}
+}
+
+// TestParseMinimalRecords reads files whose records have exactly the fewest
+// bytes the count checks assume, ending at the end of the file: the checks
+// must let them through.
+func TestParseMinimalRecords(t *testing.T) {
+	files := map[string][]byte{
+		"two 14-byte kvs": header(3, 0, 2).kv("a", valueUint8).u8(1).kv("b", valueBool).u8(1).b,
+		"string at the end": header(3, 0, 1).kv("s", valueString).str("xyz").b,
+		"two 33-byte tensor infos": header(3, 2, 0).
+			tensor("a", TypeF32, []uint64{0}, 0).tensor("b", TypeQ8_K, []uint64{0}, 0).b,
+	}
+	for name, data := range files {
+		if _, err := Parse(name, data); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestParseArrayCountBounds: for every element type, an array of two
+// smallest elements that ends the file is read, and the same array one byte
+// short is refused by the count check, naming the element type.
+func TestParseArrayCountBounds(t *testing.T) {
+	smallest := map[valueType]func(r *raw){
+		valueUint8:   func(r *raw) { r.u8(9) },
+		valueInt8:    func(r *raw) { r.u8(9) },
+		valueUint16:  func(r *raw) { r.u16(9) },
+		valueInt16:   func(r *raw) { r.u16(9) },
+		valueUint32:  func(r *raw) { r.u32(9) },
+		valueInt32:   func(r *raw) { r.u32(9) },
+		valueFloat32: func(r *raw) { r.u32(9) },
+		valueBool:    func(r *raw) { r.u8(1) },
+		valueString:  func(r *raw) { r.str("") },
+		valueArray:   func(r *raw) { r.u32(uint32(valueUint8)).u64(0) },
+		valueUint64:  func(r *raw) { r.u64(9) },
+		valueInt64:   func(r *raw) { r.u64(9) },
+		valueFloat64: func(r *raw) { r.u64(9) },
+	}
+	names := []string{"uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "bool", "string", "array", "uint64", "int64", "float64"}
+	sizes := []int{1, 1, 2, 2, 4, 4, 4, 1, 8, 12, 8, 8, 8}
+	for vt := valueUint8; vt <= valueFloat64; vt++ {
+		r := header(3, 0, 1).kv("a", valueArray).u32(uint32(vt)).u64(2)
+		smallest[vt](r)
+		smallest[vt](r)
+		if len(r.b) != 49+2*sizes[vt] {
+			t.Fatalf("%s: the test's smallest element is not %d bytes", names[vt], sizes[vt])
+		}
+		f, err := Parse("exact.gguf", r.b)
+		if err != nil {
+			t.Errorf("array of two smallest %s values: %v", names[vt], err)
+		} else if v, _ := f.Meta("a"); len(v.([]any)) != 2 {
+			t.Errorf("array of %s read as %#v", names[vt], v)
+		}
+		_, err = Parse("short.gguf", r.b[:len(r.b)-1])
+		want := fmt.Sprintf(`gguf: short.gguf: key "a": array of 2 %s values exceeds what the remaining %d bytes can hold (at byte 0x29)`, names[vt], 2*sizes[vt]-1)
+		if err == nil || err.Error() != want {
+			t.Errorf("one byte short: %v\nwant %s", err, want)
+		}
+		if vt.String() != names[vt] {
+			t.Errorf("valueType(%d).String() = %q, want %q", vt, vt.String(), names[vt])
+		}
+	}
+	if s := valueType(13).String(); s != "value type 13" {
+		t.Errorf("valueType(13).String() = %q", s)
+	}
+}
+
+// TestParseTruncatedValues cuts a file inside a value of every scalar type.
+func TestParseTruncatedValues(t *testing.T) {
+	tests := []struct {
+		vt    valueType
+		value []byte
+		want  string
+	}{
+		{valueUint8, nil, "uint8 value needs 1 bytes, 0 remain"},
+		{valueInt8, nil, "int8 value needs 1 bytes, 0 remain"},
+		{valueUint16, []byte{1}, "uint16 value needs 2 bytes, 1 remain"},
+		{valueInt16, []byte{1}, "int16 value needs 2 bytes, 1 remain"},
+		{valueUint32, []byte{1, 2, 3}, "uint32 value needs 4 bytes, 3 remain"},
+		{valueInt32, []byte{1}, "int32 value needs 4 bytes, 1 remain"},
+		{valueFloat32, []byte{1, 2}, "float32 value needs 4 bytes, 2 remain"},
+		{valueBool, nil, "bool value needs 1 bytes, 0 remain"},
+		{valueString, []byte{1, 2, 3}, "string value length needs 8 bytes, 3 remain"},
+		{valueArray, []byte{1, 2}, "array element type needs 4 bytes, 2 remain"},
+		{valueArray, []byte{0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7}, "array length needs 8 bytes, 7 remain"},
+		{valueUint64, []byte{1, 2, 3, 4, 5, 6, 7}, "uint64 value needs 8 bytes, 7 remain"},
+		{valueInt64, []byte{1}, "int64 value needs 8 bytes, 1 remain"},
+		{valueFloat64, []byte{1, 2, 3, 4}, "float64 value needs 8 bytes, 4 remain"},
+	}
+	for _, tt := range tests {
+		// A long key keeps the kv count check out of the way.
+		data := header(3, 0, 1).kv("abcdefghijklmnop", tt.vt).bytes(tt.value).b
+		_, err := Parse("cut.gguf", data)
+		want := `gguf: cut.gguf: key "abcdefghijklmnop": truncated file: ` + tt.want
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, ErrTruncated) {
+			t.Errorf("%s: %v\nwant %s", tt.vt, err, want)
+		}
 	}
 }

@@ -13,12 +13,13 @@ const (
 	maxDims          = 4
 	alignmentKey     = "general.alignment"
 
-	// The fewest bytes a metadata kv (u64 key length, u32 value type, a
-	// one-byte value) and a tensor info (u64 name length, u32 dim count, one
-	// u64 dim, u32 type, u64 offset) take. Counts are checked against these
+	// The fewest bytes a metadata kv (u64 key length, a one-byte key, u32
+	// value type, a one-byte value) and a tensor info (u64 name length, a
+	// one-byte name, u32 dim count, one u64 dim, u32 type, u64 offset) take;
+	// empty keys and names are refused. Counts are checked against these
 	// before anything is allocated for them.
-	minKVBytes         = 8 + 4 + 1
-	minTensorInfoBytes = 8 + 4 + 8 + 4 + 8
+	minKVBytes         = 8 + 1 + 4 + 1
+	minTensorInfoBytes = 8 + 1 + 4 + 8 + 4 + 8
 )
 
 // File is a parsed GGUF file: its metadata, in file order, and its tensor

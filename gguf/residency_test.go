@@ -61,6 +61,10 @@ func TestRoleAndResidencyNames(t *testing.T) {
 			t.Errorf("String() = %q, want %q", got, want)
 		}
 	}
+	var none noCapabilities
+	if none.CanGather(TypeQ8_K) || none.CanDot(TypeQ8_K) || none.WantsRepack(TypeQ8_K) {
+		t.Error("nil capabilities claim a capability")
+	}
 	if KeepPacked == 0 || Expand == 0 || KeepPacked == Expand {
 		t.Errorf("KeepPacked = %d, Expand = %d: the zero Residency must be neither", KeepPacked, Expand)
 	}
