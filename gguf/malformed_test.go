@@ -318,7 +318,7 @@ func TestUnknownTypeError(t *testing.T) {
 // must let them through.
 func TestParseMinimalRecords(t *testing.T) {
 	files := map[string][]byte{
-		"two 14-byte kvs": header(3, 0, 2).kv("a", valueUint8).u8(1).kv("b", valueBool).u8(1).b,
+		"two 14-byte kvs":   header(3, 0, 2).kv("a", valueUint8).u8(1).kv("b", valueBool).u8(1).b,
 		"string at the end": header(3, 0, 1).kv("s", valueString).str("xyz").b,
 		"two 33-byte tensor infos": header(3, 2, 0).
 			tensor("a", TypeF32, []uint64{0}, 0).tensor("b", TypeQ8_K, []uint64{0}, 0).b,
