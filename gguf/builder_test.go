@@ -404,6 +404,7 @@ func TestBuilderAcceptsLimits(t *testing.T) {
 	must(t, b.AddTensor("zero", TypeQ8_K, []uint64{0}, nil))
 	must(t, b.AddTensor("max", TypeI8, []uint64{0, math.MaxInt64}, nil))
 	must(t, b.AddTensor("no rows", TypeF32, []uint64{4, 0}, nil))
+	must(t, b.AddTensor("max then one", TypeI8, []uint64{0, math.MaxInt64, 1}, nil))
 	must(t, b.AddMeta(alignmentKey, uint32(1)))
 	f, err := Parse("limits.gguf", build(t, b))
 	must(t, err)

@@ -21,7 +21,7 @@ type FormatError struct {
 	Subject string // the record at fault: `key "general.alignment"`, `tensor "token_embd.weight"`, or "" for the header
 	Offset  int64  // byte offset of the field at fault
 	Msg     string // what is wrong
-	Err     error  // a more specific sentinel (ErrTruncated, ErrUnknownType), or nil
+	Err     error  // a more specific cause (ErrTruncated, an *UnknownTypeError), or nil
 }
 
 func (e *FormatError) Error() string {

@@ -283,6 +283,15 @@ func TestParseRefusesMalformed(t *testing.T) {
 	}
 }
 
+func TestUnknownTensorTypeIsReachable(t *testing.T) {
+	data, _ := oneTensor("t", 99, []uint64{32}, 0, make([]byte, 32))
+	_, err := Parse("model.gguf", data)
+	var ut *UnknownTypeError
+	if !errors.As(err, &ut) || ut.Type != 99 {
+		t.Errorf("errors.As(*UnknownTypeError) on %v gave %+v", err, ut)
+	}
+}
+
 func TestFormatErrorText(t *testing.T) {
 	tests := []struct {
 		err  *FormatError

@@ -507,7 +507,8 @@ func (d *decoder) tensorInfo(f *File) (TensorInfo, tensorLayout, error) {
 	info = TensorInfo{Name: name, Type: Type(typ), Dims: dims, Offset: offset}
 
 	if _, ok := FindGgmlTraits(info.Type); !ok {
-		return info, layout, d.errAt(typeAt, ErrUnknownType, "%v", &UnknownTypeError{Type: info.Type})
+		ut := &UnknownTypeError{Type: info.Type}
+		return info, layout, d.errAt(typeAt, ut, "%v", ut)
 	}
 	size, err := tensorBytes(info.Type, dims)
 	if err != nil {

@@ -263,6 +263,8 @@ func TestOwnQuantBlocksRefuses(t *testing.T) {
 			`gguf: tensor "w": repack: needs a 2-D matrix, have 1 dims`},
 		{"short data", TensorInfo{Name: "w", Type: TypeQ8_K, Dims: []uint64{256, 2}, Data: make([]byte, 583)}, MatrixWeight,
 			`gguf: tensor "w": 583 bytes of data, want 584 for Q8_K dims [256 2]`},
+		{"long data", TensorInfo{Name: "w", Type: TypeQ8_K, Dims: []uint64{256, 2}, Data: make([]byte, 585)}, MatrixWeight,
+			`gguf: tensor "w": 585 bytes of data, want 584 for Q8_K dims [256 2]`},
 		{"short table", TensorInfo{Name: "e", Type: TypeQ4_0, Dims: []uint64{32, 2}, Data: make([]byte, 35)}, EmbeddingTable,
 			`gguf: tensor "e": 35 bytes of data, want 36 for Q4_0 dims [32 2]`},
 		{"unknown type", TensorInfo{Name: "w", Type: 99, Dims: []uint64{32}}, MatrixWeight,
