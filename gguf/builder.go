@@ -204,31 +204,6 @@ func (b *Builder) AddTensor(name string, t Type, dims []uint64, data []byte) err
 	return nil
 }
 
-// tensorBytes is the byte size of a tensor, with the checks Parse makes.
-func tensorBytes(t Type, dims []uint64) (uint64, error) {
-	if len(dims) == 0 || len(dims) > maxDims {
-		return 0, fmt.Errorf("%d dims, want 1 to %d", len(dims), maxDims)
-	}
-	// Zero dims count as one here, so that neither Elements nor Rows of an
-	// accepted tensor overflows, even when another dim is zero.
-	prod := uint64(1)
-	for _, n := range dims {
-		if prod > math.MaxInt64/max(n, 1) {
-			return 0, fmt.Errorf("element count of dims %v overflows int64", dims)
-		}
-		prod *= max(n, 1)
-	}
-	row, err := rowSizeBytes(t, int64(dims[0]))
-	if err != nil {
-		return 0, err
-	}
-	rows := TensorInfo{Dims: dims}.Rows()
-	if rows != 0 && uint64(row) > math.MaxInt64/rows {
-		return 0, fmt.Errorf("byte size of %s dims %v overflows int64", t, dims)
-	}
-	return uint64(row) * rows, nil
-}
-
 // WriteTo writes the file to w and returns the bytes written.
 func (b *Builder) WriteTo(w io.Writer) (int64, error) {
 	le := binary.LittleEndian

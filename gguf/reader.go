@@ -76,6 +76,32 @@ func (t TensorInfo) Rows() uint64 {
 	return n
 }
 
+// tensorBytes is the byte size of a tensor of type t with GGUF dims, with
+// the geometry checks Parse, the Builder and OwnQuantBlocks share.
+func tensorBytes(t Type, dims []uint64) (uint64, error) {
+	if len(dims) == 0 || len(dims) > maxDims {
+		return 0, fmt.Errorf("%d dims, want 1 to %d", len(dims), maxDims)
+	}
+	// Zero dims count as one here, so that neither Elements nor Rows of an
+	// accepted tensor overflows, even when another dim is zero.
+	prod := uint64(1)
+	for _, n := range dims {
+		if prod > math.MaxInt64/max(n, 1) {
+			return 0, fmt.Errorf("element count of dims %v overflows int64", dims)
+		}
+		prod *= max(n, 1)
+	}
+	row, err := rowSizeBytes(t, int64(dims[0]))
+	if err != nil {
+		return 0, err
+	}
+	rows := TensorInfo{Dims: dims}.Rows()
+	if rows != 0 && uint64(row) > math.MaxInt64/rows {
+		return 0, fmt.Errorf("byte size of %s dims %v overflows int64", t, dims)
+	}
+	return uint64(row) * rows, nil
+}
+
 // Name returns the name the file was parsed or opened under.
 func (f *File) Name() string { return f.name }
 
