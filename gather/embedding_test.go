@@ -604,3 +604,63 @@ func TestEmbeddingBF16TableCopies(t *testing.T) {
 		t.Errorf("f32 out %x, want %x", o32.Data, wf)
 	}
 }
+
+// TestEmbeddingOracle gathers rows of every oracle table (upstream ggml
+// decodes, independent of this package's decoders) in reverse and repeated
+// order through Embedding, into f32 and bf16 out, and compares the bytes
+// with the oracle's rows. Extra codecs decode but Embedding refuses them.
+func TestEmbeddingOracle(t *testing.T) {
+	seen := map[gguf.Type]bool{}
+	for _, c := range readOracleIndex(t) {
+		t.Run(c.Dir, func(t *testing.T) {
+			d := loadOracleCase(t, c)
+			tt := gguf.Type(c.GgmlType)
+			var ids []int64
+			for r := c.Rows - 1; r >= 0; r-- {
+				ids = append(ids, int64(r), int64(c.Rows-1))
+			}
+			n := int64(len(ids))
+			tdata, _ := at(d.packed, 1)
+			table := hostTensor(tt, tdata, int64(c.Rows), int64(c.Cols))
+			for _, idt := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
+				for _, bf16 := range []bool{false, true} {
+					out := hostTensor(outType(bf16), make([]byte, outSize(int(n), c.Cols, bf16)), n, int64(c.Cols))
+					err := Embedding(out, table, hostTensor(idt, idBytes(ids, idt), n))
+					if c.Extra {
+						want := fmt.Sprintf(pre+"table type %v is not admitted", tt)
+						if err == nil || err.Error() != want {
+							t.Fatalf("extra codec: got %v, want %s", err, want)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []byte
+					for _, id := range ids {
+						for e := range c.Cols {
+							k := int(id)*c.Cols + e
+							if bf16 {
+								want = binary.LittleEndian.AppendUint16(want, d.bf16[k])
+							} else {
+								want = binary.LittleEndian.AppendUint32(want, d.f32[k])
+							}
+						}
+					}
+					if !bytes.Equal(out.Data, want) {
+						i := firstDiff(out.Data, want)
+						t.Fatalf("%v %v out differs from the oracle at byte %d", idt, outType(bf16), i)
+					}
+				}
+			}
+			if !c.Extra {
+				seen[tt] = true
+			}
+		})
+	}
+	for _, a := range Admitted() {
+		if !seen[a] {
+			t.Errorf("no oracle table gathered for %v", a)
+		}
+	}
+}
