@@ -162,13 +162,13 @@ func (j *rowJob) quantRows(lo, hi int) error {
 			for e, w := range h {
 				binary.LittleEndian.PutUint16(dst[2*e:], w)
 			}
-			continue
-		}
-		if err := Dequantize(j.typ, src, f); err != nil {
-			return err
-		}
-		for e, v := range f {
-			binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
+		} else {
+			if err := Dequantize(j.typ, src, f); err != nil {
+				return err
+			}
+			for e, v := range f {
+				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
+			}
 		}
 	}
 	return nil

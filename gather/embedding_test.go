@@ -213,6 +213,7 @@ var validationCases = []struct {
 	{"out Q8_0", []change{setOut(typ(gguf.TypeQ8_0))}, pre + "out type Q8_0 is not F32 or BF16"},
 	{"table type before out type", []change{setOut(typ(gguf.TypeF16)), setTable(typ(gguf.TypeQ4_1))}, pre + "table type Q4_1 is not admitted"},
 	{"width not whole Q8_0 blocks", []change{setTable(shape(4, 48)), setOut(shape(3, 48))}, pre + "table width 48 is not whole Q8_0 blocks of 32"},
+	{"width one past whole blocks", []change{setTable(shape(4, 33)), setOut(shape(3, 33))}, pre + "table width 33 is not whole Q8_0 blocks of 32"},
 	{"width not whole Q4_K blocks", []change{setTable(typ(gguf.TypeQ4_K))}, pre + "table width 64 is not whole Q4_K blocks of 256"},
 	{"out type before blocks", []change{setTable(typ(gguf.TypeQ4_K)), setOut(typ(gguf.TypeF16))}, pre + "out type F16 is not F32 or BF16"},
 	{"table strided", []change{setTable(strides(128, 1))}, pre + "table is not contiguous (shape [4 64], strides [128 1])"},
