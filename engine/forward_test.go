@@ -73,21 +73,21 @@ func TestHalfToF32(t *testing.T) {
 		h    uint16
 		want uint32
 	}{
-		{0x3c00, 0x3f800000},      // 1
-		{0xc000, 0xc0000000},      // -2
-		{0x7bff, 0x477fe000},      // 65504, largest finite
-		{0x0400, 0x38800000},      // 2^-14, smallest normal
-		{0x0001, 0x33800000},      // 2^-24, smallest subnormal
-		{0x8001, 0xb3800000},      // -2^-24
-		{0x03ff, 0x387fc000},      // largest subnormal, 1023 * 2^-24
-		{0x0200, 0x38000000},      // 2^-15
-		{0x0000, 0x00000000},      // +0
-		{0x8000, 0x80000000},      // -0
-		{0x7c00, 0x7f800000},      // +Inf
-		{0xfc00, 0xff800000},      // -Inf
-		{0x7e00, 0x7fc00000},      // quiet NaN
-		{0x7c01, 0x7f802000},      // signalling NaN payload kept
-		{0x3555, 0x3eaaa000},      // 0.333
+		{0x3c00, 0x3f800000}, // 1
+		{0xc000, 0xc0000000}, // -2
+		{0x7bff, 0x477fe000}, // 65504, largest finite
+		{0x0400, 0x38800000}, // 2^-14, smallest normal
+		{0x0001, 0x33800000}, // 2^-24, smallest subnormal
+		{0x8001, 0xb3800000}, // -2^-24
+		{0x03ff, 0x387fc000}, // largest subnormal, 1023 * 2^-24
+		{0x0200, 0x38000000}, // 2^-15
+		{0x0000, 0x00000000}, // +0
+		{0x8000, 0x80000000}, // -0
+		{0x7c00, 0x7f800000}, // +Inf
+		{0xfc00, 0xff800000}, // -Inf
+		{0x7e00, 0x7fc00000}, // quiet NaN
+		{0x7c01, 0x7f802000}, // signalling NaN payload kept
+		{0x3555, 0x3eaaa000}, // 0.333
 	}
 	for _, tt := range tests {
 		if got := math.Float32bits(halfToF32(tt.h)); got != tt.want {
