@@ -7,4 +7,50 @@
 // gguf knows nothing about decoding blocks (that is package gather) and never
 // names a device: residency decisions are made from Capabilities the caller
 // supplies.
+//
+// # Reading
+//
+// Parse reads a file held in memory; Open maps one read-only (syscall.Mmap
+// on unix, reading into memory elsewhere or where mapping fails) and parses
+// it. Versions 2 and 3 are read (they share one layout); version 1 and
+// big-endian (byte-swapped) files are refused. Every refusal is a
+// *FormatError naming the file, the key or tensor, the byte offset and the
+// fault; errors.Is matches ErrFormat, and ErrTruncated or ErrUnknownType
+// where they apply.
+//
+// Decisions where the format leaves room:
+//   - Keys and tensor names must not be empty. Strings are taken as bytes;
+//     their UTF-8 is not checked.
+//   - A bool other than 0 or 1 is refused, not read as true.
+//   - general.alignment must be a uint32 power of two.
+//   - A tensor has 1 to 4 dims. A zero dim is allowed (the tensor is empty),
+//     but the product of the dims, with zeros counted as one, must fit in an
+//     int64, so Elements and Rows never overflow.
+//   - Tensor data may be placed anywhere in the data section at an aligned
+//     offset; tensors are not required to be contiguous or in order, and
+//     overlap is not checked (the data is read-only).
+//   - Every count and length is checked against the bytes that remain before
+//     anything is allocated for it. Allocations are therefore linear in the
+//     file size, but not below it: a metadata array costs 16 bytes of []any
+//     per element however small the element is in the file, and a tensor
+//     info costs about 80 bytes of TensorInfo against its 33 or more bytes in
+//     the file.
+//
+// # Building
+//
+// Builder writes GGUF v3: metadata in the order added, tensor infos and data
+// in the order added, each tensor at the next multiple of the alignment,
+// zero padding, and the file padded to a multiple of the alignment. An empty
+// []any is written as an empty uint8 array (it reads back as an empty []any
+// either way).
+//
+// # Residency
+//
+// Route and OwnQuantBlocks apply one rule: an EmbeddingTable stays packed
+// iff the device can gather its type, a MatrixWeight (the default role) iff
+// the device has a dot for its type. Float types follow the same rule. A
+// repack (rows interleaved in groups of 4) is applied only to matrices whose
+// device wants it; a matrix that is not 2-D with a row count that is a
+// multiple of 4 is refused rather than left unrepacked, so a device that asks
+// for the layout always gets it.
 package gguf

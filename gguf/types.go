@@ -138,19 +138,29 @@ func (t Type) IsFloat() bool {
 // negative width, a width that is not whole blocks, and a size that does not
 // fit in an int64.
 func RowSizeBytes(t Type, cols int64) (int64, error) {
+	n, err := rowSizeBytes(t, cols)
+	if err != nil {
+		return 0, fmt.Errorf("gguf: %w", err)
+	}
+	return n, nil
+}
+
+// rowSizeBytes is RowSizeBytes with errors that carry no package prefix, for
+// callers that add their own context.
+func rowSizeBytes(t Type, cols int64) (int64, error) {
 	tr, ok := ggmlTraits[t]
 	if !ok {
-		return 0, fmt.Errorf("gguf: unknown ggml type id %d", uint32(t))
+		return 0, &UnknownTypeError{Type: t}
 	}
 	if cols < 0 {
-		return 0, fmt.Errorf("gguf: %s row of %d elements: negative width", tr.Name, cols)
+		return 0, fmt.Errorf("%s row of %d elements: negative width", tr.Name, cols)
 	}
 	if cols%int64(tr.BlockElems) != 0 {
-		return 0, fmt.Errorf("gguf: %s row of %d elements is not whole blocks of %d", tr.Name, cols, tr.BlockElems)
+		return 0, fmt.Errorf("%s row of %d elements is not whole blocks of %d", tr.Name, cols, tr.BlockElems)
 	}
 	blocks := cols / int64(tr.BlockElems)
 	if blocks > math.MaxInt64/int64(tr.BlockBytes) {
-		return 0, fmt.Errorf("gguf: %s row of %d elements: byte size overflows int64", tr.Name, cols)
+		return 0, fmt.Errorf("%s row of %d elements: byte size overflows int64", tr.Name, cols)
 	}
 	return blocks * int64(tr.BlockBytes), nil
 }
