@@ -2,63 +2,61 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"gathermut/gather"
 	"gathermut/gguf"
 )
 
-// embedder is the embed step of one CompleteTokens call: device buffers for
+// embedder is the embed step of one CompleteTokens call: device tensors for
 // up to n ids and their bf16 rows, and host staging for both.
 type embedder struct {
 	e       *Engine
-	ids     buffer
-	rows    buffer
+	ids     gather.Tensor // I32 [n]
+	rows    gather.Tensor // BF16 [n, hidden]
 	idsHost []byte
 	rowHost []byte
 }
 
 func (e *Engine) newEmbedder(n int) (*embedder, error) {
 	hidden := e.model.hp.hidden
-	ids, err := e.mem.alloc(4 * n)
+	ids, err := e.mem.alloc(gguf.TypeI32, []int64{int64(n)}, 4*n)
 	if err != nil {
 		return nil, fmt.Errorf("engine: embed: %w", err)
 	}
-	rows, err := e.mem.alloc(2 * n * hidden)
+	rows, err := e.mem.alloc(gguf.TypeBF16, []int64{int64(n), int64(hidden)}, 2*n*hidden)
 	if err != nil {
-		e.mem.free(ids)
-		return nil, fmt.Errorf("engine: embed: %w", err)
+		return nil, errors.Join(fmt.Errorf("engine: embed: %w", err), e.mem.free(&ids))
 	}
 	return &embedder{e: e, ids: ids, rows: rows, idsHost: make([]byte, 4*n), rowHost: make([]byte, 2*n*hidden)}, nil
 }
 
-func (b *embedder) release() {
-	b.e.mem.free(b.ids)
-	b.e.mem.free(b.rows)
+func (b *embedder) release() error {
+	return errors.Join(b.e.mem.free(&b.ids), b.e.mem.free(&b.rows))
 }
 
-// embed looks the ids up in the resident table with the Embedding operation
-// (int32 ids, bf16 out) and widens the rows to float32 for the residual
-// stream. This is the engine's only gather.
+// embed looks the tokens up in the resident table with the Embedding
+// operation (I32 ids, BF16 out) and widens the rows exactly to float32 for
+// the residual stream. This is the engine's only gather.
 func (b *embedder) embed(tokens []int32) ([][]float32, error) {
 	e, n, hidden := b.e, len(tokens), b.e.model.hp.hidden
-	dev := e.mem.device()
 	for i, id := range tokens {
 		binary.LittleEndian.PutUint32(b.idsHost[4*i:], uint32(id))
 	}
-	if err := e.mem.copyIn(b.ids, b.idsHost[:4*n]); err != nil {
+	ids := leadingRows(b.ids, int64(n), 4)
+	if err := e.mem.write(&ids, b.idsHost[:4*n]); err != nil {
 		return nil, fmt.Errorf("engine: embed: %w", err)
 	}
-	ids := b.ids.tensor(dev, gguf.TypeI32, 4*n, int64(n))
-	out := b.rows.tensor(dev, gguf.TypeBF16, 2*n*hidden, int64(n), int64(hidden))
-	// The call stands alone as an assignment so that the mutation catalog can
-	// delete exactly it (ROW.md class 2).
+	out := leadingRows(b.rows, int64(n), 2*hidden)
+	// The call is a statement of its own, so that the mutation catalog can
+	// delete exactly it and the engine still builds (ROW.md class 2).
 	var err error
 	err = gather.Embedding(&out, &e.table, &ids)
 	if err != nil {
 		return nil, fmt.Errorf("engine: embed: %w", err)
 	}
-	if err := e.mem.copyOut(b.rowHost[:2*n*hidden], b.rows); err != nil {
+	if err := e.mem.read(b.rowHost[:2*n*hidden], &out); err != nil {
 		return nil, fmt.Errorf("engine: embed: %w", err)
 	}
 	x := make([][]float32, n)

@@ -44,8 +44,7 @@ type Engine struct {
 	mem       deviceMemory
 	model     model
 	table     gather.Tensor // the resident embedding table, on mem's device
-	tableBuf  buffer
-	eos       int32 // -1: the file names none
+	eos       int32         // -1: the file names none
 	residency map[string]TensorResidency
 	closed    bool
 }
@@ -124,10 +123,9 @@ func build(f *gguf.File, mem deviceMemory) (*Engine, error) {
 		return nil, err
 	}
 	tab := placed[embeddingTensor]
-	if e.tableBuf, err = mem.hold(tab.data); err != nil {
+	if e.table, err = mem.hold(tab.typ, []int64{int64(hp.vocab), int64(hp.hidden)}, tab.data); err != nil {
 		return nil, fmt.Errorf("tensor %q: %w", embeddingTensor, err)
 	}
-	e.table = e.tableBuf.tensor(mem.device(), tab.typ, len(tab.data), int64(hp.vocab), int64(hp.hidden))
 	return e, nil
 }
 
@@ -244,7 +242,7 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	return errors.Join(e.mem.free(e.tableBuf), e.file.Close())
+	return errors.Join(e.mem.free(&e.table), e.file.Close())
 }
 
 // CompleteTokens runs the prompt through the model (one batched prefill)
@@ -275,15 +273,25 @@ func (e *Engine) CompleteTokens(prompt []int32, s Sampling) ([]int32, error) {
 			return nil, fmt.Errorf("engine: prompt[%d] = %d out of range [0, %d)", i, id, hp.vocab)
 		}
 	}
-	out := []int32{}
 	if s.MaxTokens == 0 {
-		return out, nil
+		return []int32{}, nil
 	}
+	return e.generate(prompt, s)
+}
+
+// generate runs a validated request. The embed step's device buffers are
+// released however it ends; a failure to release is reported.
+func (e *Engine) generate(prompt []int32, s Sampling) (out []int32, err error) {
 	emb, err := e.newEmbedder(len(prompt))
 	if err != nil {
 		return nil, err
 	}
-	defer emb.release()
+	defer func() {
+		if rerr := emb.release(); rerr != nil && err == nil {
+			out, err = nil, fmt.Errorf("engine: embed: %w", rerr)
+		}
+	}()
+	hp := e.model.hp
 	cache := newKVCache(hp, len(prompt)+s.MaxTokens-1)
 	logits := make([]float32, hp.vocab)
 	rows := make([][]float32, len(prompt))
@@ -293,6 +301,7 @@ func (e *Engine) CompleteTokens(prompt []int32, s Sampling) ([]int32, error) {
 		return nil, err
 	}
 	e.model.forward(cache, x, rows)
+	out = make([]int32, 0, s.MaxTokens)
 	for step := 0; ; step++ {
 		if s.Logits != nil {
 			s.Logits(step, logits)
