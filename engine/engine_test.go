@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -515,6 +516,53 @@ func TestArgmax(t *testing.T) {
 	for _, tt := range tests {
 		if got := argmax(tt.logits); got != tt.want {
 			t.Errorf("argmax(%v) = %d, want %d", tt.logits, got, tt.want)
+		}
+	}
+}
+
+func TestLeadingRows(t *testing.T) {
+	host := gather.Tensor{Type: gguf.TypeBF16, Shape: []int64{4, 3}, Device: gather.Host, Data: make([]byte, 24)}
+	v := leadingRows(host, 2, 6)
+	if !slices.Equal(v.Shape, []int64{2, 3}) || len(v.Data) != 12 || &v.Data[0] != &host.Data[0] || v.Type != gguf.TypeBF16 {
+		t.Errorf("host view: shape %v, %d bytes", v.Shape, len(v.Data))
+	}
+	if !slices.Equal(host.Shape, []int64{4, 3}) {
+		t.Errorf("the view changed the tensor's shape to %v", host.Shape)
+	}
+	dev := gather.Tensor{Type: gguf.TypeI32, Shape: []int64{8}, Device: gather.Device{Kind: gather.GPU}, DevPtr: 0x1000}
+	if v := leadingRows(dev, 3, 4); v.Data != nil || v.DevPtr != 0x1000 || !slices.Equal(v.Shape, []int64{3}) || v.Device != dev.Device {
+		t.Errorf("device view: %+v", v)
+	}
+}
+
+// TestAssembleErrors: a placed tensor the matmul cannot read is refused by
+// name (the loader's policy never produces one; this guards the check).
+func TestAssembleErrors(t *testing.T) {
+	hp := tinyModelHParams
+	placed := map[string]placedTensor{}
+	for _, s := range hp.tensorSpecs() {
+		placed[s.name] = placedTensor{typ: gguf.TypeF32, data: make([]byte, 4*elementCount(s.dims)), packed: true}
+	}
+	if _, err := assemble(hp, placed); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pt   placedTensor
+		want string
+	}{
+		{"blk.0.ffn_up.weight", placedTensor{typ: gguf.TypeQ8_0, data: make([]byte, 256*8*34)},
+			`tensor "blk.0.ffn_up.weight": weights of type Q8_0 cannot be multiplied (want F32, F16 or BF16)`},
+		{"output.weight", placedTensor{typ: gguf.TypeF32, data: make([]byte, 8)},
+			`tensor "output.weight": F32 weights [128, 256] need 131072 bytes, have 8`},
+		{"blk.0.attn_norm.weight", placedTensor{typ: gguf.TypeBF16, data: make([]byte, 4)},
+			`tensor "blk.0.attn_norm.weight": BF16 weights [1, 256] need 512 bytes, have 4`},
+	}
+	for _, tt := range tests {
+		bad := maps.Clone(placed)
+		bad[tt.name] = tt.pt
+		if _, err := assemble(hp, bad); err == nil || err.Error() != tt.want {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}
 }

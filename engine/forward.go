@@ -46,10 +46,10 @@ func newWeights(typ gguf.Type, rows, cols int, data []byte) (weights, error) {
 	case gguf.TypeF16, gguf.TypeBF16:
 		size = 2
 	default:
-		return weights{}, fmt.Errorf("engine: weights of type %v cannot be multiplied (want F32, F16 or BF16)", typ)
+		return weights{}, fmt.Errorf("weights of type %v cannot be multiplied (want F32, F16 or BF16)", typ)
 	}
 	if want := rows * cols * size; len(data) != want {
-		return weights{}, fmt.Errorf("engine: %v weights [%d, %d] need %d bytes, have %d", typ, rows, cols, want, len(data))
+		return weights{}, fmt.Errorf("%v weights [%d, %d] need %d bytes, have %d", typ, rows, cols, want, len(data))
 	}
 	return weights{typ: typ, rows: rows, cols: cols, data: data}, nil
 }

@@ -165,10 +165,10 @@ func TestNewWeightsErrors(t *testing.T) {
 		n    int
 		want string
 	}{
-		{gguf.TypeQ8_0, 34, "engine: weights of type Q8_0 cannot be multiplied (want F32, F16 or BF16)"},
-		{gguf.TypeF32, 23, "engine: F32 weights [2, 3] need 24 bytes, have 23"},
-		{gguf.TypeF16, 13, "engine: F16 weights [2, 3] need 12 bytes, have 13"},
-		{gguf.TypeBF16, 0, "engine: BF16 weights [2, 3] need 12 bytes, have 0"},
+		{gguf.TypeQ8_0, 34, "weights of type Q8_0 cannot be multiplied (want F32, F16 or BF16)"},
+		{gguf.TypeF32, 23, "F32 weights [2, 3] need 24 bytes, have 23"},
+		{gguf.TypeF16, 13, "F16 weights [2, 3] need 12 bytes, have 13"},
+		{gguf.TypeBF16, 0, "BF16 weights [2, 3] need 12 bytes, have 0"},
 	}
 	for _, tt := range tests {
 		_, err := newWeights(tt.typ, 2, 3, make([]byte, tt.n))
@@ -397,11 +397,11 @@ func TestSwiGLU(t *testing.T) {
 }
 
 // tinyModel builds a random two-layer model small enough for a float64
-// reference: hidden 8, 2 query heads sharing 1 kv head of width 4, RoPE on
-// the first 2 dims of each head, MLP 6, vocab 5.
+// reference: hidden 16, 4 query heads in 2 groups sharing 2 kv heads of
+// width 4, RoPE on the first 2 dims of each head, MLP 6, vocab 5.
 func tinyModel(t *testing.T) *model {
 	t.Helper()
-	hp := hparams{context: 16, hidden: 8, layers: 2, ffn: 6, heads: 2, kvHeads: 1, headDim: 4,
+	hp := hparams{context: 16, hidden: 16, layers: 2, ffn: 6, heads: 4, kvHeads: 2, headDim: 4,
 		ropeDim: 2, vocab: 5, ropeBase: 10000, rmsEps: 1e-5}
 	rng := splitMix64{state: 7}
 	mat := func(rows, cols int) weights {
@@ -421,12 +421,12 @@ func tinyModel(t *testing.T) *model {
 	m := &model{hp: hp, rope: newRopeTable(hp.ropeDim, hp.ropeBase)}
 	for range hp.layers {
 		m.layers = append(m.layers, layerWeights{
-			attnNorm: gain(8), attnQ: mat(8, 8), attnK: mat(4, 8), attnV: mat(4, 8), attnOutput: mat(8, 8),
-			ffnNorm: gain(8), ffnGate: mat(6, 8), ffnUp: mat(6, 8), ffnDown: mat(8, 6),
+			attnNorm: gain(16), attnQ: mat(16, 16), attnK: mat(8, 16), attnV: mat(8, 16), attnOutput: mat(16, 16),
+			ffnNorm: gain(16), ffnGate: mat(6, 16), ffnUp: mat(6, 16), ffnDown: mat(16, 6),
 		})
 	}
-	m.outputNorm = gain(8)
-	m.output = mat(5, 8)
+	m.outputNorm = gain(16)
+	m.output = mat(5, 16)
 	return m
 }
 
@@ -434,7 +434,7 @@ func tinyEmbeddings(n int) [][]float32 {
 	rng := splitMix64{state: 99}
 	x := make([][]float32, n)
 	for t := range x {
-		x[t] = make([]float32, 8)
+		x[t] = make([]float32, 16)
 		for i := range x[t] {
 			x[t][i] = rng.weight() * 64
 		}
