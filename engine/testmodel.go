@@ -79,7 +79,12 @@ func WriteTestModel(w io.Writer, codec gguf.Type, dense bool) error {
 // element a uniform value in [-1/64, 1/64), then the embedding table's bytes;
 // so the dense weights are the same for every codec. Norm gains are 1.
 func buildTestModel(codec gguf.Type, dense bool) (*modelFile, error) {
-	hp := tinyModelHParams
+	return buildModel(tinyModelHParams, codec, dense)
+}
+
+// buildModel is buildTestModel for any hyperparameters whose hidden width
+// is whole blocks of codec (tests use smaller models too).
+func buildModel(hp hparams, codec gguf.Type, dense bool) (*modelFile, error) {
 	if _, ok := codecScales[codec]; !ok {
 		return nil, fmt.Errorf("engine: test model: codec %v is not one of the admitted codecs", codec)
 	}
