@@ -21,7 +21,9 @@ func FuzzLoad(f *testing.F) {
 		func(m *modelFile) { m.setMeta("llama.block_count", uint32(2)) },
 		func(m *modelFile) { m.setMeta("llama.attention.head_count_kv", uint32(2)) },
 		func(m *modelFile) { m.dropMeta("llama.rope.dimension_count") },
-		func(m *modelFile) { m.tensor("output.weight").typ, m.tensor("output.weight").data = gguf.TypeQ8_0, make([]byte, 8*34) },
+		func(m *modelFile) {
+			m.tensor("output.weight").typ, m.tensor("output.weight").data = gguf.TypeQ8_0, make([]byte, 8*34)
+		},
 	}
 	for _, change := range seeds {
 		m, err := buildModel(fuzzHParams, gguf.TypeQ8_0, false)
