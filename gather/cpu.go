@@ -50,17 +50,20 @@ func (p cpuFloat) Embedding(out, table, ids *Tensor) error {
 // slice is long enough for the rows it is indexed with.
 type rowJob struct {
 	typ      gguf.Type
-	hidden   int  // elements per row
-	rowBytes int  // bytes per table row: the byte row stride
-	bf16     bool // out is BF16, else F32
+	hidden   int       // elements per row
+	rowBytes int       // bytes per table row: the byte row stride
+	outType  gguf.Type // F32 or BF16
 	table    []byte
 	ids      idView
 	out      []byte
 }
 
+// bf16 reports whether out is BF16 (else F32).
+func (j *rowJob) bf16() bool { return j.outType == gguf.TypeBF16 }
+
 // outRowBytes is the byte size of one output row.
 func (j *rowJob) outRowBytes() int {
-	if j.bf16 {
+	if j.bf16() {
 		return 2 * j.hidden
 	}
 	return 4 * j.hidden
@@ -127,7 +130,7 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, int, error) {
 		return nil, 0, fmt.Errorf("gather: Embedding: table: %w", err)
 	}
 	j := &rowJob{
-		typ: table.Type, hidden: int(hidden), rowBytes: int(rowBytes), bf16: out.Type == gguf.TypeBF16,
+		typ: table.Type, hidden: int(hidden), rowBytes: int(rowBytes), outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
 	if err := checkIDs(n, vocab, j.ids.at); err != nil {
@@ -142,7 +145,7 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, int, error) {
 func (j *rowJob) quantRows(lo, hi int) error {
 	var f []float32
 	var h []uint16
-	if j.bf16 {
+	if j.bf16() {
 		h = make([]uint16, j.hidden)
 	} else {
 		f = make([]float32, j.hidden)
@@ -152,20 +155,20 @@ func (j *rowJob) quantRows(lo, hi int) error {
 		off := int(j.ids.at(int64(i))) * j.rowBytes
 		src := j.table[off : off+j.rowBytes]
 		dst := j.out[i*ob : (i+1)*ob]
-		if j.bf16 {
+		if j.bf16() {
 			if err := DequantizeBF16(j.typ, src, h); err != nil {
 				return err
 			}
 			for e, w := range h {
 				binary.LittleEndian.PutUint16(dst[2*e:], w)
 			}
-			continue
-		}
-		if err := Dequantize(j.typ, src, f); err != nil {
-			return err
-		}
-		for e, v := range f {
-			binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
+		} else {
+			if err := Dequantize(j.typ, src, f); err != nil {
+				return err
+			}
+			for e, v := range f {
+				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
+			}
 		}
 	}
 	return nil
@@ -176,7 +179,7 @@ func (j *rowJob) quantRows(lo, hi int) error {
 // f32 and, for bf16 out, rounded with F32ToBF16.
 func (j *rowJob) floatRows(lo, hi int) error {
 	ob := j.outRowBytes()
-	same := j.typ == gguf.TypeF32 && !j.bf16 || j.typ == gguf.TypeBF16 && j.bf16
+	same := j.typ == j.outType
 	for i := lo; i < hi; i++ {
 		off := int(j.ids.at(int64(i))) * j.rowBytes
 		src := j.table[off : off+j.rowBytes]
@@ -187,7 +190,7 @@ func (j *rowJob) floatRows(lo, hi int) error {
 		}
 		for e := range j.hidden {
 			v := floatAt(j.typ, src, e)
-			if j.bf16 {
+			if j.bf16() {
 				binary.LittleEndian.PutUint16(dst[2*e:], F32ToBF16(v))
 			} else {
 				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
@@ -220,7 +223,7 @@ const (
 // outBytes bytes of output with procs processors: 1 for a small request,
 // else min(procs, rows).
 func workersFor(rows, outBytes, procs int) int {
-	if rows < parallelMinRows || outBytes < parallelMinBytes || procs < 2 {
+	if rows < parallelMinRows || outBytes < parallelMinBytes {
 		return 1
 	}
 	return min(procs, rows)

@@ -2,6 +2,7 @@ package gather
 
 import (
 	"fmt"
+	"sync"
 
 	"gathermut/gguf"
 )
@@ -63,9 +64,7 @@ func Decodes(t gguf.Type) bool {
 	return ok
 }
 
-// codecFor returns the decoder and geometry of t, or an error naming t. A
-// decoder assumes its codec's fixed layout, so geometry the scratch buffer of
-// DequantizeBF16 cannot hold is refused rather than trusted.
+// codecFor returns the decoder and geometry of t, or an error naming t.
 func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
 	tr, known := gguf.FindGgmlTraits(t)
 	if !known {
@@ -74,9 +73,6 @@ func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
 	dec, ok := decoders[t]
 	if !ok {
 		return nil, gguf.Traits{}, fmt.Errorf("gather: no decoder for ggml type %s (id %d)", tr.Name, uint32(t))
-	}
-	if tr.BlockElems < 1 || tr.BlockElems > maxBlockElems || tr.BlockBytes < 1 {
-		return nil, gguf.Traits{}, fmt.Errorf("gather: %s: block geometry %d elements / %d bytes is not decodable", tr.Name, tr.BlockElems, tr.BlockBytes)
 	}
 	return dec, tr, nil
 }
@@ -114,7 +110,8 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 	if err != nil {
 		return err
 	}
-	var scratch [maxBlockElems]float32
+	scratch := scratchPool.Get().(*[maxBlockElems]float32)
+	defer scratchPool.Put(scratch)
 	f := scratch[:tr.BlockElems]
 	for b := 0; b < blocks; b++ {
 		lo, hi := b*tr.BlockBytes, (b+1)*tr.BlockBytes
@@ -130,6 +127,11 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 // maxBlockElems is the largest BlockElems of any codec with a decoder.
 const maxBlockElems = 256
 
+// scratchPool holds DequantizeBF16's one-block float buffers. A buffer on
+// the stack would escape through the indirect decoder call and cost an
+// allocation per call.
+var scratchPool = sync.Pool{New: func() any { return new([maxBlockElems]float32) }}
+
 // wholeBlocks checks that n elements are whole blocks of tr and that packed
 // holds them, and returns the block count.
 func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
@@ -138,7 +140,7 @@ func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
 	}
 	blocks := n / tr.BlockElems
 	if need := blocks * tr.BlockBytes; packedLen < need {
-		return 0, fmt.Errorf("gather: %s: %d blocks need %d packed bytes, have %d", tr.Name, blocks, need, packedLen)
+		return 0, fmt.Errorf("gather: %s: %d elements need %d packed bytes, have %d", tr.Name, n, need, packedLen)
 	}
 	return blocks, nil
 }

@@ -213,6 +213,7 @@ var validationCases = []struct {
 	{"out Q8_0", []change{setOut(typ(gguf.TypeQ8_0))}, pre + "out type Q8_0 is not F32 or BF16"},
 	{"table type before out type", []change{setOut(typ(gguf.TypeF16)), setTable(typ(gguf.TypeQ4_1))}, pre + "table type Q4_1 is not admitted"},
 	{"width not whole Q8_0 blocks", []change{setTable(shape(4, 48)), setOut(shape(3, 48))}, pre + "table width 48 is not whole Q8_0 blocks of 32"},
+	{"width one past whole blocks", []change{setTable(shape(4, 33)), setOut(shape(3, 33))}, pre + "table width 33 is not whole Q8_0 blocks of 32"},
 	{"width not whole Q4_K blocks", []change{setTable(typ(gguf.TypeQ4_K))}, pre + "table width 64 is not whole Q4_K blocks of 256"},
 	{"out type before blocks", []change{setTable(typ(gguf.TypeQ4_K)), setOut(typ(gguf.TypeF16))}, pre + "out type F16 is not F32 or BF16"},
 	{"table strided", []change{setTable(strides(128, 1))}, pre + "table is not contiguous (shape [4 64], strides [128 1])"},
@@ -602,5 +603,65 @@ func TestEmbeddingBF16TableCopies(t *testing.T) {
 	}
 	if !bytes.Equal(o32.Data, wf) {
 		t.Errorf("f32 out %x, want %x", o32.Data, wf)
+	}
+}
+
+// TestEmbeddingOracle gathers rows of every oracle table (upstream ggml
+// decodes, independent of this package's decoders) in reverse and repeated
+// order through Embedding, into f32 and bf16 out, and compares the bytes
+// with the oracle's rows. Extra codecs decode but Embedding refuses them.
+func TestEmbeddingOracle(t *testing.T) {
+	seen := map[gguf.Type]bool{}
+	for _, c := range readOracleIndex(t) {
+		t.Run(c.Dir, func(t *testing.T) {
+			d := loadOracleCase(t, c)
+			tt := gguf.Type(c.GgmlType)
+			var ids []int64
+			for r := c.Rows - 1; r >= 0; r-- {
+				ids = append(ids, int64(r), int64(c.Rows-1))
+			}
+			n := int64(len(ids))
+			tdata, _ := at(d.packed, 1)
+			table := hostTensor(tt, tdata, int64(c.Rows), int64(c.Cols))
+			for _, idt := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
+				for _, bf16 := range []bool{false, true} {
+					out := hostTensor(outType(bf16), make([]byte, outSize(int(n), c.Cols, bf16)), n, int64(c.Cols))
+					err := Embedding(out, table, hostTensor(idt, idBytes(ids, idt), n))
+					if c.Extra {
+						want := fmt.Sprintf(pre+"table type %v is not admitted", tt)
+						if err == nil || err.Error() != want {
+							t.Fatalf("extra codec: got %v, want %s", err, want)
+						}
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []byte
+					for _, id := range ids {
+						for e := range c.Cols {
+							k := int(id)*c.Cols + e
+							if bf16 {
+								want = binary.LittleEndian.AppendUint16(want, d.bf16[k])
+							} else {
+								want = binary.LittleEndian.AppendUint32(want, d.f32[k])
+							}
+						}
+					}
+					if !bytes.Equal(out.Data, want) {
+						i := firstDiff(out.Data, want)
+						t.Fatalf("%v %v out differs from the oracle at byte %d", idt, outType(bf16), i)
+					}
+				}
+			}
+			if !c.Extra {
+				seen[tt] = true
+			}
+		})
+	}
+	for _, a := range Admitted() {
+		if !seen[a] {
+			t.Errorf("no oracle table gathered for %v", a)
+		}
 	}
 }

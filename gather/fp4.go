@@ -18,8 +18,11 @@ func decodeMXFP4(b []byte, y []float32) {
 // e8m0Half returns 2^(e-128) built from bits as ggml does: e = 0 and 1 give
 // the subnormals 2^-128 and 2^-127, and e = 255 is the finite 2^127, not NaN.
 func e8m0Half(e uint8) float32 {
-	if e < 2 {
-		return math.Float32frombits(0x00200000 << e)
+	switch e {
+	case 0:
+		return math.Float32frombits(0x00200000)
+	case 1:
+		return math.Float32frombits(0x00400000)
 	}
 	return math.Float32frombits(uint32(e-1) << 23)
 }

@@ -1,16 +1,18 @@
 package gather
 
+import "math"
+
 // I-quants: 256-element blocks of 8 groups of 32, each group four 8-element
 // sub-groups read through a codebook (IQ4_NL: 32-element blocks). A sign bit
 // j set negates element j; the product is rounded before the sign, as
 // (db·grid)·(±1), so a zero scale still gives a correctly signed zero.
 
-// sign returns -1 when bit of signs under mask is set, else +1.
+// sign returns -1 when signs has the bit of mask set, else +1. It has no
+// branch (sign bits are random data, so a branch would mispredict half the
+// time): the set bit becomes the sign bit of 1.0.
 func sign(signs, mask uint8) float32 {
-	if signs&mask != 0 {
-		return -1
-	}
-	return 1
+	neg := (uint32(signs&mask) + 0xff) >> 8 // 1 if the bit is set, else 0
+	return math.Float32frombits(0x3f800000 | neg<<31)
 }
 
 // decodeIQ2_XXS: d f16 @0, then per group g 8 bytes @2+8g: four iq2xxsGrid

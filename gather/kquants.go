@@ -39,14 +39,12 @@ func decodeQ3_K(b []byte, y []float32) {
 		hi := scales[8+j%4] >> (2 * (j / 4)) & 3
 		dl := float32(d * float32(int(lo|hi<<4)-32))
 		h, p, r0 := j/8, j/2%4, 16*(j%2)
-		m := uint8(1) << (4*h + p)
 		o := y[16*j : 16*j+16]
 		for l := range 16 {
 			r := r0 + l
-			q := int(b[32+32*h+r] >> (2 * p) & 3)
-			if b[r]&m == 0 {
-				q -= 4
-			}
+			low := int(b[32+32*h+r] >> (2 * p) & 3)
+			hbit := int(b[r] >> (4*h + p) & 1)
+			q := low - 4 + 4*hbit // a clear high bit subtracts 4
 			o[l] = dl * float32(q)
 		}
 	}

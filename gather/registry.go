@@ -54,7 +54,7 @@ type pair struct {
 // one, in which the CPU providers register themselves.
 type Registry struct {
 	mu        sync.RWMutex
-	providers map[pair][]Provider // each slice is replaced, never appended in place, so readers may keep it
+	providers map[pair][]Provider // only appended under mu: a reader's slice never changes within its length
 
 	statsOn atomic.Bool
 	statsMu sync.Mutex
@@ -114,7 +114,7 @@ func (r *Registry) Register(op Op, dev DeviceKind, p Provider) error {
 	if r.providers == nil {
 		r.providers = make(map[pair][]Provider)
 	}
-	r.providers[k] = append(old[:len(old):len(old)], p)
+	r.providers[k] = append(old, p)
 	return nil
 }
 

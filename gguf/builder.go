@@ -113,43 +113,43 @@ func encodeValue(v any, depth int) (valueType, []byte, error) {
 	case float64:
 		return valueFloat64, le.AppendUint64(nil, math.Float64bits(x)), nil
 	case []any:
-		return encodeArray(x, depth+1)
+		return encodeArray(x, valueUint8, depth+1)
 	case []uint8:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueUint8, depth+1)
 	case []int8:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueInt8, depth+1)
 	case []uint16:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueUint16, depth+1)
 	case []int16:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueInt16, depth+1)
 	case []uint32:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueUint32, depth+1)
 	case []int32:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueInt32, depth+1)
 	case []float32:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueFloat32, depth+1)
 	case []bool:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueBool, depth+1)
 	case []string:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueString, depth+1)
 	case []uint64:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueUint64, depth+1)
 	case []int64:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueInt64, depth+1)
 	case []float64:
-		return encodeArray(anySlice(x), depth+1)
+		return encodeArray(anySlice(x), valueFloat64, depth+1)
 	}
 	return 0, nil, fmt.Errorf("unsupported metadata value type %T", v)
 }
 
-// encodeArray encodes elems as an array at nesting level level. The element
-// type of an empty array is uint8; otherwise every element must have the
-// first element's type.
-func encodeArray(elems []any, level int) (valueType, []byte, error) {
+// encodeArray encodes elems as an array at nesting level level. Every
+// element must have the first element's type; an empty array is written with
+// element type empty (a typed slice's own type, uint8 for []any).
+func encodeArray(elems []any, empty valueType, level int) (valueType, []byte, error) {
 	if level > maxArrayNesting {
 		return 0, nil, fmt.Errorf("array nesting deeper than %d", maxArrayNesting)
 	}
-	elem := valueUint8
+	elem := empty
 	var body []byte
 	for i, e := range elems {
 		vt, enc, err := encodeValue(e, level)
@@ -248,23 +248,35 @@ func (b *Builder) WriteTo(w io.Writer) (int64, error) {
 		head = le.AppendUint64(head, offset)
 		offset = alignUp(offset+uint64(len(t.data)), b.alignment)
 	}
-	head = append(head, make([]byte, alignUp(uint64(len(head)), b.alignment)-uint64(len(head)))...)
 
 	cw := &countingWriter{w: w}
 	cw.write(head)
-	pad := make([]byte, b.alignment)
+	cw.pad(alignUp(uint64(len(head)), b.alignment) - uint64(len(head)))
 	for _, t := range b.tensors {
 		cw.write(t.data)
-		cw.write(pad[:alignUp(uint64(len(t.data)), b.alignment)-uint64(len(t.data))])
+		cw.pad(alignUp(uint64(len(t.data)), b.alignment) - uint64(len(t.data)))
 	}
 	return cw.n, cw.err
 }
+
+// zeros is the padding source: an alignment can be up to 2 GiB, and padding
+// is written from this in pieces rather than allocated whole.
+var zeros [4096]byte
 
 // countingWriter counts what it writes and keeps the first error.
 type countingWriter struct {
 	w   io.Writer
 	n   int64
 	err error
+}
+
+// pad writes n zero bytes.
+func (c *countingWriter) pad(n uint64) {
+	for n > 0 {
+		k := min(n, uint64(len(zeros)))
+		c.write(zeros[:k])
+		n -= k
+	}
 }
 
 func (c *countingWriter) write(p []byte) {

@@ -205,6 +205,10 @@ func malformedCases() []malformedCase {
 			at := r.at()
 			return r.u64(32).pad(32).bytes(make([]byte, 63)).b, at
 		}, `tensor "b": data span of 32 bytes at offset 0x20 lies outside the file (the data section at byte 0x60 holds 63 bytes)`, nil},
+		{"empty tensor past the end", func() ([]byte, int64) {
+			b, at := oneTensor("t", TypeF32, []uint64{0}, 64, make([]byte, 32))
+			return b, at + 4 + 8 + 4
+		}, `tensor "t": data span of 0 bytes at offset 0x40 lies outside the file (the data section at byte 0x40 holds 32 bytes)`, nil},
 		{"data section past the end", func() ([]byte, int64) {
 			// The infos end at byte 57; the data section would start at 64.
 			b, at := oneTensor("t", TypeF32, []uint64{1}, 0, nil)

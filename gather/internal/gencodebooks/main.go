@@ -1,13 +1,3 @@
-// Command gencodebooks writes gather/codebooks.go, the Go form of the GGML
-// lookup tables kept as text in testdata/codebooks (one value per line, index
-// 0 first).
-//
-// Usage, from the gather directory (see the go:generate line in dequant.go):
-//
-//	go run ./internal/gencodebooks -dir ../testdata/codebooks -out codebooks.go
-//
-// The build and the tests never run it: codebooks.go is committed, and a test
-// in this package checks that it is exactly what the text tables produce.
 package main
 
 import (
@@ -15,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,22 +37,33 @@ var tables = []table{
 }
 
 func main() {
-	dir := flag.String("dir", "", "directory holding the codebook text tables")
-	out := flag.String("out", "codebooks.go", "Go file to write")
-	flag.Parse()
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+// run is the command without the process around it: it returns the exit
+// status (2 for bad usage, 1 for a failed generation).
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gencodebooks", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "", "directory holding the codebook text tables")
+	out := fs.String("out", "codebooks.go", "Go file to write")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
 	if *dir == "" {
-		fmt.Fprintln(os.Stderr, "gencodebooks: -dir is required")
-		os.Exit(2)
+		fmt.Fprintln(stderr, "gencodebooks: -dir is required")
+		return 2
 	}
 	src, err := Generate(*dir)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gencodebooks:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "gencodebooks:", err)
+		return 1
 	}
+	return 0
 }
 
 // Generate returns the gofmt-ed source of codebooks.go built from dir.

@@ -58,3 +58,39 @@ func TestGenerateRefusesBadTables(t *testing.T) {
 		})
 	}
 }
+
+// TestRun checks the command's flags, exit codes and output file.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	out := dir + "/codebooks.go"
+	var stderr strings.Builder
+	if code := run([]string{"-dir", "../../../testdata/codebooks", "-out", out}, &stderr); code != 0 {
+		t.Fatalf("run = %d, stderr %q", code, stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../codebooks.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("run wrote something other than the committed codebooks.go")
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "gencodebooks: -dir is required"},
+		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		{[]string{"-dir", dir + "/missing"}, 1, "gencodebooks: open " + dir + "/missing/iq1s_delta.txt"},
+		{[]string{"-dir", "../../../testdata/codebooks", "-out", dir + "/no/such/dir/x.go"}, 1, "gencodebooks: open " + dir + "/no/such/dir/x.go"},
+	} {
+		stderr.Reset()
+		if code := run(tc.args, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
+			t.Errorf("run(%q) = %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.msg)
+		}
+	}
+}
