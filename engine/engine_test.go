@@ -566,3 +566,45 @@ func TestAssembleErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadExpandsUngatherableEmbedding: a table in a codec that decodes but
+// has no gather provider (Q4_1, an extra) is expanded once to bf16 and then
+// gathered as a float table, with the logits of a file storing that decode.
+func TestLoadExpandsUngatherableEmbedding(t *testing.T) {
+	if gather.CanGather(gather.CPU, gguf.TypeQ4_1) || !gather.Decodes(gguf.TypeQ4_1) {
+		t.Skip("Q4_1 is gatherable or has no decoder: the case this tests does not exist")
+	}
+	packed := make([]byte, 128*8*20)
+	rng := splitMix64{state: 3}
+	rng.fill(packed)
+	for b := 0; b < len(packed); b += 20 {
+		binary.LittleEndian.PutUint16(packed[b:], 0x2c00)   // d = 1/16
+		binary.LittleEndian.PutUint16(packed[b+2:], 0xb800) // m = -1/2
+	}
+	f := testModel(t, gguf.TypeQ4_0, false)
+	tab := f.tensor(embeddingTensor)
+	tab.typ, tab.data = gguf.TypeQ4_1, packed
+	gather.EnableStats(true)
+	defer gather.EnableStats(false)
+	gather.ResetStats()
+	e := mustLoad(t, writeModelFile(t, f))
+	if got := e.Residency()[embeddingTensor]; got != (TensorResidency{Packed: false, Type: gguf.TypeBF16, Bytes: 128 * 256 * 2}) {
+		t.Fatalf("Q4_1 table residency %+v", got)
+	}
+	toks, logits := complete(t, e, basePrompt, Sampling{MaxTokens: 3, IgnoreEOS: true})
+	if s := gather.ReadStats(gather.OpEmbeddingFloat, gather.CPU); s.Selections != 3 {
+		t.Errorf("EmbeddingFloat stats %+v, want 3 selections", s)
+	}
+	bf := make([]uint16, 128*256)
+	if err := gather.DequantizeBF16(gguf.TypeQ4_1, packed, bf); err != nil {
+		t.Fatal(err)
+	}
+	tab.typ, tab.data = gguf.TypeBF16, make([]byte, 2*len(bf))
+	for i, h := range bf {
+		binary.LittleEndian.PutUint16(tab.data[2*i:], h)
+	}
+	refToks, refLogits := complete(t, mustLoad(t, writeModelFile(t, f)), basePrompt, Sampling{MaxTokens: 3, IgnoreEOS: true})
+	if !slices.Equal(toks, refToks) || !sameBits(logits, refLogits) {
+		t.Errorf("expanded Q4_1 table: %v, stored bf16 %v (or logits differ)", toks, refToks)
+	}
+}
