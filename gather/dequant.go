@@ -2,9 +2,12 @@ package gather
 
 import (
 	"fmt"
+	"sync"
 
 	"gathermut/gguf"
 )
+
+//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -out codebooks.go
 
 // blockDecoder decodes one block: len(block) is the codec's BlockBytes and
 // len(out) its BlockElems. It reads the block by byte assembly only, so the
@@ -13,7 +16,30 @@ type blockDecoder func(block []byte, out []float32)
 
 // decoders is the codec registry: every block type this package can decode.
 var decoders = map[gguf.Type]blockDecoder{
-	gguf.TypeQ8_0: decodeQ8_0,
+	gguf.TypeQ4_0:     decodeQ4_0,
+	gguf.TypeQ4_1:     decodeQ4_1,
+	gguf.TypeQ5_0:     decodeQ5_0,
+	gguf.TypeQ5_1:     decodeQ5_1,
+	gguf.TypeQ8_0:     decodeQ8_0,
+	gguf.TypeQ2_K:     decodeQ2_K,
+	gguf.TypeQ3_K:     decodeQ3_K,
+	gguf.TypeQ4_K:     decodeQ4_K,
+	gguf.TypeQ5_K:     decodeQ5_K,
+	gguf.TypeQ6_K:     decodeQ6_K,
+	gguf.TypeQ8_K:     decodeQ8_K,
+	gguf.TypeIQ2_XXS:  decodeIQ2_XXS,
+	gguf.TypeIQ2_XS:   decodeIQ2_XS,
+	gguf.TypeIQ3_XXS:  decodeIQ3_XXS,
+	gguf.TypeIQ1_S:    decodeIQ1_S,
+	gguf.TypeIQ4_NL:   decodeIQ4_NL,
+	gguf.TypeIQ3_S:    decodeIQ3_S,
+	gguf.TypeIQ2_S:    decodeIQ2_S,
+	gguf.TypeIQ4_XS:   decodeIQ4_XS,
+	gguf.TypeIQ1_M:    decodeIQ1_M,
+	gguf.TypeTQ1_0:    decodeTQ1_0,
+	gguf.TypeTQ2_0:    decodeTQ2_0,
+	gguf.TypeMXFP4:    decodeMXFP4,
+	gguf.TypeIQ1_XXXS: decodeIQ1_XXXS,
 }
 
 // admitted lists, in GGML id order, the codecs the EmbeddingQuant provider
@@ -40,13 +66,13 @@ func Decodes(t gguf.Type) bool {
 
 // codecFor returns the decoder and geometry of t, or an error naming t.
 func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
+	tr, known := gguf.FindGgmlTraits(t)
+	if !known {
+		return nil, gguf.Traits{}, fmt.Errorf("gather: unknown ggml type id %d", uint32(t))
+	}
 	dec, ok := decoders[t]
 	if !ok {
-		return nil, gguf.Traits{}, fmt.Errorf("gather: no decoder for ggml type %v", t)
-	}
-	tr, ok := gguf.FindGgmlTraits(t)
-	if !ok {
-		return nil, gguf.Traits{}, fmt.Errorf("gather: unknown ggml type id %d", uint32(t))
+		return nil, gguf.Traits{}, fmt.Errorf("gather: no decoder for ggml type %s (id %d)", tr.Name, uint32(t))
 	}
 	return dec, tr, nil
 }
@@ -62,8 +88,12 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 	if err != nil {
 		return err
 	}
+	// Full slice expressions cap each block at its own end, so a decoder
+	// cannot reach into the next block or past the caller's slices.
 	for b := 0; b < blocks; b++ {
-		dec(packed[b*tr.BlockBytes:(b+1)*tr.BlockBytes], out[b*tr.BlockElems:(b+1)*tr.BlockElems])
+		lo, hi := b*tr.BlockBytes, (b+1)*tr.BlockBytes
+		elo, ehi := b*tr.BlockElems, (b+1)*tr.BlockElems
+		dec(packed[lo:hi:hi], out[elo:ehi:ehi])
 	}
 	return nil
 }
@@ -80,10 +110,12 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 	if err != nil {
 		return err
 	}
-	var scratch [maxBlockElems]float32
+	scratch := scratchPool.Get().(*[maxBlockElems]float32)
+	defer scratchPool.Put(scratch)
 	f := scratch[:tr.BlockElems]
 	for b := 0; b < blocks; b++ {
-		dec(packed[b*tr.BlockBytes:(b+1)*tr.BlockBytes], f)
+		lo, hi := b*tr.BlockBytes, (b+1)*tr.BlockBytes
+		dec(packed[lo:hi:hi], f)
 		o := out[b*tr.BlockElems : (b+1)*tr.BlockElems]
 		for i, v := range f {
 			o[i] = F32ToBF16(v)
@@ -95,6 +127,11 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 // maxBlockElems is the largest BlockElems of any codec with a decoder.
 const maxBlockElems = 256
 
+// scratchPool holds DequantizeBF16's one-block float buffers. A buffer on
+// the stack would escape through the indirect decoder call and cost an
+// allocation per call.
+var scratchPool = sync.Pool{New: func() any { return new([maxBlockElems]float32) }}
+
 // wholeBlocks checks that n elements are whole blocks of tr and that packed
 // holds them, and returns the block count.
 func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
@@ -103,7 +140,7 @@ func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
 	}
 	blocks := n / tr.BlockElems
 	if need := blocks * tr.BlockBytes; packedLen < need {
-		return 0, fmt.Errorf("gather: %s: %d blocks need %d packed bytes, have %d", tr.Name, blocks, need, packedLen)
+		return 0, fmt.Errorf("gather: %s: %d elements need %d packed bytes, have %d", tr.Name, n, need, packedLen)
 	}
 	return blocks, nil
 }

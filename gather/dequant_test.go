@@ -1,0 +1,281 @@
+package gather
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"gathermut/gguf"
+)
+
+// codecGeometry is every decoder's block geometry as docs/codecs.md gives
+// it, in GGML id order: the 19 admitted codecs and the 5 extras.
+var codecGeometry = []struct {
+	typ          gguf.Type
+	name         string
+	elems, bytes int
+	extra        bool
+}{
+	{gguf.TypeQ4_0, "Q4_0", 32, 18, false},
+	{gguf.TypeQ4_1, "Q4_1", 32, 20, true},
+	{gguf.TypeQ5_0, "Q5_0", 32, 22, false},
+	{gguf.TypeQ5_1, "Q5_1", 32, 24, true},
+	{gguf.TypeQ8_0, "Q8_0", 32, 34, false},
+	{gguf.TypeQ2_K, "Q2_K", 256, 84, false},
+	{gguf.TypeQ3_K, "Q3_K", 256, 110, false},
+	{gguf.TypeQ4_K, "Q4_K", 256, 144, false},
+	{gguf.TypeQ5_K, "Q5_K", 256, 176, false},
+	{gguf.TypeQ6_K, "Q6_K", 256, 210, false},
+	{gguf.TypeQ8_K, "Q8_K", 256, 292, false},
+	{gguf.TypeIQ2_XXS, "IQ2_XXS", 256, 66, false},
+	{gguf.TypeIQ2_XS, "IQ2_XS", 256, 74, false},
+	{gguf.TypeIQ3_XXS, "IQ3_XXS", 256, 98, false},
+	{gguf.TypeIQ1_S, "IQ1_S", 256, 50, false},
+	{gguf.TypeIQ4_NL, "IQ4_NL", 32, 18, false},
+	{gguf.TypeIQ3_S, "IQ3_S", 256, 110, false},
+	{gguf.TypeIQ2_S, "IQ2_S", 256, 82, false},
+	{gguf.TypeIQ4_XS, "IQ4_XS", 256, 136, false},
+	{gguf.TypeIQ1_M, "IQ1_M", 256, 56, true},
+	{gguf.TypeTQ1_0, "TQ1_0", 256, 54, true},
+	{gguf.TypeTQ2_0, "TQ2_0", 256, 66, true},
+	{gguf.TypeMXFP4, "MXFP4", 32, 17, false},
+	{gguf.TypeIQ1_XXXS, "IQ1_XXXS", 256, 38, false},
+}
+
+// TestAdmitted checks the 19 admitted codecs of ROW.md, in GGML id order,
+// and that the caller owns the slice it gets.
+func TestAdmitted(t *testing.T) {
+	want := []gguf.Type{2, 6, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 39, 66}
+	got := Admitted()
+	if !slices.Equal(got, want) {
+		t.Fatalf("Admitted() = %v, want %v", got, want)
+	}
+	got[0] = gguf.TypeF32
+	if again := Admitted(); !slices.Equal(again, want) {
+		t.Fatalf("Admitted() after the caller changed its copy = %v", again)
+	}
+	var extras []gguf.Type
+	for _, c := range codecGeometry {
+		if c.extra {
+			extras = append(extras, c.typ)
+		}
+	}
+	for _, typ := range extras {
+		if slices.Contains(want, typ) {
+			t.Errorf("extra %v is admitted", typ)
+		}
+	}
+}
+
+// TestDecodes checks which types have a decoder: the 24 codecs, and no
+// float, integer, removed, fork-only or later-upstream type.
+func TestDecodes(t *testing.T) {
+	for _, c := range codecGeometry {
+		if !Decodes(c.typ) {
+			t.Errorf("Decodes(%v) = false", c.typ)
+		}
+	}
+	if len(decoders) != len(codecGeometry) {
+		t.Errorf("%d decoders registered, want %d", len(decoders), len(codecGeometry))
+	}
+	for _, typ := range []gguf.Type{
+		gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ8_1, gguf.TypeI8, gguf.TypeI32, gguf.TypeF64,
+		gguf.TypeNVFP4, gguf.TypeQ1_0, gguf.TypeQ2_0, gguf.TypeIQ1_XS, gguf.TypeIQ1_XXS, 4, 31, 99,
+	} {
+		if Decodes(typ) {
+			t.Errorf("Decodes(%v) = true", typ)
+		}
+	}
+}
+
+// TestDecoderGeometry checks that the reader's traits for every decoded
+// type are the layouts the decoders are written for, and that
+// DequantizeBF16's one-block scratch holds every block.
+func TestDecoderGeometry(t *testing.T) {
+	largest := 0
+	for _, c := range codecGeometry {
+		tr, ok := gguf.FindGgmlTraits(c.typ)
+		if !ok || tr.Name != c.name || tr.BlockElems != c.elems || tr.BlockBytes != c.bytes {
+			t.Errorf("%v: traits %+v (known %v), want %s %d elements / %d bytes", c.typ, tr, ok, c.name, c.elems, c.bytes)
+		}
+		largest = max(largest, c.elems)
+	}
+	if maxBlockElems != largest {
+		t.Errorf("maxBlockElems = %d, largest block = %d", maxBlockElems, largest)
+	}
+}
+
+// TestDequantizeErrors checks every refusal of Dequantize and
+// DequantizeBF16, its message, and that a refused call writes nothing.
+func TestDequantizeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		typ       gguf.Type
+		packedLen int
+		outLen    int
+		want      string
+	}{
+		{"unknown id", 99, 1024, 32, "gather: unknown ggml type id 99"},
+		{"removed id", 4, 1024, 32, "gather: unknown ggml type id 4"},
+		{"huge id", 1 << 31, 1024, 32, "gather: unknown ggml type id 2147483648"},
+		{"float type", gguf.TypeF32, 1024, 32, "gather: no decoder for ggml type F32 (id 0)"},
+		{"bf16", gguf.TypeBF16, 1024, 32, "gather: no decoder for ggml type BF16 (id 30)"},
+		{"Q8_1 has traits only", gguf.TypeQ8_1, 1024, 32, "gather: no decoder for ggml type Q8_1 (id 9)"},
+		{"NVFP4", gguf.TypeNVFP4, 1024, 64, "gather: no decoder for ggml type NVFP4 (id 40)"},
+		{"fork IQ1_XS", gguf.TypeIQ1_XS, 1024, 256, "gather: no decoder for ggml type IQ1_XS (id 64)"},
+		{"packed one byte short", gguf.TypeQ4_K, 287, 512, "gather: Q4_K: 512 elements need 288 packed bytes, have 287"},
+		{"packed empty", gguf.TypeQ2_K, 0, 256, "gather: Q2_K: 256 elements need 84 packed bytes, have 0"},
+		{"MXFP4 short", gguf.TypeMXFP4, 33, 64, "gather: MXFP4: 64 elements need 34 packed bytes, have 33"},
+		{"out not whole blocks", gguf.TypeQ8_0, 1024, 33, "gather: Q8_0: 33 output elements are not whole blocks of 32"},
+		{"out smaller than a block", gguf.TypeIQ2_XXS, 1024, 255, "gather: IQ2_XXS: 255 output elements are not whole blocks of 256"},
+		{"whole blocks checked first", gguf.TypeQ4_0, 0, 31, "gather: Q4_0: 31 output elements are not whole blocks of 32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			packed := make([]byte, tc.packedLen)
+			f32 := make([]float32, tc.outLen)
+			for i := range f32 {
+				f32[i] = 7
+			}
+			err := Dequantize(tc.typ, packed, f32)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("Dequantize error %v, want %q", err, tc.want)
+			}
+			bf := make([]uint16, tc.outLen)
+			for i := range bf {
+				bf[i] = 0x4040
+			}
+			err = DequantizeBF16(tc.typ, packed, bf)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("DequantizeBF16 error %v, want %q", err, tc.want)
+			}
+			for i := range f32 {
+				if f32[i] != 7 || bf[i] != 0x4040 {
+					t.Fatalf("a refused call wrote element %d", i)
+				}
+			}
+		})
+	}
+}
+
+// TestDequantizeEmpty checks that zero elements need no bytes.
+func TestDequantizeEmpty(t *testing.T) {
+	for _, c := range codecGeometry {
+		if err := Dequantize(c.typ, nil, nil); err != nil {
+			t.Errorf("%s: Dequantize(nil, nil): %v", c.name, err)
+		}
+		if err := DequantizeBF16(c.typ, nil, []uint16{}); err != nil {
+			t.Errorf("%s: DequantizeBF16(nil, nil): %v", c.name, err)
+		}
+	}
+}
+
+// oracleByCodec returns the w3 oracle case of each codec (3 blocks a row).
+func oracleByCodec(t *testing.T) map[string]oracleData {
+	t.Helper()
+	out := map[string]oracleData{}
+	for _, c := range readOracleIndex(t) {
+		if c.Case == "w3" {
+			out[c.Codec] = loadOracleCase(t, c)
+		}
+	}
+	return out
+}
+
+// checkRow compares decoded f32 and bf16 values with the oracle's.
+func checkRow(t *testing.T, f32 []float32, bf []uint16, wantF32 []uint32, wantBF []uint16) {
+	t.Helper()
+	for i := range wantF32 {
+		if got := math.Float32bits(f32[i]); got != wantF32[i] && !(isNaN32(got) && isNaN32(wantF32[i])) {
+			t.Fatalf("element %d: f32 %#08x, want %#08x", i, got, wantF32[i])
+		}
+		if bf[i] != wantBF[i] && !(isNaN16(bf[i]) && isNaN16(wantBF[i])) {
+			t.Fatalf("element %d: bf16 %#04x, want %#04x", i, bf[i], wantBF[i])
+		}
+	}
+}
+
+// TestDequantizeBounds gives each decoder exactly the bytes it needs at the
+// very end of a buffer (any read past them would panic) and output slices
+// followed by sentinels (any write past them would show), then checks that
+// trailing packed bytes beyond the blocks are ignored.
+func TestDequantizeBounds(t *testing.T) {
+	oracle := oracleByCodec(t)
+	for _, c := range codecGeometry {
+		t.Run(c.name, func(t *testing.T) {
+			d, ok := oracle[c.name]
+			if !ok {
+				t.Fatalf("no w3 oracle case for %s", c.name)
+			}
+			m := d.meta
+			row := d.packed[:m.RowBytes]
+			buf := make([]byte, 5+m.RowBytes)
+			copy(buf[5:], row)
+			exact := buf[5:]
+
+			f32 := make([]float32, m.Cols+3)
+			bf := make([]uint16, m.Cols+3)
+			for i := m.Cols; i < m.Cols+3; i++ {
+				f32[i], bf[i] = -1, 0xdead
+			}
+			if err := Dequantize(c.typ, exact, f32[:m.Cols]); err != nil {
+				t.Fatal(err)
+			}
+			if err := DequantizeBF16(c.typ, exact, bf[:m.Cols]); err != nil {
+				t.Fatal(err)
+			}
+			for i := m.Cols; i < m.Cols+3; i++ {
+				if f32[i] != -1 || bf[i] != 0xdead {
+					t.Fatalf("wrote past the output at element %d", i)
+				}
+			}
+			checkRow(t, f32, bf, d.f32[:m.Cols], d.bf16[:m.Cols])
+
+			// Two rows of packed bytes, one row of output: only the front is read.
+			if err := Dequantize(c.typ, d.packed[:2*m.RowBytes], f32[:m.Cols]); err != nil {
+				t.Fatal(err)
+			}
+			if err := DequantizeBF16(c.typ, d.packed[:2*m.RowBytes], bf[:m.Cols]); err != nil {
+				t.Fatal(err)
+			}
+			checkRow(t, f32, bf, d.f32[:m.Cols], d.bf16[:m.Cols])
+		})
+	}
+}
+
+// TestDequantizeWholeTable decodes each oracle table in one call, all rows
+// at once, since rows are whole blocks back to back.
+func TestDequantizeWholeTable(t *testing.T) {
+	oracle := oracleByCodec(t)
+	for _, c := range codecGeometry {
+		t.Run(c.name, func(t *testing.T) {
+			d, ok := oracle[c.name]
+			if !ok {
+				t.Fatalf("no w3 oracle case for %s", c.name)
+			}
+			n := d.meta.Rows * d.meta.Cols
+			f32 := make([]float32, n)
+			bf := make([]uint16, n)
+			if err := Dequantize(c.typ, d.packed, f32); err != nil {
+				t.Fatal(err)
+			}
+			if err := DequantizeBF16(c.typ, d.packed, bf); err != nil {
+				t.Fatal(err)
+			}
+			checkRow(t, f32, bf, d.f32, d.bf16)
+		})
+	}
+}
+
+// TestDequantizeAllocs checks that decoding allocates nothing per call:
+// DequantizeBF16 reuses its one-block scratch instead of allocating it.
+func TestDequantizeAllocs(t *testing.T) {
+	packed := make([]byte, 16*144)
+	f32 := make([]float32, 16*256)
+	bf := make([]uint16, 16*256)
+	if n := testing.AllocsPerRun(100, func() { _ = Dequantize(gguf.TypeQ4_K, packed, f32) }); n != 0 {
+		t.Errorf("Dequantize: %v allocations per call", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = DequantizeBF16(gguf.TypeQ4_K, packed, bf) }); n >= 0.5 {
+		t.Errorf("DequantizeBF16: %v allocations per call", n)
+	}
+}

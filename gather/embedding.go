@@ -1,0 +1,165 @@
+package gather
+
+import (
+	"fmt"
+
+	"gathermut/gguf"
+)
+
+// Embedding selects len(ids) rows of table into out: out[i] = table[ids[i]].
+//
+// table is 2-D [vocab, hidden], F32, F16, BF16 or an admitted codec; ids is
+// 1-D I32 or I64; out is [len(ids), hidden], F32 or BF16. The arguments are
+// checked in this order, the first failure returned: (1) ranks (table, ids,
+// out), then no negative dimension; (2) out's shape; (3) ids' type; (4)
+// table's type; (5) out's type; (6) a packed table's width is whole blocks;
+// (7) all three contiguous; (8) all three on one device; then host tensors'
+// Data hold their bytes (out, table, ids; see hostSizes). The call then goes to the default registry's
+// providers for the table's tier (OpEmbeddingFloat or OpEmbeddingQuant) on
+// the table's device kind, which check the ids (see CheckIDs).
+func Embedding(out, table, ids *Tensor) error { return registry.Embedding(out, table, ids) }
+
+// checkArgs is Embedding's structural validation, steps 1-8. It allocates
+// nothing unless it fails.
+func checkArgs(out, table, ids *Tensor) error {
+	args := [...]struct {
+		name string
+		t    *Tensor
+		rank int
+		want string
+	}{
+		{"table", table, 2, "2-D [vocab, hidden]"},
+		{"ids", ids, 1, "1-D"},
+		{"out", out, 2, "2-D [len(ids), hidden]"},
+	}
+	for _, a := range args {
+		if a.t == nil {
+			return fmt.Errorf("gather: Embedding: %s is nil", a.name)
+		}
+	}
+	// (1) ranks, then dimensions
+	for _, a := range args {
+		if a.t.Rank() != a.rank {
+			return fmt.Errorf("gather: Embedding: %s must be %s, has rank %d", a.name, a.want, a.t.Rank())
+		}
+	}
+	for _, a := range args {
+		for _, d := range a.t.Shape {
+			if d < 0 {
+				return fmt.Errorf("gather: Embedding: %s shape %v has a negative dimension", a.name, a.t.Shape)
+			}
+		}
+	}
+	// (2) out is [len(ids), hidden]
+	if out.Shape[0] != ids.Shape[0] || out.Shape[1] != table.Shape[1] {
+		return fmt.Errorf("gather: Embedding: out shape %v is not [len(ids), hidden] = [%d %d]",
+			out.Shape, ids.Shape[0], table.Shape[1])
+	}
+	// (3) ids
+	if ids.Type != gguf.TypeI32 && ids.Type != gguf.TypeI64 {
+		return fmt.Errorf("gather: Embedding: ids type %v is not I32 or I64", ids.Type)
+	}
+	// (4) table
+	if !table.Type.IsFloat() && !isAdmitted(table.Type) {
+		return fmt.Errorf("gather: Embedding: table type %v is not admitted", table.Type)
+	}
+	// (5) out
+	if out.Type != gguf.TypeF32 && out.Type != gguf.TypeBF16 {
+		return fmt.Errorf("gather: Embedding: out type %v is not F32 or BF16", out.Type)
+	}
+	// (6) whole blocks (a type without traits cannot have any)
+	if tr, ok := gguf.FindGgmlTraits(table.Type); !ok || table.Shape[1]%int64(tr.BlockElems) != 0 {
+		return fmt.Errorf("gather: Embedding: table width %d is not whole %v blocks of %d",
+			table.Shape[1], table.Type, tr.BlockElems)
+	}
+	// (7) contiguous
+	for _, a := range args {
+		if !a.t.Contiguous() {
+			return fmt.Errorf("gather: Embedding: %s is not contiguous (shape %v, strides %v)", a.name, a.t.Shape, a.t.Strides)
+		}
+	}
+	// (8) one device
+	for _, a := range args {
+		if a.t.Device.Kind == "" {
+			return fmt.Errorf("gather: Embedding: %s has no device (empty Device.Kind)", a.name)
+		}
+	}
+	if table.Device != ids.Device || table.Device != out.Device {
+		return fmt.Errorf("gather: Embedding: tensors on different devices: table %v, ids %v, out %v",
+			table.Device, ids.Device, out.Device)
+	}
+	return nil
+}
+
+// isAdmitted reports whether t is one of the admitted codecs.
+func isAdmitted(t gguf.Type) bool {
+	for _, a := range admitted {
+		if a == t {
+			return true
+		}
+	}
+	return false
+}
+
+// hostSizes checks that the host tensors' Data hold their bytes, in the
+// order len(ids)*hidden (out), vocab*rowBytes (table), then ids, each size
+// checked for int64 overflow on the way, and returns out's byte size.
+func hostSizes(out, table, ids *Tensor) (int, error) {
+	outBytes, err := hostBytes("out", out)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := hostBytes("table", table); err != nil {
+		return 0, err
+	}
+	if _, err := hostBytes("ids", ids); err != nil {
+		return 0, err
+	}
+	return outBytes, nil
+}
+
+// hostBytes checks that a host tensor's Data holds its bytes and returns the
+// byte size.
+func hostBytes(name string, t *Tensor) (int, error) {
+	n, err := t.Bytes()
+	if err != nil {
+		return 0, fmt.Errorf("gather: Embedding: %s: %w", name, err)
+	}
+	if int64(len(t.Data)) < n {
+		return 0, fmt.Errorf("gather: Embedding: %s data holds %d bytes, its shape %v of %v needs %d",
+			name, len(t.Data), t.Shape, t.Type, n)
+	}
+	return int(n), nil
+}
+
+// IDRangeError reports an id outside [0, Vocab) at position Pos of ids.
+type IDRangeError struct {
+	Pos, Value, Vocab int64
+}
+
+func (e *IDRangeError) Error() string {
+	return fmt.Sprintf("gather: ids[%d] = %d out of range [0, %d)", e.Pos, e.Value, e.Vocab)
+}
+
+// IDError returns the error for the bad id value at position pos, e.g.
+// "gather: ids[3] = 4294967297 out of range [0, 128)". Every provider
+// reports bad ids with it, so all devices agree on the message.
+func IDError(pos, value, vocab int64) error {
+	return &IDRangeError{Pos: pos, Value: value, Vocab: vocab}
+}
+
+// CheckIDs checks 0 <= id < vocab for every id and reports the first bad
+// position with IDError.
+func CheckIDs(ids []int64, vocab int64) error {
+	return checkIDs(int64(len(ids)), vocab, func(i int64) int64 { return ids[i] })
+}
+
+// checkIDs checks the n ids that at returns, in order, as int64.
+func checkIDs(n, vocab int64, at func(int64) int64) error {
+	for i := range n {
+		if id := at(i); id < 0 || id >= vocab {
+			return IDError(i, id, vocab)
+		}
+	}
+	return nil
+}

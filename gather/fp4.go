@@ -1,0 +1,28 @@
+package gather
+
+import "math"
+
+// decodeMXFP4: e u8 (E8M0 exponent) @0, qs[16] @1, nibbles split as in Q4_0.
+// y = kvaluesMXFP4[nibble]·s with the halved scale s = 2^(e-128), which
+// undoes the table's doubling of E2M1.
+func decodeMXFP4(b []byte, y []float32) {
+	b, y = b[:17], y[:32]
+	s := e8m0Half(b[0])
+	for j := range 16 {
+		q := b[1+j]
+		y[j] = float32(kvaluesMXFP4[q&15]) * s
+		y[j+16] = float32(kvaluesMXFP4[q>>4]) * s
+	}
+}
+
+// e8m0Half returns 2^(e-128) built from bits as ggml does: e = 0 and 1 give
+// the subnormals 2^-128 and 2^-127, and e = 255 is the finite 2^127, not NaN.
+func e8m0Half(e uint8) float32 {
+	switch e {
+	case 0:
+		return math.Float32frombits(0x00200000)
+	case 1:
+		return math.Float32frombits(0x00400000)
+	}
+	return math.Float32frombits(uint32(e-1) << 23)
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestGeneratedFileIsCurrent checks that the committed gather/codebooks.go is
+// exactly what the committed text tables generate, so neither can drift.
+func TestGeneratedFileIsCurrent(t *testing.T) {
+	want, err := Generate("../../../testdata/codebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../../codebooks.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("gather/codebooks.go is stale: run go generate in gather/")
+	}
+}
+
+// TestGenerateRefusesBadTables checks the count and parse errors.
+func TestGenerateRefusesBadTables(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content, want string
+	}{
+		{"short table", "kmask_iq2xs.txt", "1\n2\n", "kmask_iq2xs.txt: 2 values, want 8"},
+		{"bad hex", "iq3s_grid.txt", strings.Repeat("0x1zz\n", 512), "iq3s_grid.txt line 1"},
+		{"int8 overflow", "kvalues_iq4nl.txt", strings.Repeat("200\n", 16), "kvalues_iq4nl.txt line 1"},
+		{"deltas differ", "iq1m_delta.txt", "0.25\n", "iq1s_delta 0.125 and iq1m_delta 0.25 differ"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			entries, err := os.ReadDir("../../../testdata/codebooks")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				data, err := os.ReadFile("../../../testdata/codebooks/" + e.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(dir+"/"+e.Name(), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(dir+"/"+tc.file, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Generate(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Generate error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRun checks the command's flags, exit codes and output file.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	out := dir + "/codebooks.go"
+	var stderr strings.Builder
+	if code := run([]string{"-dir", "../../../testdata/codebooks", "-out", out}, &stderr); code != 0 {
+		t.Fatalf("run = %d, stderr %q", code, stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../codebooks.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("run wrote something other than the committed codebooks.go")
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "gencodebooks: -dir is required"},
+		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		{[]string{"-dir", dir + "/missing"}, 1, "gencodebooks: open " + dir + "/missing/iq1s_delta.txt"},
+		{[]string{"-dir", "../../../testdata/codebooks", "-out", dir + "/no/such/dir/x.go"}, 1, "gencodebooks: open " + dir + "/no/such/dir/x.go"},
+	} {
+		stderr.Reset()
+		if code := run(tc.args, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
+			t.Errorf("run(%q) = %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.msg)
+		}
+	}
+}

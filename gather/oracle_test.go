@@ -1,0 +1,206 @@
+package gather
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gathermut/gguf"
+)
+
+// oracleDir is the copy of ../shared/oracle: reference decodes by the
+// upstream ggml CPU decoders (see its README).
+const oracleDir = "../testdata/oracle"
+
+type oracleCase struct {
+	Dir      string `json:"dir"`
+	Codec    string `json:"codec"`
+	GgmlType uint32 `json:"ggml_type"`
+	Case     string `json:"case"`
+	Rows     int    `json:"rows"`
+	Cols     int    `json:"cols"`
+	Extra    bool   `json:"extra"`
+}
+
+type oracleMeta struct {
+	Codec        string            `json:"codec"`
+	GgmlType     uint32            `json:"ggml_type"`
+	BlockElems   int               `json:"block_elems"`
+	BlockBytes   int               `json:"block_bytes"`
+	BlocksPerRow int               `json:"blocks_per_row"`
+	RowBytes     int               `json:"row_bytes"`
+	Rows         int               `json:"rows"`
+	Cols         int               `json:"cols"`
+	Case         string            `json:"case"`
+	Extra        bool              `json:"extra"`
+	SHA256       map[string]string `json:"sha256"`
+}
+
+// oracleData is one case's files, checked against meta.json.
+type oracleData struct {
+	meta   oracleMeta
+	packed []byte
+	f32    []uint32
+	bf16   []uint16
+}
+
+func readOracleIndex(t testing.TB) []oracleCase {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(oracleDir, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []oracleCase
+	if err := json.Unmarshal(raw, &cases); err != nil {
+		t.Fatalf("index.json: %v", err)
+	}
+	return cases
+}
+
+func loadOracleCase(t testing.TB, c oracleCase) oracleData {
+	t.Helper()
+	dir := filepath.Join(oracleDir, c.Dir)
+	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d oracleData
+	if err := json.Unmarshal(raw, &d.meta); err != nil {
+		t.Fatalf("%s/meta.json: %v", c.Dir, err)
+	}
+	m := d.meta
+	if m.Codec != c.Codec || m.GgmlType != c.GgmlType || m.Rows != c.Rows || m.Cols != c.Cols || m.Extra != c.Extra || m.Case != c.Case {
+		t.Fatalf("%s: meta.json %+v disagrees with index.json %+v", c.Dir, m, c)
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{"packed.bin", "f32.bin", "bf16.bin"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != m.SHA256[name] {
+			t.Fatalf("%s/%s: sha256 %s, meta.json says %s", c.Dir, name, got, m.SHA256[name])
+		}
+		files[name] = data
+	}
+	n := m.Rows * m.Cols
+	if len(files["packed.bin"]) != m.Rows*m.RowBytes || len(files["f32.bin"]) != 4*n || len(files["bf16.bin"]) != 2*n {
+		t.Fatalf("%s: file sizes do not match rows %d, cols %d, row_bytes %d", c.Dir, m.Rows, m.Cols, m.RowBytes)
+	}
+	d.packed = files["packed.bin"]
+	d.f32 = make([]uint32, n)
+	d.bf16 = make([]uint16, n)
+	for i := range n {
+		d.f32[i] = binary.LittleEndian.Uint32(files["f32.bin"][4*i:])
+		d.bf16[i] = binary.LittleEndian.Uint16(files["bf16.bin"][2*i:])
+	}
+	return d
+}
+
+// isNaN32 reports whether f32 bits are a NaN.
+func isNaN32(u uint32) bool { return u&0x7fffffff > 0x7f800000 }
+
+// isNaN16 reports whether bf16 bits are a NaN.
+func isNaN16(h uint16) bool { return h&0x7fff > 0x7f80 }
+
+// TestDequantizeOracle decodes every oracle table row by row, with the row
+// copied to offsets 0..3 of a larger buffer so it starts unaligned, and
+// compares f32 bits and bf16 words exactly (a NaN only as a NaN).
+func TestDequantizeOracle(t *testing.T) {
+	for _, c := range readOracleIndex(t) {
+		d := loadOracleCase(t, c)
+		m := d.meta
+		typ := gguf.Type(m.GgmlType)
+		tr, ok := gguf.FindGgmlTraits(typ)
+		if !ok || tr.Name != m.Codec || tr.BlockElems != m.BlockElems || tr.BlockBytes != m.BlockBytes {
+			t.Fatalf("%s: traits %+v (known %v) do not match the oracle's %s %d/%d", c.Dir, tr, ok, m.Codec, m.BlockElems, m.BlockBytes)
+		}
+		for off := range 4 {
+			t.Run(fmt.Sprintf("%s/%s/off%d", m.Codec, m.Case, off), func(t *testing.T) {
+				buf := make([]byte, off+m.RowBytes+8)
+				f32 := make([]float32, m.Cols)
+				bf := make([]uint16, m.Cols)
+				for r := range m.Rows {
+					for i := range buf {
+						buf[i] = 0xa5 // bytes around the row must not matter
+					}
+					copy(buf[off:], d.packed[r*m.RowBytes:(r+1)*m.RowBytes])
+					row := buf[off : off+m.RowBytes]
+					if err := Dequantize(typ, row, f32); err != nil {
+						t.Fatalf("row %d: Dequantize: %v", r, err)
+					}
+					if err := DequantizeBF16(typ, row, bf); err != nil {
+						t.Fatalf("row %d: DequantizeBF16: %v", r, err)
+					}
+					bad := 0
+					for col := range m.Cols {
+						i := r*m.Cols + col
+						want, got := d.f32[i], math.Float32bits(f32[col])
+						if got != want && !(isNaN32(want) && isNaN32(got)) {
+							if bad++; bad <= 5 {
+								t.Errorf("row %d col %d: f32 %#08x (%g), want %#08x (%g)", r, col, got, f32[col], want, math.Float32frombits(want))
+							}
+						}
+						wb, gb := d.bf16[i], bf[col]
+						if gb != wb && !(isNaN16(wb) && isNaN16(gb)) {
+							if bad++; bad <= 5 {
+								t.Errorf("row %d col %d: bf16 %#04x, want %#04x", r, col, gb, wb)
+							}
+						}
+					}
+					if bad > 5 {
+						t.Errorf("row %d: %d mismatches in all", r, bad)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestOracleCoversEveryDecoder checks that the oracle holds cases for each
+// of the 19 admitted codecs and the 5 extras, and for nothing without a
+// decoder, so a missing directory fails here rather than passing silently.
+func TestOracleCoversEveryDecoder(t *testing.T) {
+	extras := []gguf.Type{gguf.TypeQ4_1, gguf.TypeQ5_1, gguf.TypeIQ1_M, gguf.TypeTQ1_0, gguf.TypeTQ2_0}
+	want := map[gguf.Type]bool{}
+	for _, typ := range Admitted() {
+		want[typ] = false
+	}
+	for _, typ := range extras {
+		want[typ] = true
+	}
+	if len(want) != 24 {
+		t.Fatalf("want 24 distinct codecs, have %d", len(want))
+	}
+	cases := map[gguf.Type][]string{}
+	for _, c := range readOracleIndex(t) {
+		typ := gguf.Type(c.GgmlType)
+		extra, ok := want[typ]
+		if !ok {
+			t.Errorf("oracle case %s: type %v is neither admitted nor an extra", c.Dir, typ)
+			continue
+		}
+		if c.Extra != extra {
+			t.Errorf("oracle case %s: extra = %v, want %v", c.Dir, c.Extra, extra)
+		}
+		if _, err := os.Stat(filepath.Join(oracleDir, c.Dir, "packed.bin")); err != nil {
+			t.Errorf("oracle case %s: %v", c.Dir, err)
+		}
+		cases[typ] = append(cases[typ], c.Case)
+	}
+	for typ := range want {
+		if !Decodes(typ) {
+			t.Errorf("%v: no decoder", typ)
+		}
+		if got := fmt.Sprint(cases[typ]); got != "[w1 w3 w5]" {
+			t.Errorf("%v: oracle cases %s, want [w1 w3 w5]", typ, got)
+		}
+	}
+}
