@@ -48,8 +48,8 @@ func FuzzEmbedding(f *testing.F) {
 			size, idt = 8, gguf.TypeI64
 		}
 		n := int64(min(len(rawIDs)/size, 64))
-		tdata, _ := at(packed, int(off%4))
-		idata, _ := at(rawIDs, int(off%4))
+		tdata, _ := atOffset(packed, int(off%4))
+		idata, _ := atOffset(rawIDs, int(off%4))
 		table := hostTensor(tt, tdata, int64(vocab), h)
 		ids := hostTensor(idt, idata, n)
 		rows := int64(outRows)

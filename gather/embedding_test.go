@@ -108,8 +108,8 @@ func TestEmbeddingMatrix(t *testing.T) {
 func gatherAndCompare(t *testing.T, typ gguf.Type, table []byte, vocab, hidden int, idt gguf.Type, ids []int64, bf16 bool, off int, want []byte) {
 	t.Helper()
 	const guard = 8
-	tdata, _ := at(table, off)
-	idata, _ := at(idBytes(ids, idt), off)
+	tdata, _ := atOffset(table, off)
+	idata, _ := atOffset(idBytes(ids, idt), off)
 	buf := bytes.Repeat([]byte{guardByte}, off+len(want)+guard)
 	out := hostTensor(outType(bf16), buf[off:], int64(len(ids)), int64(hidden))
 	err := Embedding(out, hostTensor(typ, tdata, int64(vocab), int64(hidden)), hostTensor(idt, idata, int64(len(ids))))
@@ -483,7 +483,7 @@ func TestEmbeddingBF16Rounding(t *testing.T) {
 				w = wantF32
 			}
 			out := hostTensor(outType(bf16), make([]byte, len(w)), 1, width)
-			tdata, _ := at(tb, 1)
+			tdata, _ := atOffset(tb, 1)
 			if err := Embedding(out, hostTensor(tt, tdata, 1, width), hostTensor(gguf.TypeI32, idBytes([]int64{0}, gguf.TypeI32), 1)); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -587,7 +587,7 @@ func TestEmbeddingBF16TableCopies(t *testing.T) {
 	if F32ToBF16(BF16ToF32(0x7f81)) != 0x7fc1 {
 		t.Fatal("premise: the round trip quiets a signalling NaN")
 	}
-	tdata, _ := at(tb, 3)
+	tdata, _ := atOffset(tb, 3)
 	table := hostTensor(gguf.TypeBF16, tdata, 1, int64(len(words)))
 	ids := hostTensor(gguf.TypeI64, make([]byte, 8), 1)
 	o16 := hostTensor(gguf.TypeBF16, make([]byte, len(tb)), 1, int64(len(words)))
@@ -621,7 +621,7 @@ func TestEmbeddingOracle(t *testing.T) {
 				ids = append(ids, int64(r), int64(c.Rows-1))
 			}
 			n := int64(len(ids))
-			tdata, _ := at(d.packed, 1)
+			tdata, _ := atOffset(d.packed, 1)
 			table := hostTensor(tt, tdata, int64(c.Rows), int64(c.Cols))
 			for _, idt := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
 				for _, bf16 := range []bool{false, true} {

@@ -26,7 +26,7 @@ func traitsOf(tb testing.TB, t gguf.Type) gguf.Traits {
 // decoded element by element into a fresh slice and written little-endian
 // as the out type (F32 or BF16) would hold them. Packed rows go through
 // Dequantize or DequantizeBF16 directly; float rows are widened exactly
-// (F16 by an independent widening, refF16), rounded with F32ToBF16 for bf16,
+// (F16 by an independent widening, widenF16Bits), rounded with F32ToBF16 for bf16,
 // and BF16 to bf16 is the stored word.
 func refRow(tb testing.TB, t gguf.Type, row []byte, hidden int, bf16 bool) []byte {
 	tb.Helper()
@@ -39,7 +39,7 @@ func refRow(tb testing.TB, t gguf.Type, row []byte, hidden int, bf16 bool) []byt
 			case gguf.TypeF32:
 				bits = binary.LittleEndian.Uint32(row[4*e:])
 			case gguf.TypeF16:
-				bits = refF16(binary.LittleEndian.Uint16(row[2*e:]))
+				bits = widenF16Bits(binary.LittleEndian.Uint16(row[2*e:]))
 			case gguf.TypeBF16:
 				bits = uint32(binary.LittleEndian.Uint16(row[2*e:])) << 16
 			}
@@ -82,10 +82,10 @@ func refRow(tb testing.TB, t gguf.Type, row []byte, hidden int, bf16 bool) []byt
 	return b
 }
 
-// refF16 widens an IEEE binary16 pattern to float32 bits: by arithmetic
+// widenF16Bits widens an IEEE binary16 pattern to float32 bits: by arithmetic
 // for finite values (every one is exact in float64 and float32), by bits
 // for Inf and NaN (payload shifted up, as the widening keeps it).
-func refF16(h uint16) uint32 {
+func widenF16Bits(h uint16) uint32 {
 	sign := uint32(h>>15) << 31
 	exp, man := int(h>>10)&0x1f, int(h&0x3ff)
 	if exp == 0x1f {
@@ -200,9 +200,9 @@ func idBytes(ids []int64, t gguf.Type) []byte {
 	return b
 }
 
-// at returns b copied into a fresh buffer at byte offset off, and the
+// atOffset returns b copied into a fresh buffer at byte offset off, and the
 // buffer: the copy is deliberately misaligned when off is not 0.
-func at(b []byte, off int) (data, buf []byte) {
+func atOffset(b []byte, off int) (data, buf []byte) {
 	buf = make([]byte, off+len(b))
 	copy(buf[off:], b)
 	return buf[off:], buf
