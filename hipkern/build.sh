@@ -14,9 +14,19 @@
 #
 # Floats: -ffp-contract=off (hipcc, c++) and -fmad=false (nvcc), so no
 # multiply-add is fused and the output is bit-identical to the Go decoders.
+# hipcc gets -nogpulib: the kernels call no device-library function (the
+# gfx1100 compile check proves it), and Debian's ROCm ships no gfx1100
+# device library. GM_PTXAS_VERBOSE=1 makes nvcc print each kernel's
+# registers, stack frame and spills.
 set -euo pipefail
 
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# No external command runs before the compiler check (parameter expansion,
+# not dirname), so the "no compiler" message comes out even on a bare PATH.
+script="${BASH_SOURCE[0]}"
+case "$script" in
+*/*) here="$(cd "${script%/*}" && pwd)" ;;
+*) here="$PWD" ;;
+esac
 src="$here"
 out="$here/build/libgathermut_hip.so"
 compiler=""
@@ -26,7 +36,7 @@ while [ $# -gt 0 ]; do
 	--src) src="$2"; shift 2 ;;
 	--out) out="$2"; shift 2 ;;
 	--compiler) compiler="$2"; shift 2 ;;
-	-h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,16p' "$script"; exit 0 ;;
 	*) echo "hipkern: build.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -70,8 +80,10 @@ nvcc)
 		archflag="-arch=native"
 		arch="native"
 	fi
+	verbose=()
+	if [ "${GM_PTXAS_VERBOSE:-}" = 1 ]; then verbose=(-Xptxas -v); fi
 	nvcc -x cu -O2 -fmad=false "$archflag" -shared -Xcompiler -fPIC \
-		-Xptxas -warn-spills -Xptxas -warn-lmem-usage \
+		-Xptxas -warn-spills -Xptxas -warn-lmem-usage "${verbose[@]}" \
 		-o "$out" "$src/gather.hip"
 	echo "hipkern: built with nvcc for $arch: $out"
 	;;

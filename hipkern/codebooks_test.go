@@ -2,6 +2,7 @@ package hipkern
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"regexp"
@@ -40,11 +41,30 @@ var (
 	sumRE   = regexp.MustCompile(`// (\S+\.txt) sha256 ([0-9a-f]{64})\n`)
 )
 
+// gatherLESums are the sha256 sums of the little-endian bytes of gather's Go
+// tables, as gather's TestCodebookChecksums records them: the device tables
+// must be the same bytes as the CPU decoders'.
+var gatherLESums = map[string]string{
+	"gm_iq2xxs_grid":   "05826b5d3e472a3a78f196be62ac78acf81df0f909626e12ab9fa2a5d490dd54",
+	"gm_iq2xs_grid":    "06e47aaca60b4dc1d9b5a3f34540437058a6b142b4d7a59d5ded769b4d1bf1de",
+	"gm_iq2s_grid":     "e1aa1473412b0552c2174c30ef22ab4073f6a181b85a17056e8249bd2932fd88",
+	"gm_iq3xxs_grid":   "46e35f5a997efdee6c99ce57854c8a0d4f0ff8ca57e5e8a60c0793ea580acf5d",
+	"gm_iq3s_grid":     "bd1af4945a1717c65610b0284e4628b9a1ba3b306fae3a06f6e5f597356e349f",
+	"gm_iq1s_grid":     "07540ffc1aeaf6ad4d97e96b0fcc765aae39671d4ae4a27bbd0e796fde167c6a",
+	"gm_iq1_xxxs_grid": "5155a3664bcbc95a38e2588cf91285a213f1a2edf64ccbdb7fb99042e4252a35",
+	"gm_ksigns_iq2xs":  "a76742a603f8beca5212ecce0f1f02f11a4887fd2f7c8b15aca0ea3eb3380c31",
+	"gm_kmask_iq2xs":   "5ac9831b2e30eb285ef34f8501620f878432d5c04331ad1ae47f977a83ba41a5",
+	"gm_kvalues_iq4nl": "61aa47540aa024b5d6ddaa839b84ffe59f3d5a349af5c6c7ffcb5e0474b46163",
+	"gm_kvalues_mxfp4": "adf76b672d47eb7fc0afd4db132d548d59d3190aa0ad118fdbf569d5fd478f97",
+}
+
 // TestCodebooksHeader parses codebooks.h, writes each table back in the
 // codebook files' text form (fixed-width 0x hex for the grids, decimal for
 // the byte tables) and checks its sha256 against the sum of the source file,
-// both as recorded here and as the generator wrote it in the header. A hand
-// edit, a stale header or a generator that changes a value fails it.
+// both as recorded here and as the generator wrote it in the header; and it
+// checks the sha256 of each table's little-endian bytes against gather's
+// recorded sums for its Go tables. A hand edit, a stale header or a
+// generator that changes a value fails it.
 func TestCodebooksHeader(t *testing.T) {
 	b, err := os.ReadFile("codebooks.h")
 	if err != nil {
@@ -91,12 +111,17 @@ func TestCodebooksHeader(t *testing.T) {
 			if types[want.table] != want.ctype || len(vals) != want.count {
 				t.Errorf("%s is %s[%d], want %s[%d]", want.table, types[want.table], len(vals), want.ctype, want.count)
 			}
+			var le []byte
 			for _, v := range vals {
 				s, err := canonical(want.ctype, v)
 				if err != nil {
 					t.Fatalf("%s: %v", want.table, err)
 				}
 				text.WriteString(s + "\n")
+				le = appendLE(le, want.ctype, v)
+			}
+			if got := fmt.Sprintf("%x", sha256.Sum256(le)); got != gatherLESums[want.table] {
+				t.Errorf("%s: little-endian sha256 %s, gather's Go table has %s", want.table, got, gatherLESums[want.table])
 			}
 		}
 		got := fmt.Sprintf("%x", sha256.Sum256([]byte(text.String())))
@@ -132,4 +157,19 @@ func canonical(ctype, lit string) (string, error) {
 		return strconv.FormatInt(v, 10), err
 	}
 	return "", fmt.Errorf("unknown C type %s", ctype)
+}
+
+// appendLE appends a C literal of ctype as little-endian bytes.
+func appendLE(b []byte, ctype, lit string) []byte {
+	switch ctype {
+	case "uint64_t", "uint32_t":
+		digits := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(lit, "0x"), "ull"), "u")
+		v, _ := strconv.ParseUint(digits, 16, 64)
+		if ctype == "uint32_t" {
+			return binary.LittleEndian.AppendUint32(b, uint32(v))
+		}
+		return binary.LittleEndian.AppendUint64(b, v)
+	}
+	v, _ := strconv.ParseInt(lit, 10, 16)
+	return append(b, byte(v))
 }

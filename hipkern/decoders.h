@@ -80,7 +80,7 @@ GM_DEV float gm_sign(uint32_t signs, int j) { return (signs & gm_kmask_iq2xs[j])
 // Q4_0 (18 B): d f16 @0, qs[16] @2. y = (nibble - 8) * d.
 struct CodecQ4_0 {
   static const int type = 2, elems = 32, bytes = 18;
-  GM_DEV static void group(const uint8_t* b, int, float* y) {
+  static GM_DEV void group(const uint8_t* b, int, float* y) {
     const float d = gm_f16(b);
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
@@ -95,7 +95,7 @@ struct CodecQ4_0 {
 // fifth bit. y = ((nibble | bit << 4) - 16) * d.
 struct CodecQ5_0 {
   static const int type = 6, elems = 32, bytes = 22;
-  GM_DEV static void group(const uint8_t* b, int, float* y) {
+  static GM_DEV void group(const uint8_t* b, int, float* y) {
     const float d = gm_f16(b);
     const uint32_t qh = gm_u32(b + 2);
 #pragma unroll
@@ -112,7 +112,7 @@ struct CodecQ5_0 {
 // Q8_0 (34 B): d f16 @0, qs[32] int8 @2. y = qs * d.
 struct CodecQ8_0 {
   static const int type = 8, elems = 32, bytes = 34;
-  GM_DEV static void group(const uint8_t* b, int, float* y) {
+  static GM_DEV void group(const uint8_t* b, int, float* y) {
     const float d = gm_f16(b);
 #pragma unroll
     for (int e = 0; e < 32; ++e) y[e] = (float)(int8_t)b[2 + e] * d;
@@ -122,7 +122,7 @@ struct CodecQ8_0 {
 // IQ4_NL (18 B): d f16 @0, qs[16] @2. y = d * kvalues_iq4nl[nibble].
 struct CodecIQ4_NL {
   static const int type = 20, elems = 32, bytes = 18;
-  GM_DEV static void group(const uint8_t* b, int, float* y) {
+  static GM_DEV void group(const uint8_t* b, int, float* y) {
     const float d = gm_f16(b);
 #pragma unroll
     for (int j = 0; j < 16; ++j) {
@@ -138,7 +138,7 @@ struct CodecIQ4_NL {
 // y = kvalues_mxfp4[nibble] * s.
 struct CodecMXFP4 {
   static const int type = 39, elems = 32, bytes = 17;
-  GM_DEV static void group(const uint8_t* b, int, float* y) {
+  static GM_DEV void group(const uint8_t* b, int, float* y) {
     const uint32_t e = b[0];
     const float s = gm_f32_from_bits(e < 2 ? 0x00200000u << e : (e - 1) << 23);
 #pragma unroll
@@ -158,7 +158,7 @@ struct CodecMXFP4 {
 // y = (d * (sc & 15)) * q - (dmin * (sc >> 4)), sc = scales[e/16].
 struct CodecQ2_K {
   static const int type = 10, elems = 256, bytes = 84;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b + 80);
     const float dmin = gm_f16(b + 82);
     const uint8_t* qs = b + 16 + 32 * (g >> 2);
@@ -184,7 +184,7 @@ struct CodecQ2_K {
 // y = (d * s) * q.
 struct CodecQ3_K {
   static const int type = 11, elems = 256, bytes = 110;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b + 108);
     const uint8_t* sc = b + 96;
     const uint8_t* qs = b + 32 + 32 * (g >> 2);
@@ -224,7 +224,7 @@ GM_DEV void gm_scale_min_k4(const uint8_t* s, int j, uint32_t* sc, uint32_t* m) 
 // y = (d * sc) * q - (dmin * m).
 struct CodecQ4_K {
   static const int type = 12, elems = 256, bytes = 144;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const float dmin = gm_f16(b + 2);
     uint32_t sc, m;
@@ -242,7 +242,7 @@ struct CodecQ4_K {
 // As Q4_K, plus a fifth bit: bit g of qh[r]. q = nibble + 16 * bit.
 struct CodecQ5_K {
   static const int type = 13, elems = 256, bytes = 176;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const float dmin = gm_f16(b + 2);
     uint32_t sc, m;
@@ -266,7 +266,7 @@ struct CodecQ5_K {
 // y = (d * scales[e/16]) * q, the scale a signed int8.
 struct CodecQ6_K {
   static const int type = 14, elems = 256, bytes = 210;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b + 208);
     const int h = g >> 2, k = g & 3;
     const uint8_t* ql = b + 64 * h + 32 * (k & 1);
@@ -289,7 +289,7 @@ struct CodecQ6_K {
 // y = d * qs.
 struct CodecQ8_K {
   static const int type = 15, elems = 256, bytes = 292;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f32_from_bits(gm_u32(b));
     const uint8_t* qs = b + 4 + 32 * g;
 #pragma unroll
@@ -309,7 +309,7 @@ GM_DEV uint32_t gm_grid_byte(uint64_t entry, int j) { return (uint32_t)(entry >>
 // db = (d * (0.5 + s)) * 0.25.
 struct CodecIQ2_XXS {
   static const int type = 16, elems = 256, bytes = 66;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint8_t* q = b + 2 + 8 * g;
     const uint32_t w = gm_u32(q + 4);
@@ -329,7 +329,7 @@ struct CodecIQ2_XXS {
 // serves sub-groups 0-1, the high nibble 2-3.
 struct CodecIQ2_XS {
   static const int type = 17, elems = 256, bytes = 74;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t s = b[66 + g];
     const float db0 = d * (0.5f + (float)(s & 15)) * 0.25f;
@@ -351,7 +351,7 @@ struct CodecIQ2_XS {
 // qs[4g+l] | ((qh[g] >> 2l) & 3) << 8. Scales as IQ2_XS.
 struct CodecIQ2_S {
   static const int type = 22, elems = 256, bytes = 82;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t s = b[74 + g];
     const float db0 = d * (0.5f + (float)(s & 15)) * 0.25f;
@@ -374,7 +374,7 @@ struct CodecIQ2_S {
 // indices at bits 7l and the scale at >> 28. db = (d * (0.5 + s)) * 0.5.
 struct CodecIQ3_XXS {
   static const int type = 18, elems = 256, bytes = 98;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint8_t* qs = b + 2;
     const uint32_t w = gm_u32(qs + 64 + 4 * g);
@@ -398,7 +398,7 @@ struct CodecIQ3_XXS {
 // qs[8g+2l+i] | bit (2l+i) of qh[g] << 8 into iq3s_grid.
 struct CodecIQ3_S {
   static const int type = 21, elems = 256, bytes = 110;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t s = (b[106 + (g >> 1)] >> (4 * (g & 1))) & 15;
     const float db = d * (float)(1 + 2 * (int)s);
@@ -425,7 +425,7 @@ struct CodecIQ3_S {
 // y = dl * (grid + delta).
 struct CodecIQ1_S {
   static const int type = 19, elems = 256, bytes = 50;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t h = gm_u16(b + 34 + 2 * g);
     const float dl = d * (float)(2 * (int)((h >> 12) & 7) + 1);
@@ -444,7 +444,7 @@ struct CodecIQ1_S {
 // bit 3 the delta sign. 8-bit indices into iq1_xxxs_grid.
 struct CodecIQ1_XXXS {
   static const int type = 66, elems = 256, bytes = 38;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t n = (b[34 + (g >> 1)] >> (4 * (g & 1))) & 15;
     const float dl = d * (float)(2 * (int)(n & 7) + 1);
@@ -463,7 +463,7 @@ struct CodecIQ1_XXXS {
 // dl = d * (ls - 32); qs[16g ..] split like Q4_0; y = dl * kvalues_iq4nl.
 struct CodecIQ4_XS {
   static const int type = 23, elems = 256, bytes = 136;
-  GM_DEV static void group(const uint8_t* b, int g, float* y) {
+  static GM_DEV void group(const uint8_t* b, int g, float* y) {
     const float d = gm_f16(b);
     const uint32_t sh = gm_u16(b + 2);
     const uint32_t ls = ((b[4 + (g >> 1)] >> (4 * (g & 1))) & 15) | ((sh >> (2 * g)) & 3) << 4;

@@ -185,6 +185,40 @@ func randomTable(rng *rand.Rand, typ gguf.Type, vocab, hidden int64) []byte {
 	return b
 }
 
+// Edge values of the scale fields: signed zeros, the smallest and largest
+// subnormals, the smallest and largest normals, one. withEdges writes them,
+// in turn, into the first blocks of a table.
+var (
+	edgeF16   = []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x0200}
+	edgeF32   = []uint32{0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x00400000, 0x7f000000}
+	edgeE8M0  = []byte{0, 1, 2, 3, 126, 127, 128, 129, 253, 254, 255}
+	edgeCount = 11 // each list's length: the blocks withEdges rewrites
+)
+
+// withEdges rewrites the scale fields of the first edgeCount blocks of a
+// packed table with the edge values (Q8_K's float32 d and MXFP4's E8M0 byte
+// their own); MXFP4's exponents 0 and 1 give subnormal scales, 255 one whose
+// products overflow to infinity.
+func withEdges(typ gguf.Type, table []byte) {
+	tr, _ := gguf.FindGgmlTraits(typ)
+	if tr.BlockElems == 1 {
+		return
+	}
+	for k := 0; k < edgeCount && (k+1)*tr.BlockBytes <= len(table); k++ {
+		blk := table[k*tr.BlockBytes:]
+		switch typ {
+		case gguf.TypeQ8_K:
+			binary.LittleEndian.PutUint32(blk, edgeF32[k])
+		case gguf.TypeMXFP4:
+			blk[0] = edgeE8M0[k]
+		default:
+			for i, off := range scaleFields[typ] {
+				binary.LittleEndian.PutUint16(blk[off:], edgeF16[(k+i)%edgeCount])
+			}
+		}
+	}
+}
+
 // randomIDs returns n ids in [0, vocab), with 0 and vocab-1 among them.
 func randomIDs(rng *rand.Rand, n int, vocab int64) []int64 {
 	ids := make([]int64, n)

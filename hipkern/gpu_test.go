@@ -2,10 +2,13 @@ package hipkern
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -49,8 +52,9 @@ func widthsFor(typ gguf.Type) []int64 {
 
 // TestGPUGatherMatchesCPU: every codec and float type, both id widths, both
 // output types, every width of widthsFor and table (and ids) byte offsets
-// 0..3; the GPU output is byte-identical to the CPU provider's, and nothing
-// after out is written. Output offsets k*elem for k = 1..3 take the kernel's
+// 0..3, on random tables whose first blocks carry edge scales (withEdges);
+// every row is gathered. The GPU output is byte-identical to the CPU
+// provider's, and nothing after out is written. Output offsets k*elem for k = 1..3 take the kernel's
 // unvectorized store path, offset 0 the 16-byte one.
 func TestGPUGatherMatchesCPU(t *testing.T) {
 	needGPU(t)
@@ -60,7 +64,13 @@ func TestGPUGatherMatchesCPU(t *testing.T) {
 		t.Run(typ.String(), func(t *testing.T) {
 			for _, hidden := range widthsFor(typ) {
 				table := randomTable(rng, typ, vocab, hidden)
-				ids := randomIDs(rng, n, vocab)
+				withEdges(typ, table)
+				// Every row, in a random order, then two repeats.
+				var ids []int64
+				for _, v := range rng.Perm(vocab) {
+					ids = append(ids, int64(v))
+				}
+				ids = append(ids, ids[3], ids[0])
 				for _, idType := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
 					idBytes := encodeIDs(idType, ids)
 					want := map[gguf.Type][]byte{}
@@ -168,52 +178,65 @@ func TestGPUBadIDs(t *testing.T) {
 	needGPU(t)
 	rng := rand.New(rand.NewPCG(5, 6))
 	const vocab, hidden = 128, 64
-	typ := gguf.TypeQ4_0
-	table := randomTable(rng, typ, vocab, hidden)
-	tp := upload(t, gpu0, table, 3)
-	for _, c := range badIDCases() {
-		t.Run(c.name, func(t *testing.T) {
-			ids := randomIDs(rng, c.n, vocab)
-			good := slices.Clone(ids)
-			for pos, v := range c.bad {
-				ids[pos] = v
-			}
-			idBytes := encodeIDs(c.idType, ids)
-			got, tail, err := gpuRun(t, gpu0, typ, vocab, hidden, tp, c.idType, upload(t, gpu0, idBytes, 1),
-				int64(c.n), gguf.TypeF32, 0)
-			wantErr := gather.IDError(int64(c.want), c.bad[c.want], vocab)
-			if err == nil || err.Error() != wantErr.Error() {
-				t.Fatalf("got error %v, want %v", err, wantErr)
-			}
-			var re *gather.IDRangeError
-			if !errors.As(err, &re) || re.Pos != int64(c.want) {
-				t.Errorf("error %v is not a *gather.IDRangeError at %d", err, c.want)
-			}
-			ref := cpuGather(t, typ, vocab, hidden, table, c.idType, encodeIDs(c.idType, good), gguf.TypeF32)
-			row := hidden * 4
-			untouched := bytes.Repeat([]byte{poison}, row)
-			for i := range c.n {
-				g, w := got[i*row:(i+1)*row], ref[i*row:(i+1)*row]
-				_, isBad := c.bad[i]
-				if isBad {
-					w = untouched
-				}
-				if d := diff(g, w, 4); d != "" {
-					t.Fatalf("row %d (bad: %v) after the refusal: %s", i, isBad, d)
-				}
-			}
-			checkGuard(t, tail, c.name)
-			// The next call works.
-			ok := encodeIDs(c.idType, good)
-			got, _, err = gpuRun(t, gpu0, typ, vocab, hidden, tp, c.idType, upload(t, gpu0, ok, 0), int64(c.n),
-				gguf.TypeF32, 0)
-			if err != nil {
-				t.Fatalf("valid call after a refusal: %v", err)
-			}
-			if d := diff(got, ref, 4); d != "" {
-				t.Fatalf("valid call after a refusal: %s", d)
-			}
-		})
+	for _, typ := range []gguf.Type{gguf.TypeQ4_0, gguf.TypeBF16} {
+		table := randomTable(rng, typ, vocab, hidden)
+		tp := upload(t, gpu0, table, 3)
+		for _, c := range badIDCases() {
+			t.Run(typ.String()+"/"+c.name, func(t *testing.T) { badIDRun(t, rng, typ, table, tp, c) })
+		}
+	}
+	// An int32 id is sign-extended before the check: with a claimed vocab
+	// above 2^32, -1 read as unsigned would pass and read far outside the
+	// table (only row 0 exists; only it may be read).
+	table := randomTable(rng, gguf.TypeQ8_0, 1, 32)
+	const huge = 1 << 33
+	ids := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{0, -1, math.MinInt32}), 0)
+	_, _, err := gpuRun(t, gpu0, gguf.TypeQ8_0, huge, 32, upload(t, gpu0, table, 0), gguf.TypeI32, ids, 3, gguf.TypeF32, 0)
+	if want := gather.IDError(1, -1, huge); errText(err) != want.Error() {
+		t.Errorf("int32 -1 with vocab 2^33: %v, want %v", err, want)
+	}
+}
+
+// badIDRun runs one bad-id case on a table of typ (128 x 64) uploaded at tp.
+func badIDRun(t *testing.T, rng *rand.Rand, typ gguf.Type, table []byte, tp uintptr, c badIDCase) {
+	const vocab, hidden = 128, 64
+	ids := randomIDs(rng, c.n, vocab)
+	good := slices.Clone(ids)
+	for pos, v := range c.bad {
+		ids[pos] = v
+	}
+	got, tail, err := gpuRun(t, gpu0, typ, vocab, hidden, tp, c.idType, upload(t, gpu0, encodeIDs(c.idType, ids), 1),
+		int64(c.n), gguf.TypeF32, 0)
+	wantErr := gather.IDError(int64(c.want), c.bad[c.want], vocab)
+	if errText(err) != wantErr.Error() {
+		t.Fatalf("got error %v, want %v", err, wantErr)
+	}
+	var re *gather.IDRangeError
+	if !errors.As(err, &re) || re.Pos != int64(c.want) {
+		t.Errorf("error %v is not a *gather.IDRangeError at %d", err, c.want)
+	}
+	ref := cpuGather(t, typ, vocab, hidden, table, c.idType, encodeIDs(c.idType, good), gguf.TypeF32)
+	row := hidden * 4
+	untouched := bytes.Repeat([]byte{poison}, row)
+	for i := range c.n {
+		g, w := got[i*row:(i+1)*row], ref[i*row:(i+1)*row]
+		_, isBad := c.bad[i]
+		if isBad {
+			w = untouched
+		}
+		if d := diff(g, w, 4); d != "" {
+			t.Fatalf("row %d (bad: %v) after the refusal: %s", i, isBad, d)
+		}
+	}
+	checkGuard(t, tail, c.name)
+	// The next call works.
+	got, _, err = gpuRun(t, gpu0, typ, vocab, hidden, tp, c.idType, upload(t, gpu0, encodeIDs(c.idType, good), 0),
+		int64(c.n), gguf.TypeF32, 0)
+	if err != nil {
+		t.Fatalf("valid call after a refusal: %v", err)
+	}
+	if d := diff(got, ref, 4); d != "" {
+		t.Fatalf("valid call after a refusal: %s", d)
 	}
 }
 
@@ -242,6 +265,20 @@ func TestGPUEmpty(t *testing.T) {
 				t.Errorf("%v %s: %v", typ, c.name, err)
 			}
 		}
+	}
+	// The library itself returns before any device call for an empty
+	// request: it binds no device and launches nothing.
+	lib.resetProbes()
+	for _, g := range []gatherCall{
+		{tableType: int(gguf.TypeQ4_K), vocab: 16, hidden: 256, idBytes: 4, nIDs: 0},
+		{tableType: int(gguf.TypeQ4_K), vocab: 0, hidden: 0, idBytes: 8, nIDs: 5},
+	} {
+		if bad, err := lib.gather(g); bad != -1 || err != nil {
+			t.Errorf("library gather of %d ids x %d: bad %d, %v", g.nIDs, g.hidden, bad, err)
+		}
+	}
+	if b := lib.probes().boundDevice; b != -1 {
+		t.Errorf("an empty request bound device %d", b)
 	}
 	after := lib.probes()
 	if after.launches != before.launches || after.liveTemps != before.liveTemps {
@@ -432,4 +469,73 @@ func TestAvailable(t *testing.T) {
 		t.Errorf("Available() = %+v", info)
 	}
 	t.Logf("GPU: %s, arch %s, %d device(s), %s runtime", info.Name, info.Arch, info.Devices, loader.runtime)
+}
+
+// oracleCase is one entry of testdata/oracle/index.json.
+type oracleCase struct {
+	Dir   string `json:"dir"`
+	Codec string `json:"codec"`
+	Type  int    `json:"ggml_type"`
+	Rows  int64  `json:"rows"`
+	Cols  int64  `json:"cols"`
+	Extra bool   `json:"extra"`
+}
+
+// TestGPUOracle gathers every row of each admitted codec's oracle table (the
+// llama.cpp reference decoders' output), in reverse order, and compares the
+// f32 and bf16 output with the oracle's bit for bit (the set has no NaN).
+func TestGPUOracle(t *testing.T) {
+	needGPU(t)
+	root := filepath.Join("..", "testdata", "oracle")
+	idx, err := os.ReadFile(filepath.Join(root, "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []oracleCase
+	if err := json.Unmarshal(idx, &cases); err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, c := range cases {
+		if c.Extra {
+			continue
+		}
+		typ := gguf.Type(c.Type)
+		read := func(name string) []byte {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Dir), name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		ids := make([]int64, c.Rows)
+		for i := range ids {
+			ids[i] = c.Rows - 1 - int64(i)
+		}
+		tp := upload(t, gpu0, read("packed.bin"), 1)
+		ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
+		for _, o := range []struct {
+			typ  gguf.Type
+			file string
+		}{{gguf.TypeF32, "f32.bin"}, {gguf.TypeBF16, "bf16.bin"}} {
+			ref := read(o.file)
+			row := int(c.Cols) * outSize(o.typ)
+			want := make([]byte, 0, len(ref))
+			for _, id := range ids {
+				want = append(want, ref[int(id)*row:int(id+1)*row]...)
+			}
+			got, tail, err := gpuRun(t, gpu0, typ, c.Rows, c.Cols, tp, gguf.TypeI64, ip, c.Rows, o.typ, 0)
+			if err != nil {
+				t.Fatalf("%s %v: %v", c.Dir, o.typ, err)
+			}
+			if d := diff(got, want, outSize(o.typ)); d != "" {
+				t.Errorf("%s %v: GPU differs from the oracle: %s", c.Dir, o.typ, d)
+			}
+			checkGuard(t, tail, c.Dir)
+		}
+		ran++
+	}
+	if ran != 3*len(gather.Admitted()) {
+		t.Errorf("ran %d oracle cases, want %d", ran, 3*len(gather.Admitted()))
+	}
 }
