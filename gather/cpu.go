@@ -121,16 +121,12 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, int, error) {
 	if vocab == 0 {
 		return nil, 0, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
 	}
-	outBytes, err := hostSizes(out, table, ids)
+	outBytes, tableBytes, err := hostSizes(out, table, ids)
 	if err != nil {
 		return nil, 0, err
 	}
-	rowBytes, err := gguf.RowSizeBytes(table.Type, hidden)
-	if err != nil {
-		return nil, 0, fmt.Errorf("gather: Embedding: table: %w", err)
-	}
 	j := &rowJob{
-		typ: table.Type, hidden: int(hidden), rowBytes: int(rowBytes), outType: out.Type,
+		typ: table.Type, hidden: int(hidden), rowBytes: tableBytes / int(vocab), outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
 	if err := checkIDs(n, vocab, j.ids.at); err != nil {

@@ -15,6 +15,12 @@ import (
 type blockDecoder func(block []byte, out []float32)
 
 // decoders is the codec registry: every block type this package can decode.
+// It holds the 19 admitted codecs and five extras (Q4_1, Q5_1, IQ1_M, TQ1_0,
+// TQ2_0) that have oracle vectors; an extra decodes through Dequantize but
+// is not in Admitted until a mutation-catalog entry covers it like the rest.
+// Each decoder follows docs/codecs.md: float32 arithmetic in the reference
+// order, one rounding per operation, every product that feeds an add or a
+// subtraction wrapped in float32(...) so no compiler fuses it into an FMA.
 var decoders = map[gguf.Type]blockDecoder{
 	gguf.TypeQ4_0:     decodeQ4_0,
 	gguf.TypeQ4_1:     decodeQ4_1,
@@ -78,7 +84,10 @@ func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
 }
 
 // Dequantize decodes len(out) elements of type t, which must be whole blocks,
-// from the front of packed into out.
+// from the front of packed into out; bytes past those blocks are not read.
+// It refuses, naming the type, an unknown type id, a type with no decoder
+// (F32, Q8_1, ...), an out that is not whole blocks and a packed slice too
+// short for them; a refused call writes nothing.
 func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 	dec, tr, err := codecFor(t)
 	if err != nil {

@@ -103,19 +103,19 @@ func isAdmitted(t gguf.Type) bool {
 
 // hostSizes checks that the host tensors' Data hold their bytes, in the
 // order len(ids)*hidden (out), vocab*rowBytes (table), then ids, each size
-// checked for int64 overflow on the way, and returns out's byte size.
-func hostSizes(out, table, ids *Tensor) (int, error) {
-	outBytes, err := hostBytes("out", out)
-	if err != nil {
-		return 0, err
+// checked for int64 overflow on the way, and returns out's and table's byte
+// sizes.
+func hostSizes(out, table, ids *Tensor) (outBytes, tableBytes int, err error) {
+	if outBytes, err = hostBytes("out", out); err != nil {
+		return 0, 0, err
 	}
-	if _, err := hostBytes("table", table); err != nil {
-		return 0, err
+	if tableBytes, err = hostBytes("table", table); err != nil {
+		return 0, 0, err
 	}
-	if _, err := hostBytes("ids", ids); err != nil {
-		return 0, err
+	if _, err = hostBytes("ids", ids); err != nil {
+		return 0, 0, err
 	}
-	return outBytes, nil
+	return outBytes, tableBytes, nil
 }
 
 // hostBytes checks that a host tensor's Data holds its bytes and returns the

@@ -19,16 +19,10 @@ func f16ToF32(h uint16) float32 {
 		return math.Float32frombits(sign | 0x7f800000 | man<<13)
 	case exp != 0: // normal
 		return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
-	case man == 0: // signed zero
-		return math.Float32frombits(sign)
 	}
-	// subnormal: normalize the mantissa
-	e := uint32(113)
-	for man&0x400 == 0 {
-		man <<= 1
-		e--
-	}
-	return math.Float32frombits(sign | e<<23 | (man&0x3ff)<<13)
+	// Zero or subnormal: man·2^-24 is exact in float32 (a normal number
+	// unless man is 0), and the sign bit is put back on top.
+	return math.Float32frombits(sign | math.Float32bits(float32(man)*0x1p-24))
 }
 
 // u16le and u32le assemble little-endian integers from bytes.

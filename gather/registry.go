@@ -213,7 +213,7 @@ func (r *Registry) Embedding(out, table, ids *Tensor) error {
 		return err
 	}
 	if table.Device.Kind == CPU { // all three are, after checkArgs
-		if _, err := hostSizes(out, table, ids); err != nil {
+		if _, _, err := hostSizes(out, table, ids); err != nil {
 			return err
 		}
 	}
