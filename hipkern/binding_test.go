@@ -1,0 +1,398 @@
+package hipkern
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gathermut/gather"
+	"gathermut/gguf"
+)
+
+// TestProviderTypes: the packed provider supports exactly the library's
+// packed codecs, the float provider the rest, and gather's registration
+// accepts both only when every admitted codec is there.
+func TestProviderTypes(t *testing.T) {
+	f := newFakeLib()
+	q, fl := newProvider(f, true, 1), newProvider(f, false, 1)
+	if q.Name() != "hip.EmbeddingQuant" || fl.Name() != "hip.EmbeddingFloat" {
+		t.Errorf("names %q, %q", q.Name(), fl.Name())
+	}
+	for _, c := range gather.Admitted() {
+		if !q.Supports(c) || fl.Supports(c) {
+			t.Errorf("%v: quant supports %v, float supports %v", c, q.Supports(c), fl.Supports(c))
+		}
+	}
+	for _, c := range []gguf.Type{gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16} {
+		if q.Supports(c) || !fl.Supports(c) {
+			t.Errorf("%v: quant supports %v, float supports %v", c, q.Supports(c), fl.Supports(c))
+		}
+	}
+	if q.Supports(gguf.TypeQ4_1) || fl.Supports(gguf.TypeQ4_1) {
+		t.Errorf("an extra codec is supported")
+	}
+	r := gather.NewRegistry()
+	if err := r.Register(gather.OpEmbeddingQuant, gather.GPU, q); err != nil {
+		t.Error(err)
+	}
+	if err := r.Register(gather.OpEmbeddingFloat, gather.GPU, fl); err != nil {
+		t.Error(err)
+	}
+
+	short := newFakeLib()
+	short.types = append(short.types[:5:5], short.types[6:]...) // drop Q4_K
+	short.quant--
+	err := gather.NewRegistry().Register(gather.OpEmbeddingQuant, gather.GPU, newProvider(short, true, 1))
+	if err == nil || !strings.Contains(err.Error(), "does not support Q4_K") {
+		t.Errorf("a library without Q4_K registered: %v", err)
+	}
+}
+
+// gpuArgs builds device tensors for the provider tests (addresses are the
+// fake's, never dereferenced).
+func gpuArgs(table gguf.Type, vocab, hidden, n int64, ids, out gguf.Type) (o, tb, id *gather.Tensor) {
+	return devTensor(gpu0, out, []int64{n, hidden}, 0x3000),
+		devTensor(gpu0, table, []int64{vocab, hidden}, 0x1001),
+		devTensor(gpu0, ids, []int64{n}, 0x2002)
+}
+
+// TestProviderEmbedding checks the provider's own steps with a fake
+// library: what it declines, its refusals in ROW.md's order, the exact
+// launch it asks for, and how a bad position becomes gather.IDError.
+func TestProviderEmbedding(t *testing.T) {
+	type args struct{ out, table, ids *gather.Tensor }
+	std := func() args {
+		o, tb, id := gpuArgs(gguf.TypeQ4_K, 100, 512, 3, gguf.TypeI64, gguf.TypeBF16)
+		return args{o, tb, id}
+	}
+	cases := []struct {
+		name     string
+		edit     func(a *args, f *fakeLib)
+		float    bool
+		want     string // error text; "" for nil
+		declined bool
+		launched bool
+	}{
+		{name: "success", want: "", launched: true},
+		{name: "table on the CPU", edit: func(a *args, f *fakeLib) { a.table.Device = gather.Host },
+			want: "hipkern: hip.EmbeddingQuant: tensors on cpu:0, gpu:0, gpu:0, not one GPU: gather: provider declined", declined: true},
+		{name: "ids on another GPU", edit: func(a *args, f *fakeLib) { a.ids.Device.Ordinal = 1 },
+			want: "hipkern: hip.EmbeddingQuant: tensors on gpu:0, gpu:1, gpu:0, not one GPU: gather: provider declined", declined: true},
+		{name: "out on the CPU", edit: func(a *args, f *fakeLib) { a.out.Device = gather.Host },
+			want: "hipkern: hip.EmbeddingQuant: tensors on gpu:0, gpu:0, cpu:0, not one GPU: gather: provider declined", declined: true},
+		{name: "float table to the quant provider", edit: func(a *args, f *fakeLib) { a.table.Type = gguf.TypeF32 },
+			want: "hipkern: hip.EmbeddingQuant: F32 tables: gather: provider declined", declined: true},
+		{name: "nil", edit: func(a *args, f *fakeLib) { a.ids = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
+		{name: "rank", edit: func(a *args, f *fakeLib) { a.ids.Shape = []int64{3, 1} },
+			want: "hipkern: hip.EmbeddingQuant: ranks table 2, ids 2, out 2; want 2, 1, 2"},
+		{name: "out shape", edit: func(a *args, f *fakeLib) { a.out.Shape = []int64{3, 256} },
+			want: "hipkern: hip.EmbeddingQuant: out shape [3 256] is not [len(ids), hidden] = [3 512]"},
+		{name: "negative", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = -1 },
+			want: "hipkern: hip.EmbeddingQuant: negative dimension: table [-1 512], ids [3]"},
+		{name: "ids type", edit: func(a *args, f *fakeLib) { a.ids.Type = gguf.TypeF32 },
+			want: "hipkern: hip.EmbeddingQuant: ids type F32 is not I32 or I64"},
+		{name: "out type", edit: func(a *args, f *fakeLib) { a.out.Type = gguf.TypeF16 },
+			want: "hipkern: hip.EmbeddingQuant: out type F16 is not F32 or BF16"},
+		{name: "no ids", edit: func(a *args, f *fakeLib) { a.ids.Shape[0], a.out.Shape[0] = 0, 0; a.ids.DevPtr = 0 }},
+		{name: "zero width", edit: func(a *args, f *fakeLib) { a.table.Shape[1], a.out.Shape[1] = 0, 0; a.out.DevPtr = 0 }},
+		{name: "no ids on vocab 0", edit: func(a *args, f *fakeLib) { a.ids.Shape[0], a.out.Shape[0], a.table.Shape[0] = 0, 0, 0 }},
+		{name: "vocab 0", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = 0 },
+			want: "hipkern: hip.EmbeddingQuant: table has no rows (vocab 0), 3 ids requested"},
+		{name: "width not whole blocks", edit: func(a *args, f *fakeLib) { a.table.Shape[1], a.out.Shape[1] = 300, 300 },
+			want: "hipkern: hip.EmbeddingQuant: table: gguf: Q4_K row of 300 elements is not whole blocks of 256"},
+		{name: "out overflows", edit: func(a *args, f *fakeLib) {
+			a.ids.Shape[0], a.out.Shape[0] = 1<<54, 1<<54
+		}, want: "hipkern: hip.EmbeddingQuant: out of 18014398509481984 x 512 elements overflows int64 bytes"},
+		{name: "out bytes overflow", edit: func(a *args, f *fakeLib) {
+			a.ids.Shape[0], a.out.Shape[0] = 1<<53, 1<<53
+			a.out.Type = gguf.TypeF32
+		}, want: "hipkern: hip.EmbeddingQuant: out of 9007199254740992 x 512 elements overflows int64 bytes"},
+		{name: "table overflows", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64 / 200 },
+			want: "hipkern: hip.EmbeddingQuant: table of 46116860184273879 rows x 288 bytes overflows int64"},
+		{name: "ordinal", edit: func(a *args, f *fakeLib) {
+			a.table.Device.Ordinal, a.ids.Device.Ordinal, a.out.Device.Ordinal = 1, 1, 1
+		},
+			want: "hipkern: hip.EmbeddingQuant: device gpu:1: the library sees 1 GPUs"},
+		{name: "no table address", edit: func(a *args, f *fakeLib) { a.table.DevPtr = 0 },
+			want: "hipkern: hip.EmbeddingQuant: table has no device address"},
+		{name: "no ids address", edit: func(a *args, f *fakeLib) { a.ids.DevPtr = 0 },
+			want: "hipkern: hip.EmbeddingQuant: ids has no device address"},
+		{name: "no out address", edit: func(a *args, f *fakeLib) { a.out.DevPtr = 0 },
+			want: "hipkern: hip.EmbeddingQuant: out has no device address"},
+		{name: "library error", edit: func(a *args, f *fakeLib) { f.gatherErr = errors.New("hipkern: kernel on device 0: boom") },
+			want: "hipkern: hip.EmbeddingQuant: hipkern: kernel on device 0: boom", launched: true},
+		{name: "bad int64 id", edit: func(a *args, f *fakeLib) {
+			f.badPos = 2
+			f.mem[0x2002+16] = binary.LittleEndian.AppendUint64(nil, 1<<32+1)
+		}, want: "gather: ids[2] = 4294967297 out of range [0, 100)", launched: true},
+		{name: "bad int32 id", edit: func(a *args, f *fakeLib) {
+			a.ids.Type = gguf.TypeI32
+			f.badPos = 1
+			f.mem[0x2002+4] = []byte{0xff, 0xff, 0xff, 0xff}
+		}, want: "gather: ids[1] = -1 out of range [0, 100)", launched: true},
+		{name: "bad id unreadable", edit: func(a *args, f *fakeLib) {
+			f.badPos = 1
+			f.copyErr = errors.New("copy failed")
+		}, want: "hipkern: hip.EmbeddingQuant: ids[1] is out of range; reading it back: copy failed", launched: true},
+		{name: "float success", float: true, edit: func(a *args, f *fakeLib) { a.table.Type = gguf.TypeF16 }, launched: true},
+		{name: "packed table to the float provider", float: true,
+			want: "hipkern: hip.EmbeddingFloat: Q4_K tables: gather: provider declined", declined: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeLib()
+			a := std()
+			if c.edit != nil {
+				c.edit(&a, f)
+			}
+			p := newProvider(f, !c.float, 1)
+			err := p.Embedding(a.out, a.table, a.ids)
+			if got := errText(err); got != c.want {
+				t.Errorf("error %q, want %q", got, c.want)
+			}
+			if errors.Is(err, gather.ErrDeclined) != c.declined {
+				t.Errorf("declined: %v, want %v", errors.Is(err, gather.ErrDeclined), c.declined)
+			}
+			if (len(f.gathers) == 1) != c.launched || len(f.gathers) > 1 {
+				t.Fatalf("%d library gathers, want launched=%v", len(f.gathers), c.launched)
+			}
+			if c.name == "success" {
+				want := gatherCall{dev: 0, tableType: int(gguf.TypeQ4_K), table: 0x1001, vocab: 100, hidden: 512,
+					ids: 0x2002, idBytes: 8, nIDs: 3, out: 0x3000, outBF16: true}
+				if f.gathers[0] != want {
+					t.Errorf("gather call %+v, want %+v", f.gathers[0], want)
+				}
+			}
+			if c.name == "float success" {
+				g := f.gathers[0]
+				if g.tableType != int(gguf.TypeF16) || g.idBytes != 8 || !g.outBF16 {
+					t.Errorf("float gather call %+v", g)
+				}
+			}
+			if c.name == "bad int32 id" && f.gathers[0].idBytes != 4 {
+				t.Errorf("int32 ids passed as %d bytes", f.gathers[0].idBytes)
+			}
+		})
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// TestProbeDevices: the library's ABI and device answers become Info or an
+// error saying what is missing.
+func TestProbeDevices(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		edit func(*fakeLib)
+		want string
+	}{
+		{"ok", func(*fakeLib) {}, ""},
+		{"abi", func(f *fakeLib) { f.abi = 2 }, "hipkern: /l.so speaks launcher ABI 2, this binding 1: rebuild it"},
+		{"count error", func(f *fakeLib) {
+			f.countErr = errors.New("hipkern: hipGetDeviceCount: no ROCm-capable device is detected")
+		},
+			"hipkern: /l.so (fake runtime): no GPU: hipkern: hipGetDeviceCount: no ROCm-capable device is detected"},
+		{"no devices", func(f *fakeLib) { f.devices = 0 }, "hipkern: /l.so (fake runtime): no GPU: device count 0"},
+		{"info", func(f *fakeLib) { f.infoErr = errors.New("bad") }, "hipkern: /l.so (fake runtime): device 0: bad"},
+	} {
+		f := newFakeLib()
+		f.devices = 2
+		c.edit(f)
+		info, err := probeDevices(f, "/l.so")
+		if errText(err) != c.want {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+		}
+		if err == nil && info != (Info{Name: "Fake GPU", Arch: "fake_arch", Devices: 2}) {
+			t.Errorf("%s: info %+v", c.name, info)
+		}
+	}
+}
+
+// TestDeviceMemory: Alloc, Free, CopyIn and CopyOut check the device and
+// wrap the library's errors.
+func TestDeviceMemory(t *testing.T) {
+	f := newFakeLib()
+	withLoader(t, f, Info{Name: "Fake GPU", Arch: "fake_arch", Devices: 1})
+	if p, err := Alloc(gpu0, 0); err != nil || p != 0x1000 || !reflect.DeepEqual(f.allocs, []int64{1}) {
+		t.Errorf("Alloc(0) = %#x, %v; library asked for %v bytes", p, err, f.allocs)
+	}
+	if _, err := Alloc(gpu0, -1); errText(err) != "hipkern: Alloc on gpu:0: negative size -1" {
+		t.Errorf("Alloc(-1): %v", err)
+	}
+	for _, dev := range []gather.Device{gather.Host, {Kind: gather.GPU, Ordinal: 1}, {Kind: gather.GPU, Ordinal: -1}} {
+		want := "hipkern: device " + dev.String() + ": the library sees 1 GPUs"
+		if dev.Kind == gather.CPU {
+			want = "hipkern: device cpu:0 is not a GPU"
+		}
+		for name, err := range map[string]error{
+			"Alloc":   func() error { _, err := Alloc(dev, 8); return err }(),
+			"Free":    Free(dev, 0x1000),
+			"CopyIn":  CopyIn(dev, 0x1000, []byte{1}),
+			"CopyOut": CopyOut(dev, make([]byte, 1), 0x1000),
+		} {
+			if errText(err) != want {
+				t.Errorf("%s on %v: %v, want %q", name, dev, err, want)
+			}
+		}
+	}
+	f.allocErr = errors.New("out of memory")
+	f.copyErr = errors.New("copy failed")
+	if _, err := Alloc(gpu0, 8); errText(err) != "hipkern: Alloc 8 bytes on gpu:0: out of memory" {
+		t.Errorf("Alloc: %v", err)
+	}
+	if err := Free(gpu0, 0x1000); errText(err) != "hipkern: Free 0x1000 on gpu:0: out of memory" {
+		t.Errorf("Free: %v", err)
+	}
+	if err := CopyIn(gpu0, 0x1000, []byte{1, 2}); errText(err) != "hipkern: CopyIn 2 bytes to 0x1000 on gpu:0: copy failed" {
+		t.Errorf("CopyIn: %v", err)
+	}
+	if err := CopyOut(gpu0, make([]byte, 3), 0x1000); errText(err) != "hipkern: CopyOut 3 bytes from 0x1000 on gpu:0: copy failed" {
+		t.Errorf("CopyOut: %v", err)
+	}
+	f.copyErr = nil
+	f.mem[0x1000] = []byte{7, 8, 9}
+	got := make([]byte, 3)
+	if err := CopyOut(gpu0, got, 0x1000); err != nil || !reflect.DeepEqual(got, []byte{7, 8, 9}) {
+		t.Errorf("CopyOut = %v, %v", got, err)
+	}
+	if info, err := Available(); err != nil || info.Name != "Fake GPU" {
+		t.Errorf("Available() = %+v, %v", info, err)
+	}
+}
+
+// TestLibraryPath: LibEnv wins; otherwise the build script's default output
+// under the module root.
+func TestLibraryPath(t *testing.T) {
+	t.Setenv(LibEnv, "/somewhere/lib.so")
+	if p, err := libraryPath(); err != nil || p != "/somewhere/lib.so" {
+		t.Errorf("with %s set: %q, %v", LibEnv, p, err)
+	}
+	t.Setenv(LibEnv, "")
+	p, err := libraryPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(p)))
+	if !strings.HasSuffix(p, filepath.FromSlash("/hipkern/build/libgathermut_hip.so")) {
+		t.Errorf("default path %s", p)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !declaresGathermut(b) {
+		t.Errorf("default path %s is not under the gathermut module root", p)
+	}
+	for _, c := range []struct {
+		gomod string
+		want  bool
+	}{
+		{"module gathermut\n\ngo 1.26\n", true},
+		{"// x\nmodule gathermut\n", true},
+		{"module gathermutant\n", false},
+		{"module other\n", false},
+		{"", false},
+	} {
+		if got := declaresGathermut([]byte(c.gomod)); got != c.want {
+			t.Errorf("declaresGathermut(%q) = %v", c.gomod, got)
+		}
+	}
+	if _, ok := findModule(t.TempDir()); ok {
+		t.Errorf("found a gathermut module above a temp dir")
+	}
+}
+
+// TestOpenLibErrors: a missing file, a file that is no library, and a
+// library lacking an entry point are refused with the loader's reason.
+func TestOpenLibErrors(t *testing.T) {
+	if _, err := openLib("/nonexistent/libgathermut_hip.so"); errors.Is(err, errNoCgo) {
+		t.Skip("built without cgo: there is no library to open")
+	}
+	dir := t.TempDir()
+	notLib := filepath.Join(dir, "text.so")
+	if err := os.WriteFile(notLib, []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ path, want string }{
+		{"/nonexistent/libgathermut_hip.so", "cannot open shared object file"},
+		{notLib, "text.so"},
+	}
+	if cc, err := exec.LookPath("cc"); err == nil {
+		src := filepath.Join(dir, "partial.c")
+		lib := filepath.Join(dir, "partial.so")
+		if err := os.WriteFile(src, []byte("int gm_abi_version(void) { return 1; }\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+			t.Fatalf("cc: %v\n%s", err, out)
+		}
+		cases = append(cases, struct{ path, want string }{lib, "missing symbol gm_runtime"})
+	}
+	for _, c := range cases {
+		_, err := openLib(c.path)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("openLib(%s): %v, want an error containing %q", c.path, err, c.want)
+		}
+	}
+}
+
+// TestLoadMissingLibrary: Load names the path it tried and how to build the
+// library.
+func TestLoadMissingLibrary(t *testing.T) {
+	loader.mu.Lock()
+	done := loader.lib != nil
+	loader.mu.Unlock()
+	if done {
+		t.Skip("the library is already loaded in this process")
+	}
+	t.Setenv(LibEnv, "/nonexistent/libgathermut_hip.so")
+	err := Load()
+	if errors.Is(err, errNoCgo) {
+		if err.Error() != "hipkern: built without cgo" {
+			t.Errorf("Load without cgo: %v", err)
+		}
+		return
+	}
+	want := "hipkern: load /nonexistent/libgathermut_hip.so: /nonexistent/libgathermut_hip.so: cannot open shared object file: No such file or directory (build it with bash hipkern/build.sh, or set GATHERMUT_HIPKERN_LIB)"
+	if errText(err) != want {
+		t.Errorf("Load: %v\nwant %s", err, want)
+	}
+	if _, err2 := Available(); errText(err2) != want {
+		t.Errorf("Available: %v", err2)
+	}
+}
+
+// TestBuildScriptArgs: the build script refuses what it cannot build.
+func TestBuildScriptArgs(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "hipkern: build.sh: unknown argument --bogus"},
+		{[]string{"--src", t.TempDir()}, "hipkern: build.sh: no gather.hip in"},
+		{[]string{"--compiler", "gcc", "--out", filepath.Join(t.TempDir(), "x.so")}, "hipkern: build.sh: unknown compiler gcc"},
+	} {
+		out, err := exec.Command(bash, append([]string{"build.sh"}, c.args...)...).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("build.sh %v: %v\n%s\nwant %q", c.args, err, out, c.want)
+		}
+	}
+	// With neither toolchain on PATH it says so.
+	cmd := exec.Command(bash, "build.sh", "--out", filepath.Join(t.TempDir(), "x.so"))
+	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "neither hipcc with a ROCm runtime nor nvcc found") {
+		t.Errorf("build.sh without compilers: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,251 @@
+// compat.h: the portability layer of the gather kernel.
+//
+// gather.hip is written against the HIP runtime. This header lets the same
+// source build three ways:
+//
+//   hipcc (ROCm, __HIPCC__)   the HIP runtime itself; on AMD device code the
+//                             thread indices come from the amdgcn builtins, so
+//                             a -nogpulib compile needs no device library call
+//                             (the compile check asserts zero scratch).
+//   nvcc  (__CUDACC__)        each HIP call used below is mapped to its CUDA
+//                             twin, so the kernel runs on an NVIDIA GPU.
+//   c++ -DGM_HOST_EMULATION   a sequential host emulation for developing the
+//                             Go binding on a machine with no GPU: "device"
+//                             memory is host memory, a launch runs every
+//                             thread in turn. It is a development aid, never
+//                             GPU evidence: it names itself "host emulation".
+//
+// Only the calls gather.hip uses are mapped.
+#ifndef GATHERMUT_HIPKERN_COMPAT_H
+#define GATHERMUT_HIPKERN_COMPAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__HIPCC__)
+
+#include <hip/hip_runtime.h>
+
+#define GM_RUNTIME "hip"
+
+// gm_arch_of writes the device's architecture, e.g. "gfx1100" (the feature
+// suffixes after ':' are dropped).
+static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
+  snprintf(buf, n, "%s", p.gcnArchName);
+  char* colon = strchr(buf, ':');
+  if (colon != NULL) *colon = '\0';
+}
+
+#elif defined(__CUDACC__)
+
+#include <cuda_runtime.h>
+
+#define GM_RUNTIME "cuda"
+
+#define hipError_t cudaError_t
+#define hipSuccess cudaSuccess
+#define hipDeviceProp_t cudaDeviceProp
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipSetDevice cudaSetDevice
+#define hipGetDevice cudaGetDevice
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipMemset cudaMemset
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipGetLastError cudaGetLastError
+#define hipGetErrorString cudaGetErrorString
+#define hipEvent_t cudaEvent_t
+#define hipEventCreate cudaEventCreate
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipEventDestroy cudaEventDestroy
+
+// gm_arch_of writes "sm_<major><minor>", e.g. "sm_90".
+static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
+  snprintf(buf, n, "sm_%d%d", p.major, p.minor);
+}
+
+#elif defined(GM_HOST_EMULATION)
+
+#include <stdlib.h>
+
+#define GM_RUNTIME "host emulation"
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+
+typedef int hipError_t;
+enum {
+  hipSuccess = 0,
+  hipErrorInvalidDevice = 101,
+  hipErrorInvalidValue = 1,
+  hipErrorOutOfMemory = 2,
+  hipErrorIllegalAddress = 700
+};
+enum { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2, hipMemcpyDeviceToDevice = 3 };
+
+// The emulation has two devices, so the device-binding tests run here too.
+#define GM_EMU_DEVICES 2
+
+struct hipDeviceProp_t {
+  char name[256];
+};
+
+static int gm_emu_current = 0;
+static hipError_t gm_emu_last = hipSuccess;
+
+static inline const char* hipGetErrorString(hipError_t e) {
+  switch (e) {
+    case hipSuccess: return "no error";
+    case hipErrorInvalidDevice: return "invalid device ordinal";
+    case hipErrorInvalidValue: return "invalid argument";
+    case hipErrorOutOfMemory: return "out of memory";
+    case hipErrorIllegalAddress: return "an illegal memory access was encountered";
+  }
+  return "unknown error";
+}
+
+static inline hipError_t hipGetDeviceCount(int* n) {
+  *n = GM_EMU_DEVICES;
+  return hipSuccess;
+}
+
+static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int dev) {
+  if (dev < 0 || dev >= GM_EMU_DEVICES) return hipErrorInvalidDevice;
+  snprintf(p->name, sizeof p->name, "host emulation device %d", dev);
+  return hipSuccess;
+}
+
+static inline void gm_arch_of(const hipDeviceProp_t&, char* buf, size_t n) {
+  snprintf(buf, n, "host-emulation");
+}
+
+static inline hipError_t hipSetDevice(int dev) {
+  if (dev < 0 || dev >= GM_EMU_DEVICES) return hipErrorInvalidDevice;
+  gm_emu_current = dev;
+  return hipSuccess;
+}
+
+static inline hipError_t hipGetDevice(int* dev) {
+  *dev = gm_emu_current;
+  return hipSuccess;
+}
+
+// Every emulated allocation remembers its device, so a launch on the wrong
+// device faults the way a GPU without peer access does.
+struct gm_emu_alloc {
+  char* base;
+  size_t size;
+  int device;
+  gm_emu_alloc* next;
+};
+static gm_emu_alloc* gm_emu_allocs = NULL;
+
+static inline int gm_emu_owner(const void* p) {
+  for (gm_emu_alloc* a = gm_emu_allocs; a != NULL; a = a->next) {
+    const char* c = (const char*)p;
+    if (c >= a->base && c < a->base + a->size) return a->device;
+  }
+  return -1;
+}
+
+static inline hipError_t hipMalloc(void** p, size_t n) {
+  gm_emu_alloc* a = (gm_emu_alloc*)malloc(sizeof *a);
+  char* base = (char*)malloc(n == 0 ? 1 : n);
+  if (a == NULL || base == NULL) {
+    free(a);
+    free(base);
+    return hipErrorOutOfMemory;
+  }
+  a->base = base;
+  a->size = n == 0 ? 1 : n;
+  a->device = gm_emu_current;
+  a->next = gm_emu_allocs;
+  gm_emu_allocs = a;
+  *p = base;
+  return hipSuccess;
+}
+
+static inline hipError_t hipFree(void* p) {
+  for (gm_emu_alloc** a = &gm_emu_allocs; *a != NULL; a = &(*a)->next) {
+    if ((*a)->base == p) {
+      gm_emu_alloc* dead = *a;
+      *a = dead->next;
+      free(dead->base);
+      free(dead);
+      return hipSuccess;
+    }
+  }
+  return p == NULL ? hipSuccess : hipErrorInvalidValue;
+}
+
+static inline hipError_t hipMemcpy(void* dst, const void* src, size_t n, int) {
+  memmove(dst, src, n);
+  return hipSuccess;
+}
+
+static inline hipError_t hipMemset(void* dst, int v, size_t n) {
+  memset(dst, v, n);
+  return hipSuccess;
+}
+
+static inline hipError_t hipDeviceSynchronize(void) { return gm_emu_last; }
+
+static inline hipError_t hipGetLastError(void) {
+  hipError_t e = gm_emu_last;
+  gm_emu_last = hipSuccess;
+  return e;
+}
+
+typedef int hipEvent_t;
+static inline hipError_t hipEventCreate(hipEvent_t* e) {
+  *e = 0;
+  return hipSuccess;
+}
+static inline hipError_t hipEventRecord(hipEvent_t, int) { return hipSuccess; }
+static inline hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
+static inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t, hipEvent_t) {
+  *ms = 0;
+  return hipSuccess;
+}
+static inline hipError_t hipEventDestroy(hipEvent_t) { return hipSuccess; }
+
+// The emulated thread: set by gm_emu_launch before each call of the kernel.
+static uint64_t gm_emu_block = 0, gm_emu_thread = 0, gm_emu_block_dim = 0, gm_emu_grid_threads = 0;
+
+static inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
+  unsigned long long old = *p;
+  if (v < old) *p = v;
+  return old;
+}
+
+#else
+#error "compat.h: build with hipcc, nvcc, or a host C++ compiler with -DGM_HOST_EMULATION"
+#endif
+
+// Thread geometry of the one-dimensional grids the kernels use.
+// gm_global_thread is blockIdx.x*blockDim.x + threadIdx.x and
+// gm_grid_threads is gridDim.x*blockDim.x, both 64-bit.
+#if defined(GM_HOST_EMULATION)
+#define gm_global_thread() (gm_emu_block * gm_emu_block_dim + gm_emu_thread)
+#define gm_grid_threads() (gm_emu_grid_threads)
+#elif defined(__AMDGCN__)
+#define gm_global_thread()                                                            \
+  ((uint64_t)__builtin_amdgcn_workgroup_id_x() * __builtin_amdgcn_workgroup_size_x() + \
+   __builtin_amdgcn_workitem_id_x())
+#define gm_grid_threads() ((uint64_t)__builtin_amdgcn_grid_size_x())
+#else
+#define gm_global_thread() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
+#define gm_grid_threads() ((uint64_t)gridDim.x * blockDim.x)
+#endif
+
+#endif  // GATHERMUT_HIPKERN_COMPAT_H
