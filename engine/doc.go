@@ -76,9 +76,18 @@
 // output rows [T, hidden]) on the table in place, and widens the rows
 // exactly to float32 for the residual stream. That call is the engine's only
 // gather and the production call site the mutation catalog deletes. Device
-// memory sits behind a small interface (deviceMemory); the host
-// implementation is the only one so far, and Params.Device "gpu" is refused
-// with an error rather than run on the CPU in silence.
+// memory sits behind a small interface (deviceMemory) with two
+// implementations: the host, and the GPU through package hipkern.
+//
+// With Params.Device "gpu", Load first loads the hipkern library (which
+// registers the GPU's EmbeddingFloat and EmbeddingQuant providers), routes
+// the tensors with the GPU's gather capabilities, and copies the embedding
+// table to GPU 0 once, still in its packed blocks. Each embed step copies
+// the ids in, runs gather.Embedding on the GPU tensors (served by the GPU's
+// provider) and copies the bf16 rows out. The rest of the forward pass
+// (norms, attention, MLP, output head) stays on the CPU. Without a usable
+// library or GPU, Load fails with hipkern's reason; it never falls back to
+// the CPU in silence.
 //
 // # CompleteTokens
 //

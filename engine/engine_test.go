@@ -15,6 +15,7 @@ import (
 
 	"gathermut/gather"
 	"gathermut/gguf"
+	"gathermut/hipkern"
 )
 
 func mustLoad(t testing.TB, path string) *Engine {
@@ -371,13 +372,29 @@ func TestLoadDeviceAndFileErrors(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{"gpu", Params{ModelPath: path, Device: "gpu"}, `engine: device gpu: no GPU provider available (this engine has no GPU memory backend yet; use device "cpu")`},
 		{"unknown device", Params{ModelPath: path, Device: "tpu"}, `engine: unknown device "tpu" (want "cpu" or "gpu")`},
 	}
 	for _, tt := range tests {
 		if _, err := Load(tt.p); err == nil || err.Error() != tt.want {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
 		}
+	}
+	// Without a GPU, "gpu" is an error carrying hipkern's reason, never a
+	// silent CPU run; with one, the table lives on the GPU.
+	if gpuErr := hipkern.Load(); gpuErr != nil {
+		want := "engine: device gpu: no GPU provider available: " + gpuErr.Error()
+		if _, err := Load(Params{ModelPath: path, Device: "gpu"}); err == nil || err.Error() != want {
+			t.Errorf("gpu: error %v, want %q", err, want)
+		}
+	} else {
+		e, err := Load(Params{ModelPath: path, Device: "gpu"})
+		if err != nil {
+			t.Fatalf("gpu: %v", err)
+		}
+		if e.table.Device.Kind != gather.GPU || e.table.DevPtr == 0 || e.table.Data != nil {
+			t.Errorf("gpu: table %v at %#x with host data %v", e.table.Device, e.table.DevPtr, e.table.Data != nil)
+		}
+		e.Close()
 	}
 	for _, device := range []string{"", "cpu"} {
 		e, err := Load(Params{ModelPath: path, Device: device})

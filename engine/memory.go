@@ -63,15 +63,15 @@ func (hostMemory) read(dst []byte, src *gather.Tensor) error {
 
 func (hostMemory) free(*gather.Tensor) error { return nil }
 
-// memoryFor returns the memory of the device Params.Device names. "gpu" is
-// refused until a GPU memory implementation is wired in: the engine never
-// falls back to the CPU silently.
+// memoryFor returns the memory of the device Params.Device names. "gpu"
+// needs a loadable kernel library and a GPU; without them Load fails: the
+// engine never falls back to the CPU silently.
 func memoryFor(device string) (deviceMemory, error) {
 	switch device {
 	case "", "cpu":
 		return hostMemory{}, nil
 	case "gpu":
-		return nil, fmt.Errorf("engine: device gpu: no GPU provider available (this engine has no GPU memory backend yet; use device \"cpu\")")
+		return newGPUMemory()
 	}
 	return nil, fmt.Errorf("engine: unknown device %q (want \"cpu\" or \"gpu\")", device)
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"gathermut/gather"
 	"gathermut/gguf"
+	"gathermut/hipkern"
 )
 
 // reachabilityPrompts are ROW.md's prompts, each run for reachabilityTokens
@@ -22,18 +24,17 @@ const (
 	embedCallsPerLoad = 2 * reachabilityTokens
 )
 
-// deviceMode is one device the reachability test runs on. skip, when set,
-// says why the device cannot run here ("" when it can).
+// deviceMode is one device the reachability test runs on.
 type deviceMode struct {
 	name   string
 	device string // Params.Device
 	kind   gather.DeviceKind
-	skip   func() string
 }
 
-var deviceModes = []deviceMode{
-	{name: "cpu", device: "cpu", kind: gather.CPU},
-}
+var (
+	cpuMode = deviceMode{name: "cpu", device: "cpu", kind: gather.CPU}
+	gpuMode = deviceMode{name: "gpu", device: "gpu", kind: gather.GPU}
+)
 
 // armRun is what one fresh load produced: per prompt, the tokens and the bits
 // of each step's logits.
@@ -90,70 +91,89 @@ func runArm(t *testing.T, mode deviceMode, path string) (armRun, gather.Stats, g
 // calling gather.Embedding, if the EmbeddingQuant registration is removed,
 // or if the loader expands the table.
 func TestProductionReachability(t *testing.T) {
+	checkReachability(t, cpuMode)
+}
+
+// TestProductionReachabilityGPU is the same test with Params.Device "gpu":
+// the packed table resident on the GPU and the embed step served by the
+// GPU's EmbeddingQuant provider (hipkern). It also requires the GPU's
+// tokens and logits to be bit-identical to the CPU's. It skips, saying
+// why, where no kernel library or GPU is available.
+func TestProductionReachabilityGPU(t *testing.T) {
+	if err := hipkern.Load(); err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	checkReachability(t, gpuMode)
+}
+
+func checkReachability(t *testing.T, mode deviceMode) {
 	gather.EnableStats(true)
 	defer gather.EnableStats(false)
 	hp := tinyModelHParams
-	for _, mode := range deviceModes {
-		t.Run(mode.name, func(t *testing.T) {
-			if mode.skip != nil {
-				if why := mode.skip(); why != "" {
-					t.Skip(why)
+	for _, codec := range gather.Admitted() {
+		t.Run(codec.String(), func(t *testing.T) {
+			rowBytes, err := gguf.RowSizeBytes(codec, int64(hp.hidden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			arms := []struct {
+				name  string
+				dense bool
+				want  TensorResidency
+			}{
+				{"packed", false, TensorResidency{Packed: true, Type: codec, Bytes: int64(hp.vocab) * rowBytes}},
+				{"dense", true, TensorResidency{Packed: true, Type: gguf.TypeBF16, Bytes: int64(hp.vocab * hp.hidden * 2)}},
+			}
+			var ref *armRun
+			for _, arm := range arms {
+				path := filepath.Join(t.TempDir(), modelFileName(codec, arm.dense))
+				writeTestModelFile(t, path, codec, arm.dense)
+				for rep := range reachabilityRepeats {
+					run, quant, float, res := runArm(t, mode, path)
+					if res != arm.want {
+						t.Errorf("%s load %d: token_embd residency %+v, want %+v", arm.name, rep, res, arm.want)
+					}
+					served, other := quant, float
+					if arm.dense {
+						served, other = float, quant
+					}
+					if served.Selections != embedCallsPerLoad || served.Declines != 0 || served.Fallbacks != 0 {
+						t.Errorf("%s load %d: serving tier stats %+v, want %d selections, no declines, no fallbacks",
+							arm.name, rep, served, embedCallsPerLoad)
+					}
+					if other.Selections != 0 {
+						t.Errorf("%s load %d: the other tier was selected %d times", arm.name, rep, other.Selections)
+					}
+					if ref == nil {
+						checkInformative(t, run)
+						if mode.kind != gather.CPU {
+							// The device's run must equal the CPU's, bit for bit.
+							cpuRun, _, _, _ := runArm(t, cpuMode, path)
+							compareRuns(t, "cpu packed load", cpuRun, run)
+						}
+						ref = &run
+						continue
+					}
+					compareRuns(t, fmt.Sprintf("%s load %d", arm.name, rep), run, *ref)
 				}
 			}
-			for _, codec := range gather.Admitted() {
-				t.Run(codec.String(), func(t *testing.T) {
-					rowBytes, err := gguf.RowSizeBytes(codec, int64(hp.hidden))
-					if err != nil {
-						t.Fatal(err)
-					}
-					arms := []struct {
-						name  string
-						dense bool
-						want  TensorResidency
-					}{
-						{"packed", false, TensorResidency{Packed: true, Type: codec, Bytes: int64(hp.vocab) * rowBytes}},
-						{"dense", true, TensorResidency{Packed: true, Type: gguf.TypeBF16, Bytes: int64(hp.vocab * hp.hidden * 2)}},
-					}
-					var ref *armRun
-					for _, arm := range arms {
-						path := filepath.Join(t.TempDir(), modelFileName(codec, arm.dense))
-						writeTestModelFile(t, path, codec, arm.dense)
-						for rep := range reachabilityRepeats {
-							run, quant, float, res := runArm(t, mode, path)
-							if res != arm.want {
-								t.Errorf("%s load %d: token_embd residency %+v, want %+v", arm.name, rep, res, arm.want)
-							}
-							served, other := quant, float
-							if arm.dense {
-								served, other = float, quant
-							}
-							if served.Selections != embedCallsPerLoad || served.Declines != 0 || served.Fallbacks != 0 {
-								t.Errorf("%s load %d: serving tier stats %+v, want %d selections, no declines, no fallbacks",
-									arm.name, rep, served, embedCallsPerLoad)
-							}
-							if other.Selections != 0 {
-								t.Errorf("%s load %d: the other tier was selected %d times", arm.name, rep, other.Selections)
-							}
-							if ref == nil {
-								checkInformative(t, run)
-								ref = &run
-								continue
-							}
-							for p := range run.tokens {
-								if !slices.Equal(run.tokens[p], ref.tokens[p]) {
-									t.Errorf("%s load %d prompt %d: tokens %v, first packed load %v", arm.name, rep, p, run.tokens[p], ref.tokens[p])
-								}
-								for s := range run.logits[p] {
-									if !slices.Equal(run.logits[p][s], ref.logits[p][s]) {
-										t.Errorf("%s load %d prompt %d step %d: logits differ from the first packed load", arm.name, rep, p, s)
-									}
-								}
-							}
-						}
-					}
-				})
-			}
 		})
+	}
+}
+
+// compareRuns fails unless run has the same tokens and bit-identical logits
+// as ref (the first packed load).
+func compareRuns(t *testing.T, what string, run, ref armRun) {
+	t.Helper()
+	for p := range ref.tokens {
+		if !slices.Equal(run.tokens[p], ref.tokens[p]) {
+			t.Errorf("%s prompt %d: tokens %v, first packed load %v", what, p, run.tokens[p], ref.tokens[p])
+		}
+		for s := range ref.logits[p] {
+			if !slices.Equal(run.logits[p][s], ref.logits[p][s]) {
+				t.Errorf("%s prompt %d step %d: logits differ from the first packed load", what, p, s)
+			}
+		}
 	}
 }
 
