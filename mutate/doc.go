@@ -110,6 +110,7 @@ flags:
   --in-diff REF         only mutants on lines changed since git REF
   --shard K/N           only the mutants whose index in the id-sorted list is K mod N
   --operators LIST      comma-separated generic operators (default all)
+  -v                    print each mutant's verdict on stderr as it finishes
 
 exit status: 0 ok, 1 survivors, 2 usage, 3 baseline failing, 4 timeouts,
 5 catalog mutant not killed by its expected test, 6 errors, 7 source tree

@@ -43,6 +43,7 @@ type options struct {
 	shard         string
 	catalog       string
 	operators     string
+	verbose       bool
 	args          []string
 	flags         []string
 }
@@ -89,6 +90,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "run shard k/n of the id-sorted mutants (k in 0..n-1)")
 	fs.StringVar(&o.catalog, "catalog", "./mutants", "catalog package (import path, or ./dir in the module); empty: none")
 	fs.StringVar(&o.operators, "operators", "", "comma-separated generic operators (default: all)")
+	fs.BoolVar(&o.verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	return fs
 }
@@ -452,6 +454,7 @@ func (s *session) execute(ctx context.Context, ms []mutant.Mutant, before exec.T
 			Jobs: s.o.jobs, TimeoutFactor: s.o.timeoutFactor, TimeoutFloor: s.o.timeoutFloor, TempDir: s.tmp, Kernel: s.cat.Kernel,
 		}}
 		prog := newProgress(s.stderr, len(ms), time.Now())
+		prog.verbose = s.o.verbose
 		outcomes = runner.Run(ctx, ms, prog.update)
 		prog.finish()
 		interrupted = ctx.Err() != nil
@@ -474,9 +477,9 @@ func (s *session) execute(ctx context.Context, ms []mutant.Mutant, before exec.T
 	}
 	rep := report.Build(meta, outcomes, sources)
 	rep.Gathermut.ExitCode, rep.Gathermut.Reason = report.ExitCode(rep.Gathermut.Summary, report.Conditions{
-		TreeChanged: len(meta.TreeChanged) > 0,
-		BaselineRed: base.Red(),
-		Interrupted: interrupted,
+		TreeChanged:  len(meta.TreeChanged) > 0,
+		BaselineRed:  base.Red(),
+		Interrupted:  interrupted,
 		BaselineNote: strings.Join(base.Failing, ", "),
 	})
 	jsonPath, mdPath, err := report.Write(s.o.reportDir, rep)

@@ -14,6 +14,7 @@ import (
 type progress struct {
 	w        io.Writer
 	tty      bool
+	verbose  bool
 	total    int
 	done     int
 	counts   map[mutant.Status]int
@@ -34,6 +35,12 @@ func newProgress(w io.Writer, total int, start time.Time) *progress {
 func (p *progress) update(o mutant.Outcome) {
 	p.done++
 	p.counts[o.Result.Status]++
+	if p.verbose {
+		if p.tty {
+			fmt.Fprint(p.w, "\r\033[K")
+		}
+		fmt.Fprintf(p.w, "%s: %s %s\n", o.Result.Status, o.Mutant.ID, o.Result.Why)
+	}
 	if !p.tty || (time.Since(p.lastDraw) < 100*time.Millisecond && p.done < p.total) {
 		return
 	}

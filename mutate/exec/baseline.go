@@ -55,7 +55,10 @@ type TestBaseline struct {
 	blocks  map[string][]block
 }
 
-type block struct{ sl, sc, el, ec int }
+type block struct {
+	sl, sc, el, ec int
+	hit            bool
+}
 
 // Red reports whether the baseline has failing tests.
 func (b *Baseline) Red() bool { return len(b.Failing) > 0 }
@@ -63,13 +66,28 @@ func (b *Baseline) Red() bool { return len(b.Failing) > 0 }
 // Covers reports whether the test executed the mutant's position in its
 // baseline run. Positions outside function bodies (package-level
 // initializers) are executed before any test, so every test covers them.
+// A position no coverage block spans (a switch case expression, which the
+// cover tool leaves between blocks) counts as executed when the test
+// executed any block of the enclosing function body.
 func (t *TestBaseline) Covers(m mutant.Mutant) bool {
 	if !m.InBody {
 		return true
 	}
+	instrumented := false
 	for _, b := range t.blocks[m.File] {
 		// blocks and mutants are [start, end) ranges of (line, column)
 		if before(b.sl, b.sc, m.End.Line, m.End.Column) && before(m.Pos.Line, m.Pos.Column, b.el, b.ec) {
+			if b.hit {
+				return true
+			}
+			instrumented = true
+		}
+	}
+	if instrumented {
+		return false
+	}
+	for _, b := range t.blocks[m.File] {
+		if b.hit && !before(b.sl, b.sc, m.BodyStart.Line, m.BodyStart.Column) && !before(m.BodyEnd.Line, m.BodyEnd.Column, b.el, b.ec) {
 			return true
 		}
 	}
@@ -246,8 +264,8 @@ func coverFor(prog *load.Program, observer string, mutated []string) []string {
 	return out
 }
 
-// readProfile reads a "mode: set" coverage profile and keeps the executed
-// blocks, by module-relative file.
+// readProfile reads a "mode: set" coverage profile: every block, executed
+// or not, by module-relative file.
 func readProfile(path, module string) (map[string][]block, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
@@ -270,10 +288,7 @@ func readProfile(path, module string) (map[string][]block, error) {
 		if !ok || len(fields) != 3 {
 			return nil, fmt.Errorf("exec: coverage profile %s: bad line %q", path, line)
 		}
-		if fields[2] == "0" {
-			continue
-		}
-		var bl block
+		bl := block{hit: fields[2] != "0"}
 		if _, err := fmt.Sscanf(fields[0], "%d.%d,%d.%d", &bl.sl, &bl.sc, &bl.el, &bl.ec); err != nil {
 			return nil, fmt.Errorf("exec: coverage profile %s: bad range in %q", path, line)
 		}
@@ -292,4 +307,3 @@ func timeoutFor(tests []*TestBaseline, factor float64, floor time.Duration) time
 	}
 	return time.Duration(factor*float64(sum)) + floor
 }
-

@@ -139,7 +139,6 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 		}
 	}
 	var plan []pkgRun
-	var covered []string
 	for _, path := range observers {
 		pb := r.Baseline.Packages[path]
 		if pb == nil {
@@ -153,7 +152,6 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 			}
 			if expected[path][name] || t.Covers(m) {
 				run.tests = append(run.tests, t)
-				covered = append(covered, path+"."+name)
 			}
 		}
 		// an expected killer the baseline does not know still runs: the
@@ -173,7 +171,6 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 	sort.SliceStable(plan, func(i, j int) bool {
 		return len(expected[plan[i].pkg.Path]) > 0 && len(expected[plan[j].pkg.Path]) == 0
 	})
-	_ = covered
 	return plan, mutant.Result{}, true
 }
 
@@ -324,8 +321,9 @@ func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string
 		res.Status, res.Why = mutant.Error, "no test ran under the selection (go test -run matched nothing)"
 	default:
 		res.Status = mutant.Survived
+		res.Why = fmt.Sprintf("every selected test passed (%d ran)", len(v.ran))
 		if m.Catalog != nil {
-			res.Why = "the expected killers passed"
+			res.Why = "the expected killers passed (" + strings.Join(m.Expected, ", ") + ")"
 		}
 	}
 	return res

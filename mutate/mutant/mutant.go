@@ -29,16 +29,18 @@ type Mutant struct {
 	ID          string         `json:"id"`
 	Operator    string         `json:"operator"`
 	Kind        Kind           `json:"kind"`
-	Package     string         `json:"package"`      // import path of the mutated package ("" for kernel mutants)
-	File        string         `json:"file"`         // module-relative, slash-separated
-	Func        string         `json:"func"`         // enclosing function, as in catalog.Target.Func
-	Pos         Position       `json:"pos"`          // start of the mutated node
-	End         Position       `json:"end"`          // end (exclusive) of the mutated node
-	InBody      bool           `json:"inBody"`       // inside a function body (coverage applies); false: package level, covered by every test
-	Original    string         `json:"original"`     // source of the mutated node
-	Replacement string         `json:"replacement"`  // source that replaces it ("" for a deletion)
-	Diff        string         `json:"diff"`         // unified diff of the file
-	Source      []byte         `json:"-"`            // the whole mutated file
+	Package     string         `json:"package"`   // import path of the mutated package ("" for kernel mutants)
+	File        string         `json:"file"`      // module-relative, slash-separated
+	Func        string         `json:"func"`      // enclosing function, as in catalog.Target.Func
+	Pos         Position       `json:"pos"`       // start of the mutated node
+	End         Position       `json:"end"`       // end (exclusive) of the mutated node
+	InBody      bool           `json:"inBody"`    // inside a function body (coverage applies); false: package level, covered by every test
+	BodyStart   Position       `json:"bodyStart"` // the innermost enclosing function body, when InBody
+	BodyEnd     Position       `json:"bodyEnd"`
+	Original    string         `json:"original"`    // source of the mutated node
+	Replacement string         `json:"replacement"` // source that replaces it ("" for a deletion)
+	Diff        string         `json:"diff"`        // unified diff of the file
+	Source      []byte         `json:"-"`           // the whole mutated file
 	Catalog     *catalog.Entry `json:"catalog,omitempty"`
 	Expected    []string       `json:"expected,omitempty"` // expected killers, "pkgpath.TestName"
 	Equivalent  string         `json:"equivalent,omitempty"`

@@ -186,11 +186,16 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (mutan
 		Func:        FuncName(stack, rw.Node),
 		Pos:         mutant.Position{Line: pos.Line, Column: pos.Column},
 		End:         mutant.Position{Line: endPos.Line, Column: endPos.Column},
-		InBody:      inBody(stack, rw.Node),
 		Original:    string(fm.file.Src[pos.Offset:endPos.Offset]),
 		Replacement: replacementText(rw),
 		Source:      src,
 		Diff:        mutant.Diff(fm.file.Rel, fm.canonical, src),
+	}
+	if body := enclosingBody(stack, rw.Node); body != nil {
+		bs, be := fm.prog.Fset.Position(body.Pos()), fm.prog.Fset.Position(body.End())
+		m.InBody = true
+		m.BodyStart = mutant.Position{Line: bs.Line, Column: bs.Column}
+		m.BodyEnd = mutant.Position{Line: be.Line, Column: be.Column}
 	}
 	m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, m.Replacement)
 	m.Unviable = fm.typeCheck(src)
@@ -348,21 +353,24 @@ func DeclName(d *ast.FuncDecl) string {
 	return name + "." + d.Name.Name
 }
 
-func inBody(stack []ast.Node, node ast.Node) bool {
+// enclosingBody returns the innermost function body (of a declaration or a
+// literal) that contains node, or nil at package level.
+func enclosingBody(stack []ast.Node, node ast.Node) *ast.BlockStmt {
 	all := append(append([]ast.Node{}, stack...), node)
+	var body *ast.BlockStmt
 	for i, n := range all {
-		var body *ast.BlockStmt
+		var b *ast.BlockStmt
 		switch f := n.(type) {
 		case *ast.FuncDecl:
-			body = f.Body
+			b = f.Body
 		case *ast.FuncLit:
-			body = f.Body
+			b = f.Body
 		}
-		if body != nil && i+1 < len(all) && all[i+1] == body {
-			return true
+		if b != nil && i+1 < len(all) && all[i+1] == b {
+			body = b
 		}
 	}
-	return false
+	return body
 }
 
 func checkEquivalent(eq catalog.Equivalent) error {

@@ -140,9 +140,9 @@ func importName(file *ast.File, pkg *types.Package) (string, bool) {
 	return "", false
 }
 
-// setPos moves every valid position in the tree e to pos, so a node made
-// elsewhere prints in place without disturbing comments. Positions that are
-// NoPos stay NoPos: some carry meaning (CallExpr.Ellipsis marks f(x...)).
+// setPos moves every position in the tree e to pos, so a node made
+// elsewhere prints in place without disturbing comments. CallExpr.Ellipsis
+// carries meaning (it marks f(x...)), so it only moves when it is set.
 func setPos(e ast.Node, pos token.Pos) {
 	posType := reflect.TypeOf(token.NoPos)
 	ast.Inspect(e, func(n ast.Node) bool {
@@ -159,7 +159,10 @@ func setPos(e ast.Node, pos token.Pos) {
 		}
 		for i := 0; i < v.NumField(); i++ {
 			f := v.Field(i)
-			if f.Type() == posType && f.CanSet() && f.Int() != int64(token.NoPos) {
+			if v.Type().Field(i).Name == "Ellipsis" && f.Int() == int64(token.NoPos) {
+				continue
+			}
+			if f.Type() == posType && f.CanSet() {
 				f.SetInt(int64(pos))
 			}
 		}

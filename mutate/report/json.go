@@ -122,8 +122,8 @@ type Framework struct {
 
 // System is the schema's machine description.
 type System struct {
-	CI  bool `json:"ci"`
-	OS  struct {
+	CI bool `json:"ci"`
+	OS struct {
 		Platform    string `json:"platform"`
 		Description string `json:"description,omitempty"`
 	} `json:"os"`
