@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -255,6 +256,287 @@ func TestFixtureFullRun(t *testing.T) {
 		"## By package", "## By operator", "## Catalog", "## Survivors", "<details><summary>diff</summary>", "## Timed out", "## Not run", "no compiler"} {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("Markdown has no %q", s)
+		}
+	}
+}
+
+// listIDs runs mutate list and returns the ids it prints.
+func listIDs(t *testing.T, args ...string) []string {
+	t.Helper()
+	res := runMutate(t, fixture, nil, append([]string{"list"}, args...)...)
+	if res.code != 0 {
+		t.Fatalf("list: exit %d: %s", res.code, res.stderr)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(res.stdout), "\n") {
+		id, _, _ := strings.Cut(line, "\t")
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// shardOperators keep the shard runs small but varied: a timeout, kills,
+// an ignored mutant and survivors not covered.
+var shardOperators = []string{"--operators", "boundary,incdec,logical,loop-control,shift,const-float,unary-not"}
+
+func TestFixtureShardsAndStableIDs(t *testing.T) {
+	first := listIDs(t, "./...")
+	second := listIDs(t, "./...")
+	if strings.Join(first, "\n") != strings.Join(second, "\n") {
+		t.Fatalf("ids differ between two runs of list")
+	}
+	full := listIDs(t, append([]string{"./...", "--only-catalog=false"}, shardOperators...)...)
+	wants := readWants(t, fixture)
+	before := treeHash(t, fixture)
+	reports := t.TempDir()
+	union := map[string]mutant.Outcome{}
+	var paths []string
+	for k := 0; k < 3; k++ {
+		shard := fmt.Sprintf("%d/3", k)
+		args := append([]string{"all", "./...", "--shard", shard, "--report-dir", reports}, append(fastFlags, shardOperators...)...)
+		res := runMutate(t, fixture, nil, args...)
+		if res.code == report.ExitUsage || res.code == report.ExitConfig || res.code == report.ExitBaseline {
+			t.Fatalf("shard %s: exit %d\n%s", shard, res.code, res.stderr)
+		}
+		path := filepath.Join(reports, fmt.Sprintf("mutation-shard-%d-of-3.json", k))
+		paths = append(paths, path)
+		r, outcomes := readReport(t, path)
+		if r.Gathermut.Shard != shard {
+			t.Errorf("shard report says shard %q, want %q", r.Gathermut.Shard, shard)
+		}
+		for id, o := range outcomes {
+			if _, dup := union[id]; dup {
+				t.Errorf("%s is in two shards", id)
+			}
+			union[id] = o
+		}
+	}
+	var got []string
+	for id := range union {
+		got = append(got, id)
+	}
+	sort.Strings(got)
+	if strings.Join(got, "\n") != strings.Join(full, "\n") {
+		t.Errorf("union of the shards:\n%s\nfull list:\n%s", strings.Join(got, "\n"), strings.Join(full, "\n"))
+	}
+	for _, id := range full {
+		if !slicesContains(first, id) {
+			t.Errorf("%s of the operator subset is not in the full list", id)
+		}
+	}
+	checkVerdicts(t, wants, union)
+	if after := treeHash(t, fixture); after != before {
+		t.Errorf("fixture tree hash changed: %s -> %s", before, after)
+	}
+
+	// merge rebuilds one report from the shards
+	res := runMutate(t, ".", nil, append([]string{"merge", "--report-dir", reports, "--name", "merged"}, paths...)...)
+	if res.code != report.ExitSurvivors {
+		t.Fatalf("merge: exit %d, want %d\n%s%s", res.code, report.ExitSurvivors, res.stdout, res.stderr)
+	}
+	_, merged := readReport(t, filepath.Join(reports, "merged.json"))
+	if len(merged) != len(union) {
+		t.Errorf("merged report has %d mutants, shards %d", len(merged), len(union))
+	}
+	for id, o := range union {
+		if merged[id].Result.Status != o.Result.Status || merged[id].Mutant.Diff != o.Mutant.Diff {
+			t.Errorf("%s: merged %s, shard %s", id, merged[id].Result.Status, o.Result.Status)
+		}
+	}
+}
+
+func slicesContains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestFixtureInterrupted(t *testing.T) {
+	before := treeHash(t, fixture)
+	reports := t.TempDir()
+	tmp := t.TempDir()
+	cmd := osexec.Command(mutateBin, append([]string{"all", "./strong", "./spin", "-v", "--report-dir", reports}, fastFlags...)...)
+	cmd.Dir = fixture
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	results := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "killed: ") || strings.HasPrefix(line, "survived: ") {
+			results++
+			if results == 3 {
+				if err := cmd.Process.Signal(os.Interrupt); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	err = cmd.Wait()
+	ee, ok := err.(*osexec.ExitError)
+	if !ok || ee.ExitCode() != report.ExitInterrupted {
+		t.Fatalf("after SIGINT: %v, want exit %d", err, report.ExitInterrupted)
+	}
+	if after := treeHash(t, fixture); after != before {
+		t.Errorf("fixture tree hash changed by the interrupted run: %s -> %s", before, after)
+	}
+	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	if !r.Gathermut.Interrupted {
+		t.Errorf("partial report not marked interrupted")
+	}
+	notRun := 0
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.NotRun && strings.HasPrefix(o.Result.Why, "interrupted") {
+			notRun++
+		}
+	}
+	if notRun == 0 {
+		t.Errorf("no mutant reported as not run because of the interrupt")
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		if !strings.HasPrefix(e.Name(), "go-build") {
+			t.Errorf("temp file left behind: %s", e.Name())
+		}
+	}
+}
+
+// copyFixture copies the fixture into a temp dir for a variant run.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(fixture, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(fixture, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the copy is outside this module: point its replace at it
+	abs, _ := filepath.Abs("..")
+	gomod := filepath.Join(dst, "go.mod")
+	data, _ := os.ReadFile(gomod)
+	data = bytes.ReplaceAll(data, []byte("=> ../../.."), []byte("=> "+abs))
+	if err := os.WriteFile(gomod, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func TestFixtureOnlyCatalogExitsZero(t *testing.T) {
+	reports := t.TempDir()
+	res := runMutate(t, fixture, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
+	if res.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "not run: kernel-scale: no compiler") || !strings.Contains(res.stdout, "1 not run") {
+		t.Errorf("stdout does not say what did not run:\n%s", res.stdout)
+	}
+	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	if len(outcomes) != 7 {
+		t.Errorf("%d mutants, want the 7 catalog entries", len(outcomes))
+	}
+}
+
+const badCatalog = `package mutants
+
+import "gathermut/mutate/catalog"
+
+func Catalog() catalog.Catalog {
+	return catalog.Catalog{Entries: []catalog.Entry{
+		{ID: "empty-diff", Operator: catalog.ReplaceExpr, Killers: []string{"fixture/target.TestScale"},
+			Target: catalog.Target{Package: "fixture/target", Func: "Scale", Match: "x * factor"}, Replacement: "x*factor"},
+		{ID: "unexpected-killer", Operator: catalog.DeleteElement, Killers: []string{"fixture/target.TestVersion"},
+			Target: catalog.Target{Package: "fixture/target", Func: "Limits", Match: ` + "`\"large\"`" + `}},
+		{ID: "no-test-ran", Operator: catalog.ReplaceExpr, Killers: []string{"fixture/target.TestGhost"},
+			Target: catalog.Target{Package: "fixture/target", Func: "Unused", Match: "x + 1"}, Replacement: "x + 2"},
+		{ID: "missing-target", Operator: catalog.DeleteCall, Killers: []string{"fixture/target.TestScale"},
+			Target: catalog.Target{Package: "fixture/target", Func: "NoSuchFunc", Match: "f"}},
+		{ID: "ambiguous-target", Operator: catalog.DeleteCall, Killers: []string{"fixture/target.TestApplySquare"},
+			Target: catalog.Target{Package: "fixture/target", Func: "init", Match: "register"}},
+	}}
+}
+`
+
+func TestFixtureCatalogErrors(t *testing.T) {
+	dir := copyFixture(t)
+	if err := os.WriteFile(filepath.Join(dir, "mutants", "mutants.go"), []byte(badCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reports := t.TempDir()
+	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
+	if res.code != report.ExitCatalog {
+		t.Fatalf("exit %d, want %d\n%s%s", res.code, report.ExitCatalog, res.stdout, res.stderr)
+	}
+	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	for id, want := range map[string]struct {
+		status mutant.Status
+		why    string
+	}{
+		"empty-diff":        {mutant.Error, "empty diff"},
+		"unexpected-killer": {mutant.Killed, "killed by an unexpected test: fixture/target.TestLimits"},
+		"no-test-ran":       {mutant.Error, "no expected killer ran"},
+		"missing-target":    {mutant.Error, "no function, method, var or const NoSuchFunc"},
+		"ambiguous-target":  {mutant.Error, "is ambiguous"},
+	} {
+		o := outcomes[id]
+		if o.Result.Status != want.status || !strings.Contains(o.Result.Why, want.why) {
+			t.Errorf("%s: %s %q, want %s %q", id, o.Result.Status, o.Result.Why, want.status, want.why)
+		}
+	}
+	if o := outcomes["unexpected-killer"]; o.Result.ExpectedKiller {
+		t.Errorf("unexpected-killer counted as killed by its expected test")
+	}
+}
+
+func TestFixtureSuppressionWithoutReason(t *testing.T) {
+	dir := copyFixture(t)
+	bad := "package weak\n\nfunc Triple(x int) int {\n\t//gathermut:equivalent\n\treturn 3 * x\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "weak", "bad.go"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runMutate(t, dir, nil, "list", "./weak")
+	if res.code != report.ExitConfig || !strings.Contains(res.stderr, "weak/bad.go:4: //gathermut:equivalent needs a reason") {
+		t.Errorf("exit %d, stderr %q; want %d and the file:line", res.code, res.stderr, report.ExitConfig)
+	}
+}
+
+func TestFixtureBaselineRed(t *testing.T) {
+	dir := copyFixture(t)
+	failing := "package spin\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken on purpose\") }\n"
+	if err := os.WriteFile(filepath.Join(dir, "spin", "broken_test.go"), []byte(failing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runMutate(t, dir, nil, append([]string{"all", "./spin", "--report-dir", t.TempDir()}, fastFlags...)...)
+	if res.code != report.ExitBaseline || !strings.Contains(res.stderr, "fixture/spin.TestBroken") || !strings.Contains(res.stderr, "broken on purpose") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %d naming the failing test", res.code, res.stderr, report.ExitBaseline)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"all", "--shard", "3/3"}, {"all", "-j", "0"}, {"run"}, {"merge"}} {
+		if res := runMutate(t, fixture, nil, args...); res.code != report.ExitUsage {
+			t.Errorf("mutate %v: exit %d, want %d (%s)", args, res.code, report.ExitUsage, res.stderr)
 		}
 	}
 }
