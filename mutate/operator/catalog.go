@@ -304,12 +304,8 @@ func (s *scope) zeroResults(call *ast.CallExpr) ([]ast.Expr, error) {
 	}
 	var zeros []ast.Expr
 	for _, rt := range results {
-		var z ast.Expr
-		if len(results) == 1 {
-			z = TypedZero(rt, s.fm.pkg.Types, s.fm.file.Syntax)
-		} else {
-			z = ZeroValue(rt, s.fm.pkg.Types, s.fm.file.Syntax)
-		}
+		// typed, so "n, err := ..." keeps its types
+		z := TypedZero(rt, s.fm.pkg.Types, s.fm.file.Syntax)
 		if z == nil {
 			return nil, fmt.Errorf("cannot write the zero value of %s in %s", rt, s.fm.file.Rel)
 		}

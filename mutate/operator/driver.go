@@ -187,7 +187,7 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (mutan
 		Pos:         mutant.Position{Line: pos.Line, Column: pos.Column},
 		End:         mutant.Position{Line: endPos.Line, Column: endPos.Column},
 		Original:    string(fm.file.Src[pos.Offset:endPos.Offset]),
-		Replacement: replacementText(rw),
+		Replacement: replacementText(fm.prog.Fset, rw),
 		Source:      src,
 		Diff:        mutant.Diff(fm.file.Rel, fm.canonical, src),
 	}
@@ -202,12 +202,12 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (mutan
 	return m, true, nil
 }
 
-func replacementText(rw Rewrite) string {
+func replacementText(fset *token.FileSet, rw Rewrite) string {
 	if rw.New == nil {
 		return ""
 	}
 	if !rw.SpanStart.IsValid() {
-		return nodeString(rw.New)
+		return nodeString(fset, rw.New)
 	}
 	// The rewrite replaced a larger node than the reported span: show the
 	// expressions placed at the span (zero-return's result, delete-call's
@@ -224,18 +224,20 @@ func replacementText(rw Rewrite) string {
 	var parts []string
 	for _, e := range list {
 		if e.Pos() == rw.SpanStart {
-			parts = append(parts, types.ExprString(e))
+			parts = append(parts, nodeString(fset, e))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-func nodeString(n ast.Node) string {
-	if e, ok := n.(ast.Expr); ok {
-		return types.ExprString(e)
-	}
+// nodeString prints a node as go/format would (positions come from the
+// original file, so its line breaks and spacing are kept).
+func nodeString(fset *token.FileSet, n ast.Node) string {
 	var buf bytes.Buffer
-	if err := format.Node(&buf, token.NewFileSet(), n); err != nil {
+	if err := format.Node(&buf, fset, n); err != nil {
+		if e, ok := n.(ast.Expr); ok {
+			return types.ExprString(e)
+		}
 		return fmt.Sprintf("%T", n)
 	}
 	return buf.String()

@@ -115,8 +115,9 @@ func isString(p *Pass, e ast.Expr) bool  { return basicInfo(p.Info.TypeOf(e))&ty
 func isNumeric(p *Pass, e ast.Expr) bool { return basicInfo(p.Info.TypeOf(e))&types.IsNumeric != 0 }
 
 // withOp builds a copy of a binary expression with another operator,
-// parenthesised when the new operator binds less tightly, so the printed
-// source parses back to the same tree.
+// parenthesised when the new operator binds less tightly (go/printer would
+// add the parentheses too; writing them makes the snippet in reports read
+// the same as the file).
 func withOp(p *Pass, n *ast.BinaryExpr, op token.Token) ast.Expr {
 	m := astcopy.BinaryExpr(n)
 	m.Op = op
