@@ -128,7 +128,7 @@ func catalogByTest(root, importPath, tmp string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err = runGo(root, "test", "-count=1", "-overlay", overlay, "-run", "^TestGathermutCatalogDump$", importPath)
+	out, err = runGo(root, "test", "-count=1", "-v", "-overlay", overlay, "-run", "^TestGathermutCatalogDump$", importPath)
 	if err != nil {
 		return nil, err
 	}
