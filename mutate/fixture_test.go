@@ -540,3 +540,51 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+const kernelCatalog = `package mutants
+
+import "gathermut/mutate/catalog"
+
+func Catalog() catalog.Catalog {
+	return catalog.Catalog{
+		Entries: []catalog.Entry{
+			{ID: "kernel-factor", Operator: catalog.KernelText, Killers: []string{"fixture/target.TestKernel"},
+				Target: catalog.Target{File: "target/kernel/scale.kern", Match: "* 2"}, Replacement: "* 3"},
+			{ID: "kernel-broken", Operator: catalog.KernelText, Killers: []string{"fixture/target.TestKernel"},
+				Target: catalog.Target{File: "target/kernel/scale.kern", Match: "y = "}, Replacement: "z = "},
+		},
+		Kernel: &catalog.Kernel{
+			Sources: []string{"target/kernel/*.kern"},
+			Build:   []string{"sh", "-c", "grep -q '^y' {src}/target/kernel/scale.kern && cp {src}/target/kernel/scale.kern {out}"},
+			LibEnv:  "FIXTURE_KERNEL_LIB",
+			Package: "fixture/target",
+			Tools:   []string{"sh"},
+		},
+	}
+}
+`
+
+// With a "compiler" on PATH the kernel path runs for real: the sources are
+// copied with the rewrite, built, and the named test reads the library.
+func TestFixtureKernelBuilt(t *testing.T) {
+	dir := copyFixture(t)
+	if err := os.WriteFile(filepath.Join(dir, "mutants", "mutants.go"), []byte(kernelCatalog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, dir)
+	reports := t.TempDir()
+	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
+	if res.code != report.ExitCatalog {
+		t.Fatalf("exit %d, want %d (the broken build is a catalog failure)\n%s%s", res.code, report.ExitCatalog, res.stdout, res.stderr)
+	}
+	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	if o := outcomes["kernel-factor"]; o.Result.Status != mutant.Killed || !o.Result.ExpectedKiller || !strings.Contains(o.Result.Excerpt, `kernel = "y = x * 3\n"`) {
+		t.Errorf("kernel-factor: %+v", o.Result)
+	}
+	if o := outcomes["kernel-broken"]; o.Result.Status != mutant.Unviable || !strings.Contains(o.Result.Why, "kernel build failed") {
+		t.Errorf("kernel-broken: %+v", o.Result)
+	}
+	if after := treeHash(t, dir); after != before {
+		t.Errorf("the kernel run changed the tree")
+	}
+}
