@@ -1,0 +1,185 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"gathermut/mutate/load"
+	"gathermut/mutate/report"
+)
+
+// gremlinsModule is the version of the reference tool the bench compares
+// against.
+const gremlinsModule = "github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0"
+
+// gremlinsFlags enable every gremlins mutator (six are off by default) and
+// raise its timeout coefficient so it reports no false timeouts.
+var gremlinsFlags = []string{"--timeout-coefficient", "50", "--invert-assignments", "--invert-bitwise", "--invert-bwassign",
+	"--invert-logical", "--invert-loopctrl", "--remove-self-assignments"}
+
+type benchRow struct {
+	tool, target string
+	jobs         int
+	mutants      int
+	wall         time.Duration
+	note         string
+}
+
+// benchCmd times seconds per mutant: this tool on the fixture and on
+// ./gather/... with -j 1 and -j 2, and gremlins on the same fixture.
+func benchCmd(o options, stdout, stderr io.Writer) error {
+	root, _, err := load.ModuleRoot(o.dir)
+	if err != nil {
+		return fail(report.ExitConfig, "%v", err)
+	}
+	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
+	if _, err := os.Stat(fixtureDir); err != nil {
+		return fail(report.ExitConfig, "bench: no fixture at %s", fixtureDir)
+	}
+	tmp, err := os.MkdirTemp("", "gathermut-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	tool := filepath.Join(tmp, "mutate")
+	fmt.Fprintln(stderr, "bench: building the tool")
+	if out, err := runGo(root, "build", "-o", tool, "./mutate"); err != nil {
+		return fail(report.ExitConfig, "bench: build: %v %s", err, out)
+	}
+	var rows []benchRow
+	type target struct {
+		name, dir string
+		args      []string
+	}
+	targets := []target{{"fixture", fixtureDir, []string{"./...", "--timeout-floor", "2s"}}}
+	if _, err := os.Stat(filepath.Join(root, "gather")); err == nil {
+		targets = append(targets, target{"./gather/...", root, []string{"./gather/...", "--catalog="}})
+	} else {
+		fmt.Fprintf(stderr, "bench: %s has no ./gather/...; skipping that target\n", root)
+	}
+	for _, t := range targets {
+		for _, j := range []int{1, 2} {
+			fmt.Fprintf(stderr, "bench: gathermut on %s with -j %d\n", t.name, j)
+			row, err := benchOurs(tool, t.dir, tmp, t.name, j, t.args)
+			if err != nil {
+				return fail(report.ExitConfig, "bench: %v", err)
+			}
+			rows = append(rows, row)
+		}
+	}
+	gremlins, err := installGremlins(tmp)
+	if err != nil {
+		fmt.Fprintf(stderr, "bench: gremlins not installed, its rows are skipped: %v\n", err)
+	} else {
+		for _, j := range []int{1, 2} {
+			fmt.Fprintf(stderr, "bench: gremlins on fixture with --workers %d\n", j)
+			row, err := benchGremlins(gremlins, fixtureDir, tmp, j)
+			if err != nil {
+				fmt.Fprintf(stderr, "bench: gremlins: %v\n", err)
+				continue
+			}
+			rows = append(rows, row)
+		}
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "tool\ttarget\t-j\tmutants\twall s\ts/mutant\tnote")
+	for _, r := range rows {
+		per := "-"
+		if r.mutants > 0 {
+			per = fmt.Sprintf("%.3f", r.wall.Seconds()/float64(r.mutants))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%s\t%s\n", r.tool, r.target, r.jobs, r.mutants, r.wall.Seconds(), per, r.note)
+	}
+	return tw.Flush()
+}
+
+func benchOurs(tool, dir, tmp, name string, jobs int, args []string) (benchRow, error) {
+	reports := filepath.Join(tmp, "reports")
+	reportName := fmt.Sprintf("bench-%d", time.Now().UnixNano())
+	argv := append([]string{"all", "-j", fmt.Sprint(jobs), "--report-dir", reports, "--name", reportName}, args...)
+	cmd := osexec.Command(tool, argv...)
+	cmd.Dir = dir
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	var ee *osexec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return benchRow{}, err
+	}
+	r, rerr := report.Read(filepath.Join(reports, reportName+".json"))
+	if rerr != nil {
+		return benchRow{}, fmt.Errorf("%s: %v\n%s", name, rerr, out)
+	}
+	s := r.Gathermut.Summary
+	note := fmt.Sprintf("exit %d; %d killed, %d survived (%d not covered), %d timed out, %d unviable, %d not run, %d ignored",
+		r.Gathermut.ExitCode, s.Counts["killed"], s.Counts["survived"], notCovered(r), s.Counts["timed out"], s.Counts["unviable"], s.Counts["not run"], s.Counts["ignored"])
+	return benchRow{tool: "gathermut", target: name, jobs: jobs, mutants: s.Total, wall: wall, note: note}, nil
+}
+
+func notCovered(r *report.Report) int {
+	n := 0
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			if m.Status == "NoCoverage" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func installGremlins(tmp string) (string, error) {
+	bin := filepath.Join(tmp, "bin")
+	cmd := osexec.Command("go", "install", gremlinsModule)
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install %s: %v: %s", gremlinsModule, err, strings.TrimSpace(string(out)))
+	}
+	return filepath.Join(bin, "gremlins"), nil
+}
+
+func benchGremlins(bin, dir, tmp string, jobs int) (benchRow, error) {
+	out := filepath.Join(tmp, fmt.Sprintf("gremlins-%d.json", jobs))
+	argv := append([]string{"unleash", "--workers", fmt.Sprint(jobs), "-o", out}, gremlinsFlags...)
+	cmd := osexec.Command(bin, append(argv, ".")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off")
+	start := time.Now()
+	log, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	var ee *osexec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return benchRow{}, err
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return benchRow{}, fmt.Errorf("no results: %v\n%s", err, log)
+	}
+	var res struct {
+		Files []struct {
+			Mutations []struct{ Status string }
+		}
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		return benchRow{}, err
+	}
+	counts := map[string]int{}
+	total := 0
+	for _, f := range res.Files {
+		for _, m := range f.Mutations {
+			counts[m.Status]++
+			total++
+		}
+	}
+	note := fmt.Sprintf("%d killed, %d lived, %d not covered, %d timed out, %d not viable", counts["KILLED"], counts["LIVED"], counts["NOT COVERED"], counts["TIMED OUT"], counts["NOT VIABLE"])
+	return benchRow{tool: "gremlins v0.6.0", target: "fixture", jobs: jobs, mutants: total, wall: wall, note: note}, nil
+}

@@ -1,0 +1,118 @@
+// Command mutate is gathermut's mutation tester: it breaks the code on
+// purpose, runs the tests that can see each break, and reports which breaks
+// no test caught.
+//
+//	go run ./mutate all   [flags] [packages]   run every mutant, write reports
+//	go run ./mutate list  [flags] [packages]   list the mutants (id, operator, position, change)
+//	go run ./mutate run   [flags] <id|glob> [packages]   run the matching mutants
+//	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
+//	go run ./mutate merge [flags] <report.json...>       combine shard reports
+//	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
+//
+// Packages default to the row's: ./gguf/... ./gather/... ./engine/...
+// ./hipkern/..., in the module at --dir. Flags may come before or after
+// the arguments.
+//
+// # Pipeline
+//
+// load (go/packages) -> catalog (read from the module through an overlay)
+// -> tree hash -> mutants (generic operators on clones of each file, the
+// catalog's entries resolved to exactly one place; each type-checked in
+// process) -> baseline (each observing package's tests run twice) ->
+// mutants in a pool of -j workers (go test -c with an -overlay, then the
+// test binary under test2json) -> tree hash again -> reports.
+//
+// The source tree is never written: every mutant reaches the compiler
+// through -overlay, the catalog is read by a program that exists only in an
+// overlay, and the sha256 of every source file is taken before and after
+// (the run fails if they differ).
+//
+// # Test selection
+//
+// The baseline builds each observing package's test binary once with
+// -cover -coverpkg=<mutated packages> and runs each top-level test alone
+// with its own coverage profile, then all together (a test whose two
+// results differ is flaky and excluded; one failing in both makes the
+// baseline red and stops the run). A mutant then runs only the tests whose
+// profile executed its position (a catalog mutant also its expected
+// killers), only in the packages that have such tests (the mutated package
+// first, then its importers). A mutant no test executes survives as "not
+// covered by any test" without a build: code that never runs cannot change
+// a test's outcome. Package-level initializers run before every test and
+// count as covered by all. Generic mutants run with -test.failfast and stop
+// at the first killing package.
+//
+// Build and test are separate phases: the timeout applies to the test run
+// only and is --timeout-factor times the baseline time of the selected
+// tests plus --timeout-floor, so a slow compile is never a false timeout.
+// On a timeout, or Ctrl-C, the child's process group is killed; temp files
+// are removed; Ctrl-C still writes a partial report marked interrupted.
+//
+// # Verdicts
+//
+// killed (the failing tests are named), survived, timed out, unviable (does
+// not type-check or compile: reported apart, outside the score), not run
+// (with why: no compiler for a kernel mutant, every selected test skipped,
+// interrupted), error (no test ran under the selection, an expected killer
+// that does not exist, a catalog entry that does not resolve or whose diff
+// is empty), ignored (equivalent: a //gathermut:equivalent <reason> comment
+// or a catalog Equivalent). A skipped test is neither a pass nor a kill. A
+// catalog mutant counts as caught only when one of its expected killers
+// failed; a kill by other tests only is "killed by an unexpected test".
+//
+// # Exit status
+//
+//	0    nothing survived and every catalog mutant was killed by an expected test
+//	     (mutants that did not run are listed, and do not fail the run)
+//	1    a mutant survived
+//	2    usage error
+//	3    the baseline is failing
+//	4    a mutant timed out
+//	5    a catalog mutant was not killed by its expected test
+//	6    a mutant could not be judged (error)
+//	7    the source tree changed during the run
+//	8    invalid configuration: the module does not load, the catalog does
+//	     not read, a suppression comment has no reason
+//	130  interrupted
+//
+// When several apply, the first in the order 7, 3, 130, 5, 1, 4, 6 wins;
+// the one-line reason lists them all.
+//
+// # Reports
+//
+// --report-dir (default reports/) gets <name>.json (mutation-testing-report-schema
+// v2, with this tool's full evidence under "gathermut") and <name>.md (for
+// a pull request). --shard k/n runs the mutants whose index in the
+// id-sorted list is k mod n; merge combines the shard reports.
+package main
+
+const usage = `usage: mutate <command> [flags] [args]
+
+commands:
+  all   [packages]         run every mutant and write reports
+  list  [packages]         list the mutants
+  run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything)
+  diff  <id|glob> [pkgs]   print the mutants' diffs
+  merge <report.json...>   merge shard reports (refuses reports of different trees)
+  bench                    seconds per mutant on the fixture and ./gather/..., -j 1 and 2, against gremlins
+
+packages default to ./gguf/... ./gather/... ./engine/... ./hipkern/...
+
+flags:
+  -j N                  parallel workers (default: number of CPUs)
+  --timeout-factor F    test timeout = F * baseline time of the selected tests + floor (default 3)
+  --timeout-floor D     constant part of the test timeout (default 10s)
+  --dir DIR             a directory of the module to test (default .)
+  --report-dir DIR      where reports go (default reports)
+  --name NAME           report base name (default mutation)
+  --catalog PKG         catalog package, import path or ./dir (default ./mutants; empty: none)
+  --only-catalog        only catalog mutants
+  --in-diff REF         only mutants on lines changed since git REF
+  --shard K/N           only the mutants whose index in the id-sorted list is K mod N
+  --operators LIST      comma-separated generic operators (default all)
+  -v                    print each mutant's verdict on stderr as it finishes
+
+exit status: 0 ok, 1 survivors, 2 usage, 3 baseline failing, 4 timeouts,
+5 catalog mutant not killed by its expected test, 6 errors, 7 source tree
+changed, 8 invalid configuration, 130 interrupted.
+`

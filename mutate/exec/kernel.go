@@ -1,0 +1,204 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
+)
+
+// kernelState is built once per run: the kernel package's test binary and
+// the baseline of the unmutated kernel.
+type kernelState struct {
+	once     sync.Once
+	bin      string
+	dir      string
+	notRun   string // every kernel mutant is not run, for this reason
+	err      string // every kernel mutant is an error, for this reason
+	commands []string
+}
+
+// FindTool returns the first of tools found on PATH.
+func FindTool(tools []string) (string, bool) {
+	for _, t := range tools {
+		if p, err := osexec.LookPath(t); err == nil {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
+	k := r.Opts.Kernel
+	if k == nil {
+		return mutant.Result{Status: mutant.Error, Why: "kernel-text entry, but the catalog has no Kernel config"}
+	}
+	if _, ok := FindTool(k.Tools); !ok {
+		return mutant.Result{Status: mutant.NotRun, Why: fmt.Sprintf("no compiler (none of %s on PATH)", strings.Join(k.Tools, ", "))}
+	}
+	ks := &r.kernel
+	ks.once.Do(func() { r.prepareKernel(ctx, m.Expected) })
+	res := mutant.Result{Commands: append([]string(nil), ks.commands...)}
+	switch {
+	case ks.err != "":
+		res.Status, res.Why = mutant.Error, ks.err
+		return res
+	case ks.notRun != "":
+		res.Status, res.Why = mutant.NotRun, ks.notRun
+		return res
+	}
+	dir, err := os.MkdirTemp(r.Opts.TempDir, "kernel-")
+	if err != nil {
+		return mutant.Result{Status: mutant.Error, Why: err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	lib, cmdline, out, err := buildKernel(ctx, r.Prog.Root, k, dir, &m)
+	res.Commands = append(res.Commands, cmdline)
+	if ctx.Err() != nil {
+		return res
+	}
+	if err != nil {
+		res.Status, res.Why, res.Excerpt = mutant.Unviable, "kernel build failed: "+firstLine(out), limit(out, 4<<10)
+		res.ExitCode = exitCode(err)
+		return res
+	}
+	expected := map[string]bool{}
+	for _, e := range m.Expected {
+		expected[e] = true
+	}
+	run, err := runBinary(ctx, runOptions{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.TimeoutFloor * 6})
+	if run != nil {
+		res.Commands = append(res.Commands, run.Command)
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			res.Status, res.Why = mutant.Error, err.Error()
+		}
+		return res
+	}
+	v := verdict{skipped: map[string]string{}}
+	v.add(k.Package, run)
+	return v.result(res, m, expected)
+}
+
+// prepareKernel builds the kernel package's test binary and runs the
+// killers against the unmutated kernel: when they all skip (no GPU), every
+// kernel mutant is "not run" with their message.
+func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
+	k, ks := r.Opts.Kernel, &r.kernel
+	ks.dir = r.Prog.Dir(k.Package)
+	if ks.dir == "" {
+		ks.err = fmt.Sprintf("kernel package %s is not a package of module %s", k.Package, r.Prog.Module)
+		return
+	}
+	ks.bin = filepath.Join(r.Opts.TempDir, "kernel.test")
+	cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", ks.bin, k.Package)
+	ks.commands = append(ks.commands, cmdline)
+	if err != nil {
+		ks.err = "kernel package test build failed: " + firstLine(compileError(out))
+		return
+	}
+	dir := filepath.Join(r.Opts.TempDir, "kernel-base")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		ks.err = err.Error()
+		return
+	}
+	lib, cmdline, out, err := buildKernel(ctx, r.Prog.Root, k, dir, nil)
+	ks.commands = append(ks.commands, cmdline)
+	if err != nil {
+		ks.err = "unmutated kernel does not build: " + firstLine(out)
+		return
+	}
+	run, err := runBinary(ctx, runOptions{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}})
+	if err != nil {
+		ks.err = err.Error()
+		return
+	}
+	ks.commands = append(ks.commands, run.Command)
+	if failed := run.Failed(); len(failed) > 0 {
+		ks.err = "kernel baseline failing: " + strings.Join(failed, ", ")
+		return
+	}
+	if len(run.Ran()) == 0 {
+		var skipped []string
+		for name, t := range run.Tests {
+			if t.Action == "skip" {
+				skipped = append(skipped, k.Package+"."+name+": "+SkipMessage(t.Output))
+			}
+		}
+		if len(skipped) > 0 {
+			ks.notRun = "skipped: " + skipped[0]
+		} else {
+			ks.err = "no kernel killer ran against the unmutated kernel"
+		}
+	}
+}
+
+func killerPattern(ids []string) string {
+	var names []string
+	for _, id := range ids {
+		if _, name, err := SplitTestID(id); err == nil {
+			names = append(names, regexp.QuoteMeta(name))
+		}
+	}
+	return "^(" + strings.Join(names, "|") + ")$"
+}
+
+// buildKernel copies the kernel sources into dir/src (with m's rewrite
+// applied when m is not nil) and runs the build command; it returns the
+// built library's path.
+func buildKernel(ctx context.Context, root string, k *catalog.Kernel, dir string, m *mutant.Mutant) (lib, cmdline, out string, err error) {
+	src := filepath.Join(dir, "src")
+	lib = filepath.Join(dir, "out", "libkernel.so")
+	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
+		return "", "", "", err
+	}
+	placed := m == nil
+	for _, glob := range k.Sources {
+		matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(glob)))
+		if err != nil {
+			return "", "", "", fmt.Errorf("kernel source glob %q: %w", glob, err)
+		}
+		for _, path := range matches {
+			rel, _ := filepath.Rel(root, path)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return "", "", "", err
+			}
+			if m != nil && filepath.ToSlash(rel) == m.File {
+				data, placed = m.Source, true
+			}
+			dst := filepath.Join(src, rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return "", "", "", err
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				return "", "", "", err
+			}
+		}
+	}
+	if !placed {
+		return "", "", "", fmt.Errorf("kernel file %s is not among the Kernel.Sources %v", m.File, k.Sources)
+	}
+	var argv []string
+	for _, a := range k.Build {
+		argv = append(argv, strings.NewReplacer("{src}", src, "{out}", lib).Replace(a))
+	}
+	if len(argv) == 0 {
+		return "", "", "", fmt.Errorf("kernel: empty Build command")
+	}
+	cmd := command(ctx, root, load.Env(), argv...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Run()
+	return lib, commandLine(root, argv), buf.String(), err
+}

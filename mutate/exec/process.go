@@ -1,0 +1,269 @@
+package exec
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"gathermut/mutate/load"
+)
+
+// command builds a child process in its own process group, so a timeout or
+// an interrupt kills it and everything it started (test2json, the test
+// binary, the compiler).
+func command(ctx context.Context, dir string, env []string, argv ...string) *osexec.Cmd {
+	cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	return cmd
+}
+
+// commandLine renders argv for a report.
+func commandLine(dir string, argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\"'$|&;()<>*?[]") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		parts = append(parts, a)
+	}
+	return "(cd " + dir + " && " + strings.Join(parts, " ") + ")"
+}
+
+var (
+	test2jsonOnce sync.Once
+	test2jsonPath string
+	test2jsonErr  error
+)
+
+// test2json returns the path of the go distribution's test2json, so it runs
+// without a go command in between.
+func test2json() (string, error) {
+	test2jsonOnce.Do(func() {
+		out, err := osexec.Command("go", "tool", "-n", "test2json").Output()
+		if err != nil {
+			test2jsonErr = fmt.Errorf("exec: find test2json: %w", err)
+			return
+		}
+		test2jsonPath = strings.TrimSpace(string(out))
+	})
+	return test2jsonPath, test2jsonErr
+}
+
+// goBuild runs a go command and returns its combined output.
+func goBuild(ctx context.Context, dir string, args ...string) (string, string, error) {
+	argv := append([]string{"go"}, args...)
+	cmd := command(ctx, dir, load.Env(), argv...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return commandLine(dir, argv), out.String(), err
+}
+
+// TestOutcome is what one top-level test did in one run.
+type TestOutcome struct {
+	Action  string        // "pass", "fail", "skip", or "run" when it never finished
+	Elapsed time.Duration //
+	Output  string        // its output, trimmed
+}
+
+// BinaryRun is the result of one run of a test binary.
+type BinaryRun struct {
+	Command  string
+	ExitCode int
+	TimedOut bool
+	Tests    map[string]*TestOutcome // top-level tests that started
+	Output   string                  // output not attributed to a test (package level)
+	Elapsed  time.Duration
+}
+
+// Failed lists the tests that failed, sorted.
+func (r *BinaryRun) Failed() []string { return r.withAction("fail") }
+
+// Ran lists the tests that passed or failed (skipped tests did not run to a
+// verdict).
+func (r *BinaryRun) Ran() []string {
+	return append(r.withAction("pass"), r.withAction("fail")...)
+}
+
+func (r *BinaryRun) withAction(action string) []string {
+	var out []string
+	for name, t := range r.Tests {
+		if t.Action == action {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runOptions configure one test-binary run.
+type runOptions struct {
+	Binary   string
+	Dir      string // the package directory
+	Package  string
+	Run      string // -test.run regexp; "" runs everything
+	Failfast bool
+	Timeout  time.Duration // 0: none
+	Cover    string        // -test.coverprofile path, or ""
+	Env      []string      // extra environment
+}
+
+const maxOutput = 64 << 10
+
+// runBinary runs a compiled test binary under test2json and parses its
+// events. A timeout kills the process group and marks the run timed out.
+func runBinary(ctx context.Context, o runOptions) (*BinaryRun, error) {
+	t2j, err := test2json()
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{t2j, "-t", "-p", o.Package, o.Binary, "-test.v=test2json", "-test.paniconexit0"}
+	if o.Run != "" {
+		argv = append(argv, "-test.run", o.Run)
+	}
+	if o.Failfast {
+		argv = append(argv, "-test.failfast")
+	}
+	if o.Cover != "" {
+		argv = append(argv, "-test.coverprofile", o.Cover)
+	}
+	runCtx := ctx
+	var cancel context.CancelFunc
+	if o.Timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	cmd := command(runCtx, o.Dir, append(os.Environ(), o.Env...), argv...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	res := &BinaryRun{Command: commandLine(o.Dir, argv), Tests: map[string]*TestOutcome{}}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("exec: start %s: %w", o.Binary, err)
+	}
+	pkgOut := parseEvents(stdout, res)
+	waitErr := cmd.Wait()
+	res.Elapsed = time.Since(start)
+	res.Output = limit(pkgOut.String()+stderr.String(), maxOutput)
+	if runCtx.Err() != nil && ctx.Err() == nil {
+		res.TimedOut = true
+	}
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	var exitErr *osexec.ExitError
+	switch {
+	case waitErr == nil:
+	case errors.As(waitErr, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+	case res.TimedOut:
+		res.ExitCode = -1
+	default:
+		return res, fmt.Errorf("exec: run %s: %w", o.Binary, waitErr)
+	}
+	return res, nil
+}
+
+type event struct {
+	Action  string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+// parseEvents reads test2json events into res; it returns the output that
+// belongs to no top-level test.
+func parseEvents(r io.Reader, res *BinaryRun) *strings.Builder {
+	var pkgOut strings.Builder
+	outputs := map[string]*strings.Builder{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var ev event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			pkgOut.WriteString(sc.Text() + "\n")
+			continue
+		}
+		top, _, sub := strings.Cut(ev.Test, "/")
+		if ev.Test == "" {
+			if ev.Action == "output" && pkgOut.Len() < maxOutput {
+				pkgOut.WriteString(ev.Output)
+			}
+			continue
+		}
+		t := res.Tests[top]
+		if t == nil {
+			t = &TestOutcome{Action: "run"}
+			res.Tests[top] = t
+			outputs[top] = &strings.Builder{}
+		}
+		switch ev.Action {
+		case "output":
+			if outputs[top].Len() < maxOutput {
+				outputs[top].WriteString(ev.Output)
+			}
+		case "pass", "fail", "skip":
+			if !sub {
+				t.Action = ev.Action
+				t.Elapsed = time.Duration(ev.Elapsed * float64(time.Second))
+			}
+		}
+	}
+	for name, b := range outputs {
+		res.Tests[name].Output = limit(b.String(), maxOutput)
+	}
+	return &pkgOut
+}
+
+func limit(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n[... output truncated]\n"
+}
+
+// SkipMessage extracts the reason a skipped test gave.
+func SkipMessage(output string) string {
+	var lines []string
+	for _, line := range strings.Split(output, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "=== ") || strings.HasPrefix(trimmed, "--- SKIP") {
+			continue
+		}
+		// "    file_test.go:12: message"
+		if _, msg, ok := strings.Cut(trimmed, ".go:"); ok {
+			if _, text, ok := strings.Cut(msg, ": "); ok {
+				trimmed = text
+			}
+		}
+		lines = append(lines, trimmed)
+	}
+	if len(lines) == 0 {
+		return "skipped"
+	}
+	return strings.Join(lines, " ")
+}

@@ -1,0 +1,418 @@
+package exec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
+)
+
+// Options configure a Runner.
+type Options struct {
+	Jobs          int
+	TimeoutFactor float64       // per-mutant timeout = factor * baseline time of the selected tests + floor
+	TimeoutFloor  time.Duration //
+	TempDir       string        // removed by the caller
+	Kernel        *catalog.Kernel
+}
+
+// Runner runs mutants against the tests that can observe them.
+type Runner struct {
+	Prog     *load.Program
+	Baseline *Baseline
+	Opts     Options
+
+	kernel kernelState
+}
+
+// Run runs every mutant in a pool of Opts.Jobs workers and calls done (from
+// one goroutine at a time) as each finishes. Mutants not started when ctx is
+// cancelled are reported NotRun "interrupted".
+func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
+	out := make([]mutant.Outcome, len(ms))
+	var mu sync.Mutex
+	p := pool.New().WithMaxGoroutines(max(r.Opts.Jobs, 1))
+	for i, m := range ms {
+		p.Go(func() {
+			var res mutant.Result
+			if ctx.Err() != nil {
+				res = mutant.Result{Status: mutant.NotRun, Why: "interrupted before it ran"}
+			} else {
+				res = r.One(ctx, m)
+				if ctx.Err() != nil && res.Status != mutant.Killed {
+					res = mutant.Result{Status: mutant.NotRun, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
+				}
+			}
+			mu.Lock()
+			out[i] = mutant.Outcome{Mutant: m, Result: res}
+			if done != nil {
+				done(out[i])
+			}
+			mu.Unlock()
+		})
+	}
+	p.Wait()
+	return out
+}
+
+// One runs one mutant.
+func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
+	start := time.Now()
+	res := r.one(ctx, m)
+	res.Duration = time.Since(start)
+	return res
+}
+
+func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
+	switch {
+	case m.Invalid != "":
+		return mutant.Result{Status: mutant.Error, Why: m.Invalid}
+	case m.Equivalent != "":
+		return mutant.Result{Status: mutant.Ignored, Why: "equivalent: " + m.Equivalent}
+	case m.Unviable != "":
+		return mutant.Result{Status: mutant.Unviable, Why: "does not type-check: " + firstLine(m.Unviable), Excerpt: m.Unviable}
+	case m.Kind == mutant.Kernel:
+		return r.runKernel(ctx, m)
+	}
+	plan, res, ok := r.plan(m)
+	if !ok {
+		return res
+	}
+	return r.execute(ctx, m, plan)
+}
+
+// pkgRun is the selection of tests of one observing package.
+type pkgRun struct {
+	pkg   *PackageBaseline
+	tests []*TestBaseline
+}
+
+func (p pkgRun) names() []string {
+	var out []string
+	for _, t := range p.tests {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+func (p pkgRun) runPattern() string {
+	var quoted []string
+	for _, n := range p.names() {
+		quoted = append(quoted, regexp.QuoteMeta(n))
+	}
+	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
+// plan selects, per observing package, the tests that execute the mutant
+// (plus a catalog mutant's expected killers), expected-killer packages
+// first, then the mutated package, then its importers.
+func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
+	expected := map[string]map[string]bool{}
+	for _, k := range m.Expected {
+		pkg, name, err := SplitTestID(k)
+		if err != nil {
+			return nil, mutant.Result{Status: mutant.Error, Why: err.Error()}, false
+		}
+		if expected[pkg] == nil {
+			expected[pkg] = map[string]bool{}
+		}
+		expected[pkg][name] = true
+	}
+	observers := r.Prog.Observers(m.Package)
+	for pkg := range expected {
+		if !slices.Contains(observers, pkg) {
+			return nil, mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer package %s cannot observe %s (it does not import it)", pkg, m.Package)}, false
+		}
+	}
+	var plan []pkgRun
+	for _, path := range observers {
+		pb := r.Baseline.Packages[path]
+		if pb == nil {
+			continue
+		}
+		run := pkgRun{pkg: pb}
+		for _, name := range pb.Names {
+			t := pb.Tests[name]
+			if t.Status != BasePass && t.Status != BaseSkip {
+				continue // failing, flaky or absent tests cannot decide
+			}
+			if expected[path][name] || t.Covers(m) {
+				run.tests = append(run.tests, t)
+			}
+		}
+		// an expected killer the baseline does not know still runs: the
+		// test binary then shows whether it exists
+		for name := range expected[path] {
+			if _, known := pb.Tests[name]; !known {
+				run.tests = append(run.tests, &TestBaseline{Name: name, Status: BaseGone})
+			}
+		}
+		if len(run.tests) > 0 {
+			plan = append(plan, run)
+		}
+	}
+	if len(plan) == 0 {
+		return nil, mutant.Result{Status: mutant.Survived, Why: "not covered by any test"}, false
+	}
+	sort.SliceStable(plan, func(i, j int) bool {
+		return len(expected[plan[i].pkg.Path]) > 0 && len(expected[plan[j].pkg.Path]) == 0
+	})
+	return plan, mutant.Result{}, true
+}
+
+// SplitTestID splits "pkgpath.TestName".
+func SplitTestID(id string) (pkg, name string, err error) {
+	i := strings.LastIndex(id, ".")
+	if i <= 0 || i == len(id)-1 || strings.Contains(id[i+1:], "/") {
+		return "", "", fmt.Errorf("test %q is not of the form pkgpath.TestName", id)
+	}
+	return id[:i], id[i+1:], nil
+}
+
+type verdict struct {
+	failed   []string // "pkg.Test"
+	ran      []string
+	skipped  map[string]string // "pkg.Test" -> skip message
+	timedOut string
+	crashed  []string // packages whose binary failed with no failing test
+	excerpt  strings.Builder
+	exitCode int
+}
+
+func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mutant.Result {
+	res := mutant.Result{}
+	for _, p := range plan {
+		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
+	}
+	dir, err := os.MkdirTemp(r.Opts.TempDir, "mutant-")
+	if err != nil {
+		return mutant.Result{Status: mutant.Error, Why: err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	overlay, err := writeOverlay(dir, r.Prog.Root, m)
+	if err != nil {
+		return mutant.Result{Status: mutant.Error, Why: err.Error()}
+	}
+	expected := map[string]bool{}
+	for _, k := range m.Expected {
+		expected[k] = true
+	}
+	v := verdict{skipped: map[string]string{}}
+	for i, p := range plan {
+		bin := filepath.Join(dir, fmt.Sprintf("p%d.test", i))
+		cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
+		res.Commands = append(res.Commands, cmdline)
+		if ctx.Err() != nil {
+			return res
+		}
+		if err != nil {
+			res.Status, res.Why = mutant.Unviable, "does not compile: "+firstLine(compileError(out))
+			res.Excerpt = limit(out, 4<<10)
+			res.ExitCode = exitCode(err)
+			return res
+		}
+		run, err := runBinary(ctx, runOptions{
+			Binary:   bin,
+			Dir:      p.pkg.Dir,
+			Package:  p.pkg.Path,
+			Run:      p.runPattern(),
+			Failfast: m.Catalog == nil,
+			Timeout:  timeoutFor(p.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
+		})
+		if run != nil {
+			res.Commands = append(res.Commands, run.Command)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return res
+			}
+			res.Status, res.Why = mutant.Error, err.Error()
+			return res
+		}
+		v.add(p.pkg.Path, run)
+		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
+			break
+		}
+	}
+	return v.result(res, m, expected)
+}
+
+func (v *verdict) add(pkg string, run *BinaryRun) {
+	v.exitCode = max(v.exitCode, run.ExitCode)
+	var failedHere, running []string
+	for name, t := range run.Tests {
+		id := pkg + "." + name
+		switch t.Action {
+		case "fail":
+			failedHere = append(failedHere, id)
+			v.ran = append(v.ran, id)
+			v.excerpt.WriteString(limit(t.Output, 2<<10))
+		case "pass":
+			v.ran = append(v.ran, id)
+		case "skip":
+			v.skipped[id] = SkipMessage(t.Output)
+		case "run":
+			running = append(running, id)
+		}
+	}
+	sort.Strings(failedHere)
+	sort.Strings(running)
+	if run.TimedOut {
+		v.timedOut = fmt.Sprintf("%s after %s", pkg, run.Elapsed.Round(time.Millisecond))
+		if len(running) > 0 {
+			v.timedOut += ", running " + strings.Join(running, ", ")
+		}
+		return
+	}
+	if run.ExitCode != 0 && len(failedHere) == 0 {
+		// a crash: blame the tests that were running, else the binary
+		if len(running) > 0 {
+			failedHere = running
+			v.ran = append(v.ran, running...)
+		} else {
+			failedHere = []string{pkg + " (test binary)"}
+		}
+		v.excerpt.WriteString(limit(run.Output, 2<<10))
+	}
+	v.failed = append(v.failed, failedHere...)
+}
+
+func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string]bool) mutant.Result {
+	sort.Strings(v.failed)
+	res.ExitCode = v.exitCode
+	res.TestsRun = len(v.ran)
+	res.Excerpt = limit(v.excerpt.String(), 4<<10)
+	expectedRan := false
+	for _, id := range v.ran {
+		if expected[id] {
+			expectedRan = true
+		}
+	}
+	switch {
+	case v.timedOut != "":
+		res.Status, res.Why = mutant.TimedOut, "timed out: "+v.timedOut
+	case len(v.failed) > 0:
+		res.Status, res.KilledBy = mutant.Killed, v.failed
+		res.ExpectedKiller = anyIn(v.failed, expected)
+		if m.Catalog != nil && !res.ExpectedKiller {
+			res.Why = "killed by an unexpected test: " + strings.Join(v.failed, ", ") + "; expected " + strings.Join(m.Expected, ", ")
+		}
+	case m.Catalog != nil && !expectedRan && allSkipped(v.skipped, m.Expected):
+		res.Status, res.Why = mutant.NotRun, firstSkip(v.skipped, m.Expected)
+	case m.Catalog != nil && !expectedRan:
+		res.Status, res.Why = mutant.Error, "no expected killer ran ("+strings.Join(m.Expected, ", ")+"): no such test, or -run matched nothing"
+	case len(v.ran) == 0 && len(v.skipped) > 0:
+		res.Status, res.Why = mutant.NotRun, firstSkip(v.skipped, nil)
+	case len(v.ran) == 0:
+		res.Status, res.Why = mutant.Error, "no test ran under the selection (go test -run matched nothing)"
+	default:
+		res.Status = mutant.Survived
+		res.Why = fmt.Sprintf("every selected test passed (%d ran)", len(v.ran))
+		if m.Catalog != nil {
+			res.Why = "the expected killers passed (" + strings.Join(m.Expected, ", ") + ")"
+		}
+	}
+	return res
+}
+
+func allSkipped(skipped map[string]string, ids []string) bool {
+	for _, id := range ids {
+		if _, ok := skipped[id]; !ok {
+			return false
+		}
+	}
+	return len(ids) > 0
+}
+
+// firstSkip names the first skipped test and its message, preferring ids.
+func firstSkip(skipped map[string]string, ids []string) string {
+	for _, id := range ids {
+		if msg, ok := skipped[id]; ok {
+			return "skipped: " + id + ": " + msg
+		}
+	}
+	var names []string
+	for id := range skipped {
+		names = append(names, id)
+	}
+	sort.Strings(names)
+	return "skipped: " + names[0] + ": " + skipped[names[0]]
+}
+
+func anyIn(ids []string, set map[string]bool) bool {
+	for _, id := range ids {
+		if set[id] {
+			return true
+		}
+	}
+	return false
+}
+
+func prefixed(pkg string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = pkg + "." + n
+	}
+	return out
+}
+
+// Overlay is go build's -overlay file format.
+type Overlay struct {
+	Replace map[string]string
+}
+
+// writeOverlay writes the mutated source and the overlay that maps the
+// original path to it; it returns the overlay's path.
+func writeOverlay(dir, root string, m mutant.Mutant) (string, error) {
+	orig := filepath.Join(root, filepath.FromSlash(m.File))
+	mutated := filepath.Join(dir, filepath.Base(orig))
+	if err := os.WriteFile(mutated, m.Source, 0o644); err != nil {
+		return "", fmt.Errorf("exec: write mutant: %w", err)
+	}
+	data, err := json.Marshal(Overlay{Replace: map[string]string{orig: mutated}})
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return "", fmt.Errorf("exec: write overlay: %w", err)
+	}
+	return path, nil
+}
+
+// compileError keeps the compiler's messages from go test -c output.
+func compileError(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, ".go:") {
+			return strings.TrimSpace(line)
+		}
+	}
+	return strings.TrimSpace(out)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+func exitCode(err error) int {
+	var ee interface{ ExitCode() int }
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}

@@ -1,0 +1,125 @@
+package exec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// sourceExts are the file kinds a build can read: Go, assembly, C and
+// C++, HIP/CUDA kernels, shell build scripts, syso objects.
+var sourceExts = []string{".go", ".s", ".c", ".h", ".cc", ".cpp", ".hpp", ".hip", ".cu", ".cuh", ".sh", ".syso"}
+
+// IsSourceFile applies the tree-hash rule to a module-relative path: a
+// source kind (sourceExts), go.mod, go.sum, or any file under a testdata
+// directory. Reports, logs and build outputs are not sources, so writing
+// reports into the tree does not change its hash.
+func IsSourceFile(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	base := filepath.Base(rel)
+	if base == "go.mod" || base == "go.sum" {
+		return true
+	}
+	if slices.Contains(strings.Split(rel, "/")[:strings.Count(rel, "/")], "testdata") {
+		return true
+	}
+	return slices.Contains(sourceExts, filepath.Ext(rel))
+}
+
+// Tree is the hash of a source tree: one sha256 per source file and one
+// over all of them.
+type Tree struct {
+	Hash  string
+	Files map[string]string // module-relative path -> sha256
+}
+
+// HashTree hashes every source file under root (IsSourceFile), plus the
+// module-relative paths in extra (kernel sources a catalog may rewrite).
+// Directories named .git, or starting with "." or "_" (which go ignores),
+// are skipped.
+func HashTree(root string, extra []string) (Tree, error) {
+	t := Tree{Files: map[string]string{}}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if IsSourceFile(rel) {
+			return t.add(root, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return Tree{}, fmt.Errorf("exec: hash tree %s: %w", root, err)
+	}
+	for _, rel := range extra {
+		if _, done := t.Files[rel]; !done {
+			if err := t.add(root, rel); err != nil {
+				return Tree{}, fmt.Errorf("exec: hash tree %s: %w", root, err)
+			}
+		}
+	}
+	paths := make([]string, 0, len(t.Files))
+	for p := range t.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		fmt.Fprintf(h, "%s\x00%s\n", p, t.Files[p])
+	}
+	t.Hash = hex.EncodeToString(h.Sum(nil))
+	return t, nil
+}
+
+func (t *Tree) add(root, rel string) error {
+	f, err := os.Open(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	t.Files[rel] = hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+// Changed lists the files whose hash differs between t and after (added,
+// removed or modified), sorted.
+func (t Tree) Changed(after Tree) []string {
+	var out []string
+	for p, h := range t.Files {
+		if after.Files[p] != h {
+			out = append(out, p)
+		}
+	}
+	for p := range after.Files {
+		if _, ok := t.Files[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

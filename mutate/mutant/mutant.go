@@ -1,0 +1,111 @@
+package mutant
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"gathermut/mutate/catalog"
+)
+
+// Kind says how a mutant is built: Go mutants are compiled through an
+// overlay, kernel mutants rebuild a native library.
+type Kind string
+
+const (
+	Go     Kind = "go"
+	Kernel Kind = "kernel"
+)
+
+// Position is a 1-based line and column in the original file.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Mutant is one rewrite of one file.
+type Mutant struct {
+	ID          string         `json:"id"`
+	Operator    string         `json:"operator"`
+	Kind        Kind           `json:"kind"`
+	Package     string         `json:"package"`   // import path of the mutated package ("" for kernel mutants)
+	File        string         `json:"file"`      // module-relative, slash-separated
+	Func        string         `json:"func"`      // enclosing function, as in catalog.Target.Func
+	Pos         Position       `json:"pos"`       // start of the mutated node
+	End         Position       `json:"end"`       // end (exclusive) of the mutated node
+	InBody      bool           `json:"inBody"`    // inside a function body (coverage applies); false: package level, covered by every test
+	BodyStart   Position       `json:"bodyStart"` // the innermost enclosing function body, when InBody
+	BodyEnd     Position       `json:"bodyEnd"`
+	Original    string         `json:"original"`    // source of the mutated node
+	Replacement string         `json:"replacement"` // source that replaces it ("" for a deletion)
+	Diff        string         `json:"diff"`        // unified diff of the file
+	Source      []byte         `json:"-"`           // the whole mutated file
+	Catalog     *catalog.Entry `json:"catalog,omitempty"`
+	Expected    []string       `json:"expected,omitempty"` // expected killers, "pkgpath.TestName"
+	Equivalent  string         `json:"equivalent,omitempty"`
+	Unviable    string         `json:"unviable,omitempty"` // type-check error found before any build
+	Invalid     string         `json:"invalid,omitempty"`  // the mutant could not be made (catalog error); reported as Error
+}
+
+// ReplacementHash is the short hash used in generic mutant ids.
+func ReplacementHash(replacement string) string {
+	sum := sha256.Sum256([]byte(replacement))
+	return hex.EncodeToString(sum[:4])
+}
+
+// MakeID builds a generic mutant's id.
+func MakeID(operator, file string, pos Position, replacement string) string {
+	return fmt.Sprintf("%s:%s:%d:%d:%s", operator, file, pos.Line, pos.Column, ReplacementHash(replacement))
+}
+
+// Status is a mutant's verdict.
+type Status string
+
+const (
+	Killed   Status = "killed"
+	Survived Status = "survived"
+	TimedOut Status = "timed out"
+	Unviable Status = "unviable"
+	NotRun   Status = "not run"
+	Error    Status = "error"
+	Ignored  Status = "ignored"
+)
+
+// Statuses lists every status in report order.
+var Statuses = []Status{Killed, Survived, TimedOut, Unviable, NotRun, Error, Ignored}
+
+// Result is the verdict on one mutant and the evidence for it.
+type Result struct {
+	Status         Status        `json:"status"`
+	Why            string        `json:"why,omitempty"`      // reason for the status, in one line
+	KilledBy       []string      `json:"killedBy,omitempty"` // failing tests, "pkgpath.TestName"
+	ExpectedKiller bool          `json:"expectedKiller"`     // a catalog mutant was killed by one of its expected tests
+	CoveredBy      []string      `json:"coveredBy,omitempty"`
+	TestsRun       int           `json:"testsRun"`
+	Commands       []string      `json:"commands,omitempty"`
+	ExitCode       int           `json:"exitCode"`
+	Excerpt        string        `json:"excerpt,omitempty"`
+	Duration       time.Duration `json:"duration"`
+}
+
+// CatalogFailure reports whether r fails a catalog mutant: one that ran and
+// was not killed by its expected tests.
+func (r Result) CatalogFailure(m Mutant) bool {
+	if m.Catalog == nil {
+		return false
+	}
+	switch r.Status {
+	case Killed:
+		return !r.ExpectedKiller
+	case Survived, TimedOut, Error, Unviable:
+		return true
+	}
+	return false
+}
+
+// Outcome pairs a mutant with its result.
+type Outcome struct {
+	Mutant Mutant `json:"mutant"`
+	Result Result `json:"result"`
+}

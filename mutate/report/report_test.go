@@ -1,0 +1,151 @@
+package report
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/mutant"
+)
+
+func outcome(id string, st mutant.Status, why string) mutant.Outcome {
+	return mutant.Outcome{
+		Mutant: mutant.Mutant{ID: id, Operator: "arith", Package: "m/p", File: "p/p.go", Func: "F", Pos: mutant.Position{Line: 3, Column: 9},
+			End: mutant.Position{Line: 3, Column: 14}, Original: "a + b", Replacement: "a - b", Diff: "--- a/p/p.go\n+++ b/p/p.go\n"},
+		Result: mutant.Result{Status: st, Why: why, Duration: 1500 * time.Millisecond},
+	}
+}
+
+func sample() []mutant.Outcome {
+	cat := outcome("cat-entry", mutant.Killed, "killed by an unexpected test: m/p.TestB; expected m/p.TestA")
+	cat.Mutant.Catalog = &catalog.Entry{ID: "cat-entry", Class: 3, Reason: "why"}
+	cat.Mutant.Expected = []string{"m/p.TestA"}
+	cat.Result.KilledBy = []string{"m/p.TestB"}
+	killed := outcome("arith:p/p.go:3:9:aaaa", mutant.Killed, "")
+	killed.Result.KilledBy = []string{"m/p.TestA"}
+	return []mutant.Outcome{
+		killed,
+		outcome("arith:p/p.go:3:9:bbbb", mutant.Survived, NotCovered),
+		outcome("arith:p/p.go:3:9:cccc", mutant.Survived, "every selected test passed (1 ran)"),
+		outcome("arith:p/p.go:3:9:dddd", mutant.TimedOut, "timed out"),
+		outcome("arith:p/p.go:3:9:eeee", mutant.NotRun, "no compiler"),
+		outcome("arith:p/p.go:3:9:ffff", mutant.Unviable, "does not compile"),
+		outcome("arith:p/p.go:3:9:gggg", mutant.Error, "no test ran"),
+		outcome("arith:p/p.go:3:9:hhhh", mutant.Ignored, "equivalent: x"),
+		cat,
+	}
+}
+
+func TestSchemaStatusAndSummary(t *testing.T) {
+	want := map[string]string{"aaaa": "Killed", "bbbb": "NoCoverage", "cccc": "Survived", "dddd": "Timeout", "eeee": "Ignored", "ffff": "CompileError", "gggg": "RuntimeError", "hhhh": "Ignored"}
+	r := Build(Meta{Name: "x"}, sample(), map[string]string{"p/p.go": "package p\n"})
+	for _, m := range r.Files["p/p.go"].Mutants {
+		key := m.ID[len(m.ID)-4:]
+		if w, ok := want[key]; ok && m.Status != w {
+			t.Errorf("%s: %s, want %s", m.ID, m.Status, w)
+		}
+		if key == "eeee" && m.StatusReason != "not run: no compiler" {
+			t.Errorf("not run reason %q", m.StatusReason)
+		}
+		if m.Duration != 1500 {
+			t.Errorf("duration %v ms", m.Duration)
+		}
+	}
+	s := r.Gathermut.Summary
+	// detected: 2 killed + 1 timeout; valid: + 2 survived
+	if s.Total != 9 || s.Score != 60 || len(s.CatalogFailures) != 1 || len(s.Unexpected) != 1 {
+		t.Errorf("summary %+v", s)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	s := Summarize(sample())
+	for _, c := range []struct {
+		cond Conditions
+		sum  Summary
+		code int
+	}{
+		{Conditions{TreeChanged: true, BaselineRed: true}, s, ExitTreeChanged},
+		{Conditions{BaselineRed: true, Interrupted: true}, s, ExitBaseline},
+		{Conditions{Interrupted: true}, s, ExitInterrupted},
+		{Conditions{}, s, ExitCatalog},
+		{Conditions{}, Summarize(sample()[:4]), ExitSurvivors},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitTimeouts},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("b", mutant.Error, "")}), ExitErrors},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.Killed, ""), outcome("b", mutant.NotRun, "no compiler")}), ExitOK},
+	} {
+		code, reason := ExitCode(c.sum, c.cond)
+		if code != c.code || reason == "" {
+			t.Errorf("%+v: exit %d (%s), want %d", c.cond, code, reason, c.code)
+		}
+	}
+	if _, reason := ExitCode(Summarize([]mutant.Outcome{outcome("b", mutant.NotRun, "x")}), Conditions{}); !strings.Contains(reason, "1 not run") {
+		t.Errorf("ok reason does not say what did not run: %s", reason)
+	}
+}
+
+func TestWriteReadMerge(t *testing.T) {
+	dir := t.TempDir()
+	all := sample()
+	meta := Meta{Name: "shard-0", TreeBefore: "abc", TreeAfter: "abc", Shard: "0/2", WallSeconds: 3}
+	a := Build(meta, all[:5], map[string]string{"p/p.go": "package p\n"})
+	meta.Name, meta.Shard, meta.WallSeconds = "shard-1", "1/2", 5
+	b := Build(meta, all[5:], map[string]string{"p/p.go": "package p\n"})
+	var paths []string
+	for _, r := range []*Report{a, b} {
+		jsonPath, mdPath, err := Write(dir, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(mdPath) != r.Gathermut.Name+".md" {
+			t.Errorf("md path %s", mdPath)
+		}
+		paths = append(paths, jsonPath)
+	}
+	var read []*Report
+	for _, p := range paths {
+		r, err := Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read = append(read, r)
+	}
+	merged, err := Merge("all", read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := merged.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) || merged.Gathermut.WallSeconds != 5 || len(merged.Gathermut.Shards) != 2 || merged.Gathermut.ExitCode != ExitCatalog {
+		t.Errorf("merged: %d mutants, wall %v, shards %v, exit %d", len(got), merged.Gathermut.WallSeconds, merged.Gathermut.Shards, merged.Gathermut.ExitCode)
+	}
+	for _, o := range got {
+		if o.Mutant.Diff == "" || o.Result.Duration != 1500*time.Millisecond {
+			t.Errorf("%s lost evidence in the round trip: %+v", o.Mutant.ID, o)
+		}
+	}
+	b.Gathermut.TreeBefore = "other"
+	if _, err := Merge("all", []*Report{a, b}); err == nil || !strings.Contains(err.Error(), "not the same sources") {
+		t.Errorf("merge of different trees: %v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "missing.json")); err == nil {
+		t.Errorf("missing report read")
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	r := Build(Meta{Name: "x", TreeBefore: "abc", TreeAfter: "abc", WallSeconds: 60, Jobs: 2}, sample(), nil)
+	r.Gathermut.ExitCode, r.Gathermut.Reason = ExitCode(r.Gathermut.Summary, Conditions{})
+	md := Markdown(r)
+	for _, s := range []string{"# Mutation report: x", "| Mutants | 9 |", "| Score | 60.0%", "| Mutants per minute | 9.0 |", "| -j | 2 |", "(unchanged)",
+		"## By package", "| `m/p` | 9 |", "## By operator", "## Catalog", "| `cat-entry` | 3 |", "## Survivors (2)", "## Killed by an unexpected test (1)",
+		"<details><summary>diff</summary>", "## Timed out (1)", "## Errors (1)", "## Not run (1)", "no compiler", "## Ignored (equivalent) (1)", "## Unviable (1)"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("Markdown has no %q", s)
+		}
+	}
+}
