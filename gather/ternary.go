@@ -18,6 +18,8 @@ func tq1Digit(q uint8, n int) int {
 func decodeTQ1_0(b []byte, y []float32) {
 	b, y = b[:54], y[:256]
 	d := f16le(b, 52)
+	// 160 and 240 are multiples of 16 and 4, so e%16 and e%4 are the byte
+	// positions inside the second and third regions.
 	for e := range 256 {
 		var q uint8
 		var n int
@@ -25,9 +27,9 @@ func decodeTQ1_0(b []byte, y []float32) {
 		case e < 160:
 			q, n = b[e%32], e/32
 		case e < 240:
-			q, n = b[32+(e-160)%16], (e-160)/16
+			q, n = b[32+e%16], (e-160)/16
 		default:
-			q, n = b[48+(e-240)%4], (e-240)/4
+			q, n = b[48+e%4], (e-240)/4
 		}
 		y[e] = float32(tq1Digit(q, n)-1) * d
 	}
