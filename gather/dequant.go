@@ -93,10 +93,10 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 	if err != nil {
 		return err
 	}
-	blocks, err := wholeBlocks(tr, len(packed), len(out))
-	if err != nil {
+	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
 		return err
 	}
+	blocks := len(out) / tr.BlockElems
 	// Full slice expressions cap each block at its own end, so a decoder
 	// cannot reach into the next block or past the caller's slices.
 	for b := 0; b < blocks; b++ {
@@ -115,10 +115,10 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 	if err != nil {
 		return err
 	}
-	blocks, err := wholeBlocks(tr, len(packed), len(out))
-	if err != nil {
+	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
 		return err
 	}
+	blocks := len(out) / tr.BlockElems
 	scratch := scratchPool.Get().(*[maxBlockElems]float32)
 	defer scratchPool.Put(scratch)
 	f := scratch[:tr.BlockElems]
@@ -141,15 +141,14 @@ const maxBlockElems = 256
 // allocation per call.
 var scratchPool = sync.Pool{New: func() any { return new([maxBlockElems]float32) }}
 
-// wholeBlocks checks that n elements are whole blocks of tr and that packed
-// holds them, and returns the block count.
-func wholeBlocks(tr gguf.Traits, packedLen, n int) (int, error) {
+// wholeBlocks checks that n elements are whole blocks of tr and that
+// packedLen bytes hold them.
+func wholeBlocks(tr gguf.Traits, packedLen, n int) error {
 	if n%tr.BlockElems != 0 {
-		return 0, fmt.Errorf("gather: %s: %d output elements are not whole blocks of %d", tr.Name, n, tr.BlockElems)
+		return fmt.Errorf("gather: %s: %d output elements are not whole blocks of %d", tr.Name, n, tr.BlockElems)
 	}
-	blocks := n / tr.BlockElems
-	if need := blocks * tr.BlockBytes; packedLen < need {
-		return 0, fmt.Errorf("gather: %s: %d elements need %d packed bytes, have %d", tr.Name, n, need, packedLen)
+	if need := n / tr.BlockElems * tr.BlockBytes; packedLen < need {
+		return fmt.Errorf("gather: %s: %d elements need %d packed bytes, have %d", tr.Name, n, need, packedLen)
 	}
-	return blocks, nil
+	return nil
 }

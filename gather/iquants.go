@@ -7,12 +7,13 @@ import "math"
 // j set negates element j; the product is rounded before the sign, as
 // (db·grid)·(±1), so a zero scale still gives a correctly signed zero.
 
-// sign returns -1 when signs has the bit of mask set, else +1. It has no
-// branch (sign bits are random data, so a branch would mispredict half the
-// time): the set bit becomes the sign bit of 1.0.
-func sign(signs, mask uint8) float32 {
+// signed returns v, negated when signs has the bit of mask set. The
+// reference multiplies by ±1; flipping the sign bit gives the same bits for
+// every non-NaN v (a NaN's sign is platform-dependent anyway, and NaNs
+// compare only as NaN). It has no branch, as sign bits are random data.
+func signed(v float32, signs, mask uint8) float32 {
 	neg := (uint32(signs&mask) + 0xff) >> 8 // 1 if the bit is set, else 0
-	return math.Float32frombits(0x3f800000 | neg<<31)
+	return math.Float32frombits(math.Float32bits(v) ^ neg<<31)
 }
 
 // decodeIQ2_XXS: d f16 @0, then per group g 8 bytes @2+8g: four iq2xxsGrid
@@ -22,15 +23,15 @@ func decodeIQ2_XXS(b []byte, y []float32) {
 	b, y = b[:66], y[:256]
 	d := f16le(b, 0)
 	for g := range 8 {
-		grp := b[2+8*g : 10+8*g]
+		grp := b[2+8*g:]
 		w := u32le(grp, 4)
 		db := float32(d*(0.5+float32(w>>28))) * 0.25
 		for l := range 4 {
 			grid := iq2xxsGrid[grp[l]]
 			signs := ksignsIQ2XS[w>>(7*l)&127]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
-				o[j] = float32(db*float32(uint8(grid>>(8*j)))) * sign(signs, kmaskIQ2XS[j])
+				o[j] = signed(float32(db*float32(uint8(grid>>(8*j)))), signs, kmaskIQ2XS[j])
 			}
 		}
 	}
@@ -44,7 +45,7 @@ func decodeIQ2_XS(b []byte, y []float32) {
 	d := f16le(b, 0)
 	for g := range 8 {
 		sc := b[66+g]
-		db := [2]float32{
+		db := [...]float32{
 			float32(d*(0.5+float32(sc&15))) * 0.25,
 			float32(d*(0.5+float32(sc>>4))) * 0.25,
 		}
@@ -53,9 +54,9 @@ func decodeIQ2_XS(b []byte, y []float32) {
 			grid := iq2xsGrid[qs&511]
 			signs := ksignsIQ2XS[qs>>9]
 			dl := db[l/2]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
-				o[j] = float32(dl*float32(uint8(grid>>(8*j)))) * sign(signs, kmaskIQ2XS[j])
+				o[j] = signed(float32(dl*float32(uint8(grid>>(8*j)))), signs, kmaskIQ2XS[j])
 			}
 		}
 	}
@@ -69,7 +70,7 @@ func decodeIQ2_S(b []byte, y []float32) {
 	d := f16le(b, 0)
 	for g := range 8 {
 		sc := b[74+g]
-		db := [2]float32{
+		db := [...]float32{
 			float32(d*(0.5+float32(sc&15))) * 0.25,
 			float32(d*(0.5+float32(sc>>4))) * 0.25,
 		}
@@ -79,9 +80,9 @@ func decodeIQ2_S(b []byte, y []float32) {
 			grid := iq2sGrid[idx]
 			signs := b[34+4*g+l]
 			dl := db[l/2]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
-				o[j] = float32(dl*float32(uint8(grid>>(8*j)))) * sign(signs, kmaskIQ2XS[j])
+				o[j] = signed(float32(dl*float32(uint8(grid>>(8*j)))), signs, kmaskIQ2XS[j])
 			}
 		}
 	}
@@ -100,10 +101,10 @@ func decodeIQ3_XXS(b []byte, y []float32) {
 			grid1 := iq3xxsGrid[b[2+8*g+2*l]]
 			grid2 := iq3xxsGrid[b[2+8*g+2*l+1]]
 			signs := ksignsIQ2XS[w>>(7*l)&127]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 4 {
-				o[j] = float32(db*float32(uint8(grid1>>(8*j)))) * sign(signs, kmaskIQ2XS[j])
-				o[j+4] = float32(db*float32(uint8(grid2>>(8*j)))) * sign(signs, kmaskIQ2XS[j+4])
+				o[j] = signed(float32(db*float32(uint8(grid1>>(8*j)))), signs, kmaskIQ2XS[j])
+				o[j+4] = signed(float32(db*float32(uint8(grid2>>(8*j)))), signs, kmaskIQ2XS[j+4])
 			}
 		}
 	}
@@ -126,10 +127,10 @@ func decodeIQ3_S(b []byte, y []float32) {
 			grid1 := iq3sGrid[idx1]
 			grid2 := iq3sGrid[idx2]
 			signs := b[74+4*g+l]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 4 {
-				o[j] = float32(db*float32(uint8(grid1>>(8*j)))) * sign(signs, kmaskIQ2XS[j])
-				o[j+4] = float32(db*float32(uint8(grid2>>(8*j)))) * sign(signs, kmaskIQ2XS[j+4])
+				o[j] = signed(float32(db*float32(uint8(grid1>>(8*j)))), signs, kmaskIQ2XS[j])
+				o[j+4] = signed(float32(db*float32(uint8(grid2>>(8*j)))), signs, kmaskIQ2XS[j+4])
 			}
 		}
 	}
@@ -151,7 +152,7 @@ func decodeIQ1_S(b []byte, y []float32) {
 		for l := range 4 {
 			idx := int(b[2+4*g+l]) | int(qh>>(3*l)&7)<<8
 			grid := iq1sGrid[idx]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
 				o[j] = dl * (float32(int8(grid>>(8*j))) + delta)
 			}
@@ -174,7 +175,7 @@ func decodeIQ1_M(b []byte, y []float32) {
 	d := f16ToF32(w[0]>>12 | w[1]>>12<<4 | w[2]>>12<<8 | w[3]>>12<<12)
 	for g := range 8 {
 		sw := w[g/2] >> (6 * (g % 2))
-		dl := [2]float32{
+		dl := [...]float32{
 			d * float32(2*int(sw&7)+1),
 			d * float32(2*int(sw>>3&7)+1),
 		}
@@ -187,7 +188,7 @@ func decodeIQ1_M(b []byte, y []float32) {
 			}
 			grid := iq1sGrid[idx]
 			dll := dl[l/2]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
 				o[j] = dll * (float32(int8(grid>>(8*j))) + delta)
 			}
@@ -210,7 +211,7 @@ func decodeIQ1_XXXS(b []byte, y []float32) {
 		}
 		for l := range 4 {
 			grid := iq1xxxsGrid[b[2+4*g+l]]
-			o := y[32*g+8*l : 32*g+8*l+8]
+			o := y[32*g+8*l:]
 			for j := range 8 {
 				o[j] = dl * (float32(int8(grid>>(8*j))) + delta)
 			}
@@ -240,8 +241,8 @@ func decodeIQ4_XS(b []byte, y []float32) {
 	for g := range 8 {
 		ls := int(b[4+g/2]>>(4*(g%2))&15) | int(sh>>(2*g)&3)<<4
 		dl := d * float32(ls-32)
-		qs := b[8+16*g : 24+16*g]
-		o := y[32*g : 32*g+32]
+		qs := b[8+16*g:]
+		o := y[32*g:]
 		for j := range 16 {
 			o[j] = dl * float32(kvaluesIQ4NL[qs[j]&15])
 			o[j+16] = dl * float32(kvaluesIQ4NL[qs[j]>>4])

@@ -18,8 +18,8 @@ func decodeQ2_K(b []byte, y []float32) {
 		dl := float32(d * float32(sc&15))
 		ml := float32(dmin * float32(sc>>4))
 		h, p, r0 := k/8, k/2%4, 16*(k%2)
-		qs := b[16+32*h+r0 : 16+32*h+r0+16]
-		o := y[16*k : 16*k+16]
+		qs := b[16+32*h+r0:]
+		o := y[16*k:]
 		for l := range 16 {
 			q := qs[l] >> (2 * p) & 3
 			o[l] = float32(dl*float32(q)) - ml
@@ -33,13 +33,13 @@ func decodeQ2_K(b []byte, y []float32) {
 func decodeQ3_K(b []byte, y []float32) {
 	b, y = b[:110], y[:256]
 	d := f16le(b, 108)
-	scales := b[96:108]
+	scales := b[96:]
 	for j := range 16 {
 		lo := scales[j%8] >> (4 * (j / 8)) & 15
 		hi := scales[8+j%4] >> (2 * (j / 4)) & 3
 		dl := float32(d * float32(int(lo|hi<<4)-32))
 		h, p, r0 := j/8, j/2%4, 16*(j%2)
-		o := y[16*j : 16*j+16]
+		o := y[16*j:]
 		for l := range 16 {
 			r := r0 + l
 			low := int(b[32+32*h+r] >> (2 * p) & 3)
@@ -68,7 +68,7 @@ func decodeQ4_K(b []byte, y []float32) {
 	b, y = b[:144], y[:256]
 	d := f16le(b, 0)
 	dmin := f16le(b, 2)
-	scales := b[4:16]
+	scales := b[4:]
 	for c := range 4 {
 		sc1, m1 := scaleMinK4(2*c, scales)
 		sc2, m2 := scaleMinK4(2*c+1, scales)
@@ -76,8 +76,8 @@ func decodeQ4_K(b []byte, y []float32) {
 		d2 := float32(d * float32(sc2))
 		min1 := float32(dmin * float32(m1))
 		min2 := float32(dmin * float32(m2))
-		qs := b[16+32*c : 48+32*c]
-		o := y[64*c : 64*c+64]
+		qs := b[16+32*c:]
+		o := y[64*c:]
 		for l := range 32 {
 			o[l] = float32(d1*float32(qs[l]&15)) - min1
 			o[l+32] = float32(d2*float32(qs[l]>>4)) - min2
@@ -92,8 +92,8 @@ func decodeQ5_K(b []byte, y []float32) {
 	b, y = b[:176], y[:256]
 	d := f16le(b, 0)
 	dmin := f16le(b, 2)
-	scales := b[4:16]
-	qh := b[16:48]
+	scales := b[4:]
+	qh := b[16:]
 	for c := range 4 {
 		sc1, m1 := scaleMinK4(2*c, scales)
 		sc2, m2 := scaleMinK4(2*c+1, scales)
@@ -101,8 +101,8 @@ func decodeQ5_K(b []byte, y []float32) {
 		d2 := float32(d * float32(sc2))
 		min1 := float32(dmin * float32(m1))
 		min2 := float32(dmin * float32(m2))
-		qs := b[48+32*c : 80+32*c]
-		o := y[64*c : 64*c+64]
+		qs := b[48+32*c:]
+		o := y[64*c:]
 		for l := range 32 {
 			q1 := qs[l]&15 | (qh[l]>>(2*c)&1)<<4
 			q2 := qs[l]>>4 | (qh[l]>>(2*c+1)&1)<<4
@@ -120,10 +120,10 @@ func decodeQ6_K(b []byte, y []float32) {
 	b, y = b[:210], y[:256]
 	d := f16le(b, 208)
 	for h := range 2 {
-		ql := b[64*h : 64*h+64]
-		qh := b[128+32*h : 128+32*h+32]
-		sc := b[192+8*h : 200+8*h]
-		o := y[128*h : 128*h+128]
+		ql := b[64*h:]
+		qh := b[128+32*h:]
+		sc := b[192+8*h:]
+		o := y[128*h:]
 		for k := range 4 {
 			for half := range 2 {
 				dl := d * float32(int8(sc[2*k+half]))
@@ -142,7 +142,7 @@ func decodeQ6_K(b []byte, y []float32) {
 // decodeQ8_K: d float32 @0, qs[256] int8 @4, bsums[16] int16 @260 (ignored;
 // they only serve dot products). y = d·qs[e].
 func decodeQ8_K(b []byte, y []float32) {
-	b, y = b[:292], y[:256]
+	y = y[:256] // bsums, the last 32 bytes, are never read
 	d := math.Float32frombits(u32le(b, 0))
 	for e := range 256 {
 		y[e] = d * float32(int8(b[4+e]))

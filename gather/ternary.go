@@ -4,31 +4,34 @@ package gather
 // times a trailing f16 scale.
 
 // tq1Pow3 are the digit multipliers of TQ1_0's fixed-point base-3 packing.
-var tq1Pow3 = [5]uint8{1, 3, 9, 27, 81}
+var tq1Pow3 = [...]uint8{1, 3, 9, 27, 81}
 
 // tq1Digit returns digit n of a TQ1_0 byte: ((q·3^n mod 256)·3) >> 8, 0..2.
 func tq1Digit(q uint8, n int) int {
 	return int(uint16(q*tq1Pow3[n]) * 3 >> 8)
 }
 
-// decodeTQ1_0 (extra): qs[48] @0, qh[4] @48, d f16 @52. Digit n of qs[m]
-// is element 32n+m for m < 32 and 160+16n+(m-32) for the last 16 bytes;
-// digit n (< 4) of qh[j] is element 240+4n+j. y = (digit-1)·d.
+// decodeTQ1_0 (extra): qs[48] @0, qh[4] @48, d f16 @52. Elements 0-159 are
+// digit e/32 of qs[e%32], elements 160-239 digit (e-160)/16 of
+// qs[32+(e-160)%16], elements 240-255 digit (e-240)/4 of qh[(e-240)%4].
+// y = (digit-1)·d.
 func decodeTQ1_0(b []byte, y []float32) {
 	b, y = b[:54], y[:256]
 	d := f16le(b, 52)
-	for n := range 5 {
-		for m := range 32 {
-			y[32*n+m] = float32(tq1Digit(b[m], n)-1) * d
+	// 160 and 240 are multiples of 16 and 4, so e%16 and e%4 are the byte
+	// positions inside the second and third regions.
+	for e := range 256 {
+		var q uint8
+		var n int
+		switch {
+		case e < 160:
+			q, n = b[e%32], e/32
+		case e < 240:
+			q, n = b[32+e%16], (e-160)/16
+		default:
+			q, n = b[48+e%4], (e-240)/4
 		}
-		for m := range 16 {
-			y[160+16*n+m] = float32(tq1Digit(b[32+m], n)-1) * d
-		}
-	}
-	for n := range 4 {
-		for j := range 4 {
-			y[240+4*n+j] = float32(tq1Digit(b[48+j], n)-1) * d
-		}
+		y[e] = float32(tq1Digit(q, n)-1) * d
 	}
 }
 

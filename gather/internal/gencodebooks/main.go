@@ -14,27 +14,29 @@ import (
 
 // table describes one text table and the Go array it becomes.
 type table struct {
-	file    string // in the codebooks directory
-	name    string // Go identifier
-	elem    string // Go element type: uint64, uint32, uint8 or int8
-	count   int    // entries the file must hold
-	perLine int    // values per line of the literal
-	doc     string // comment above the array
+	file  string // in the codebooks directory
+	name  string // Go identifier
+	elem  string // Go element type: uint64, uint32, uint8 or int8
+	count int    // entries the file must hold
+	doc   string // comment above the array
 }
 
 var tables = []table{
-	{"iq2xxs_grid.txt", "iq2xxsGrid", "uint64", 256, 4, "IQ2_XXS grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
-	{"iq2xs_grid.txt", "iq2xsGrid", "uint64", 512, 4, "IQ2_XS grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
-	{"iq2s_grid.txt", "iq2sGrid", "uint64", 1024, 4, "IQ2_S grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
-	{"iq3xxs_grid.txt", "iq3xxsGrid", "uint32", 256, 6, "IQ3_XXS grid: 4 unsigned bytes per entry, values {4, 12, ..., 52, 62}."},
-	{"iq3s_grid.txt", "iq3sGrid", "uint32", 512, 6, "IQ3_S grid: 4 unsigned bytes per entry, values {1, 3, ..., 15}."},
-	{"iq1s_grid.txt", "iq1sGrid", "uint64", 2048, 4, "IQ1_S and IQ1_M grid: 8 int8 bytes per entry, values {-1, 0, 1}."},
-	{"iq1_xxxs_grid.txt", "iq1xxxsGrid", "uint64", 256, 4, "IQ1_XXXS grid (unsloth fork): 256 chosen iq1sGrid entries."},
-	{"ksigns_iq2xs.txt", "ksignsIQ2XS", "uint8", 128, 16, "ksignsIQ2XS[i] is the 7-bit sign index i plus an even-parity bit 7."},
-	{"kmask_iq2xs.txt", "kmaskIQ2XS", "uint8", 8, 8, "kmaskIQ2XS[j] selects the sign bit of element j of a sub-group."},
-	{"kvalues_iq4nl.txt", "kvaluesIQ4NL", "int8", 16, 16, "IQ4_NL and IQ4_XS non-linear values."},
-	{"kvalues_mxfp4.txt", "kvaluesMXFP4", "int8", 16, 16, "MXFP4 values: E2M1 doubled; code 8 (E2M1 -0) is 0."},
+	{"iq2xxs_grid.txt", "iq2xxsGrid", "uint64", 256, "IQ2_XXS grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
+	{"iq2xs_grid.txt", "iq2xsGrid", "uint64", 512, "IQ2_XS grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
+	{"iq2s_grid.txt", "iq2sGrid", "uint64", 1024, "IQ2_S grid: 8 unsigned bytes per entry, values {8, 25, 43}."},
+	{"iq3xxs_grid.txt", "iq3xxsGrid", "uint32", 256, "IQ3_XXS grid: 4 unsigned bytes per entry, values {4, 12, ..., 52, 62}."},
+	{"iq3s_grid.txt", "iq3sGrid", "uint32", 512, "IQ3_S grid: 4 unsigned bytes per entry, values {1, 3, ..., 15}."},
+	{"iq1s_grid.txt", "iq1sGrid", "uint64", 2048, "IQ1_S and IQ1_M grid: 8 int8 bytes per entry, values {-1, 0, 1}."},
+	{"iq1_xxxs_grid.txt", "iq1xxxsGrid", "uint64", 256, "IQ1_XXXS grid (unsloth fork): 256 chosen iq1sGrid entries."},
+	{"ksigns_iq2xs.txt", "ksignsIQ2XS", "uint8", 128, "ksignsIQ2XS[i] is the 7-bit sign index i plus an even-parity bit 7."},
+	{"kmask_iq2xs.txt", "kmaskIQ2XS", "uint8", 8, "kmaskIQ2XS[j] selects the sign bit of element j of a sub-group."},
+	{"kvalues_iq4nl.txt", "kvaluesIQ4NL", "int8", 16, "IQ4_NL and IQ4_XS non-linear values."},
+	{"kvalues_mxfp4.txt", "kvaluesMXFP4", "int8", 16, "MXFP4 values: E2M1 doubled; code 8 (E2M1 -0) is 0."},
 }
+
+// valuesPerLine keeps the literals about 80 columns wide.
+var valuesPerLine = map[string]int{"uint64": 4, "uint32": 6, "uint8": 16, "int8": 8}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -95,12 +97,11 @@ func Generate(dir string) ([]byte, error) {
 			return nil, err
 		}
 		fmt.Fprintf(&buf, "// %s\nvar %s = [%d]%s{\n", t.doc, t.name, t.count, t.elem)
+		// format.Source indents the lines; only the breaks are chosen here.
+		perLine := valuesPerLine[t.elem]
 		for i, v := range vals {
-			if i%t.perLine == 0 {
-				buf.WriteString("\t")
-			}
 			buf.WriteString(v)
-			if i%t.perLine == t.perLine-1 || i == len(vals)-1 {
+			if i%perLine == perLine-1 || i == len(vals)-1 {
 				buf.WriteString(",\n")
 			} else {
 				buf.WriteString(", ")

@@ -32,30 +32,36 @@ func TestGenerateRefusesBadTables(t *testing.T) {
 		{"bad hex", "iq3s_grid.txt", strings.Repeat("0x1zz\n", 512), "iq3s_grid.txt line 1"},
 		{"int8 overflow", "kvalues_iq4nl.txt", strings.Repeat("200\n", 16), "kvalues_iq4nl.txt line 1"},
 		{"deltas differ", "iq1m_delta.txt", "0.25\n", "iq1s_delta 0.125 and iq1m_delta 0.25 differ"},
+		{"delta not a float32", "iq1s_delta.txt", "1e39\n", "iq1s_delta.txt: strconv.ParseFloat"},
+		{"uint8 overflow on line 3", "ksigns_iq2xs.txt", "0\n129\n256\n" + strings.Repeat("0\n", 125), "ksigns_iq2xs.txt line 3"},
+		{"uint32 overflow", "iq3xxs_grid.txt", "0x100000000\n" + strings.Repeat("0x04040404\n", 255), "iq3xxs_grid.txt line 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			entries, err := os.ReadDir("../../../testdata/codebooks")
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range entries {
-				data, err := os.ReadFile("../../../testdata/codebooks/" + e.Name())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(dir+"/"+e.Name(), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			dir := copyTables(t)
 			if err := os.WriteFile(dir+"/"+tc.file, []byte(tc.content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err = Generate(dir)
+			_, err := Generate(dir)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Generate error = %v, want it to contain %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestGenerateKeepsFullWidth checks that a grid value with its top bit set
+// is kept, so the parse width matches the element type.
+func TestGenerateKeepsFullWidth(t *testing.T) {
+	dir := copyTables(t)
+	if err := os.WriteFile(dir+"/iq3s_grid.txt", []byte(strings.Repeat("0x80000001\n", 512)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "var iq3sGrid = [512]uint32{\n\t0x80000001, 0x80000001,") {
+		t.Fatal("iq3sGrid does not hold 0x80000001")
 	}
 }
 
@@ -78,6 +84,9 @@ func TestRun(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatal("run wrote something other than the committed codebooks.go")
 	}
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm()&0o711 != 0o600 {
+		t.Fatalf("output file mode %v (%v), want rw for the owner and no execute bits", st.Mode(), err)
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -93,4 +102,24 @@ func TestRun(t *testing.T) {
 			t.Errorf("run(%q) = %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.msg)
 		}
 	}
+}
+
+// copyTables copies testdata/codebooks into a temporary directory.
+func copyTables(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir("../../../testdata/codebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile("../../../testdata/codebooks/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+e.Name(), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
