@@ -138,7 +138,7 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 			return nil, mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer package %s cannot observe %s (it does not import it)", pkg, m.Package)}, false
 		}
 	}
-	var plan []pkgRun
+	var plan, rest []pkgRun
 	for _, path := range observers {
 		pb := r.Baseline.Packages[path]
 		if pb == nil {
@@ -161,16 +161,34 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 				run.tests = append(run.tests, &TestBaseline{Name: name, Status: BaseGone})
 			}
 		}
-		if len(run.tests) > 0 {
-			plan = append(plan, run)
+		if len(run.tests) == 0 {
+			continue
+		}
+		if len(expected[path]) == 0 {
+			rest = append(rest, run)
+			continue
+		}
+		// The expected killers run first and alone: another test that
+		// panics under the mutant ends the whole binary, and would hide
+		// whether the expected killer fails. The package's other covering
+		// tests run afterwards, only if the killers did not fail.
+		killers, others := pkgRun{pkg: pb}, pkgRun{pkg: pb}
+		for _, t := range run.tests {
+			if expected[path][t.Name] {
+				killers.tests = append(killers.tests, t)
+			} else {
+				others.tests = append(others.tests, t)
+			}
+		}
+		plan = append(plan, killers)
+		if len(others.tests) > 0 {
+			rest = append(rest, others)
 		}
 	}
+	plan = append(plan, rest...)
 	if len(plan) == 0 {
 		return nil, mutant.Result{Status: mutant.Survived, Why: "not covered by any test"}, false
 	}
-	sort.SliceStable(plan, func(i, j int) bool {
-		return len(expected[plan[i].pkg.Path]) > 0 && len(expected[plan[j].pkg.Path]) == 0
-	})
 	return plan, mutant.Result{}, true
 }
 
@@ -212,18 +230,23 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 		expected[k] = true
 	}
 	v := verdict{skipped: map[string]string{}}
+	bins := map[string]string{} // package -> its mutant test binary, built once
 	for i, p := range plan {
-		bin := filepath.Join(dir, fmt.Sprintf("p%d.test", i))
-		cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
-		res.Commands = append(res.Commands, cmdline)
-		if ctx.Err() != nil {
-			return res
-		}
-		if err != nil {
-			res.Status, res.Why = mutant.Unviable, "does not compile: "+firstLine(compileError(out))
-			res.Excerpt = limit(out, 4<<10)
-			res.ExitCode = exitCode(err)
-			return res
+		bin, built := bins[p.pkg.Path]
+		if !built {
+			bin = filepath.Join(dir, fmt.Sprintf("p%d.test", i))
+			cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
+			res.Commands = append(res.Commands, cmdline)
+			if ctx.Err() != nil {
+				return res
+			}
+			if err != nil {
+				res.Status, res.Why = mutant.Unviable, "does not compile: "+firstLine(compileError(out))
+				res.Excerpt = limit(out, 4<<10)
+				res.ExitCode = exitCode(err)
+				return res
+			}
+			bins[p.pkg.Path] = bin
 		}
 		run, err := runBinary(ctx, runOptions{
 			Binary:   bin,

@@ -1,0 +1,222 @@
+package mutants
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/load"
+	"gathermut/mutate/operator"
+)
+
+// rowPatterns are the packages the catalog targets.
+var rowPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
+
+var (
+	progOnce sync.Once
+	prog     *load.Program
+	progErr  error
+)
+
+// rowProgram loads the row's packages once for the tests of this file.
+func rowProgram(t *testing.T) *load.Program {
+	t.Helper()
+	progOnce.Do(func() { prog, progErr = load.Load("..", rowPatterns...) })
+	if progErr != nil {
+		t.Fatal(progErr)
+	}
+	return prog
+}
+
+// TestCatalogResolves resolves every entry against the current code: a
+// target that is missing, matches more than once or rewrites nothing fails
+// here, so a rename that orphans a mutant fails the catalog's build, not
+// the review. Each Go mutant must also type-check.
+func TestCatalogResolves(t *testing.T) {
+	p := rowProgram(t)
+	for _, e := range Catalog().Entries {
+		t.Run(e.ID, func(t *testing.T) {
+			m, err := operator.Resolve(p, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Unviable != "" {
+				t.Fatalf("does not type-check: %s", m.Unviable)
+			}
+			if strings.TrimSpace(m.Diff) == "" {
+				t.Fatal("empty diff")
+			}
+		})
+	}
+}
+
+// TestCatalogKillersExist checks that every expected killer is a top-level
+// test of its package: a renamed test would otherwise turn its mutants into
+// errors at run time.
+func TestCatalogKillersExist(t *testing.T) {
+	p := rowProgram(t)
+	for _, e := range Catalog().Entries {
+		if len(e.Killers) == 0 {
+			t.Errorf("%s: no expected killer", e.ID)
+		}
+		for _, k := range e.Killers {
+			i := strings.LastIndex(k, ".")
+			if i < 0 || !slices.Contains(p.Tests(k[:i]), k[i+1:]) {
+				t.Errorf("%s: expected killer %s is not a test of its package", e.ID, k)
+			}
+		}
+		if strings.TrimSpace(e.Reason) == "" {
+			t.Errorf("%s: no reason", e.ID)
+		}
+	}
+}
+
+// TestCatalogIDsUnique: ids are what reports, shards and reruns line up on.
+func TestCatalogIDsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range Catalog().Entries {
+		if seen[e.ID] {
+			t.Errorf("duplicate id %s", e.ID)
+		}
+		seen[e.ID] = true
+	}
+}
+
+// admittedCodecs are ROW.md's 19 codecs, written out here independently of
+// package gather so that a codec dropped from the catalog is noticed.
+var admittedCodecs = []string{
+	"Q4_0", "Q5_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K",
+	"IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "MXFP4", "IQ1_XXXS",
+}
+
+// codebookCodecs look their values up in a table (a grid or a non-linear
+// value set) and so get a third, codebook, corruption.
+var codebookCodecs = []string{"IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "MXFP4", "IQ1_XXXS"}
+
+// TestCatalogCoversEveryClass checks that every class of ROW.md's mutation
+// evidence is present, with the expansions the issue asks for.
+func TestCatalogCoversEveryClass(t *testing.T) {
+	entries := Catalog().Entries
+	byID := map[string]catalog.Entry{}
+	classes := map[int]int{}
+	for _, e := range entries {
+		byID[e.ID] = e
+		classes[e.Class]++
+	}
+	for class := 1; class <= 13; class++ {
+		if classes[class] == 0 {
+			t.Errorf("class %d has no entry", class)
+		}
+	}
+	for class := range classes {
+		if class < 1 || class > 13 {
+			t.Errorf("class %d is not one of ROW.md's 13", class)
+		}
+	}
+	// Class 4: every admitted codec, scale and payload, plus the codebook
+	// where it has one, in Go; one corruption per codec in the kernel.
+	for _, codec := range admittedCodecs {
+		parts := []string{"scale", "payload"}
+		if slices.Contains(codebookCodecs, codec) {
+			parts = append(parts, "codebook")
+		}
+		for _, part := range parts {
+			id := "decode-" + strings.ToLower(codec) + "-" + part
+			if e, ok := byID[id]; !ok || e.Class != 4 || e.Target.Package != pkgGather {
+				t.Errorf("class 4: no Go %s corruption of %s (%s)", part, codec, id)
+			}
+		}
+		found := false
+		for _, e := range entries {
+			if e.Class == 4 && e.Operator == catalog.KernelText && strings.HasPrefix(e.ID, "kernel-decode-"+strings.ToLower(codec)+"-") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("class 4: no kernel corruption of %s", codec)
+		}
+	}
+	// Classes 1-3 are killed by the production reachability test.
+	for _, e := range entries {
+		if e.Class >= 1 && e.Class <= 3 {
+			for _, k := range e.Killers {
+				if !strings.HasPrefix(k, pkgEngine+".TestProductionReachability") {
+					t.Errorf("%s (class %d) expects %s, not the production reachability test", e.ID, e.Class, k)
+				}
+			}
+		}
+	}
+	// Class 1 covers the CPU and the HIP registration.
+	for _, pkg := range []string{pkgGather, pkgHipkern} {
+		if !slices.ContainsFunc(entries, func(e catalog.Entry) bool { return e.Class == 1 && e.Target.Package == pkgHipkern == (pkg == pkgHipkern) }) {
+			t.Errorf("class 1 has no registration entry in %s", pkg)
+		}
+	}
+	// Class 10: the Q8_K trait removed, and its geometry perturbed.
+	want10 := map[string]string{"BlockElems": "255 128 512", "BlockBytes": "291 293"}
+	got10 := map[string][]string{}
+	removed := false
+	for _, e := range entries {
+		if e.Class != 10 {
+			continue
+		}
+		switch e.Operator {
+		case catalog.DeleteElement:
+			removed = e.Target.Match == "TypeQ8_K"
+		case catalog.ReplaceValue:
+			got10[e.Target.Field] = append(got10[e.Target.Field], e.Replacement)
+		}
+	}
+	if !removed {
+		t.Error("class 10: no removal of the Q8_K trait")
+	}
+	for field, want := range want10 {
+		if got := strings.Join(got10[field], " "); got != want {
+			t.Errorf("class 10: %s perturbed to %q, want %q", field, got, want)
+		}
+	}
+	// The kernel mechanics the issue lists.
+	for _, id := range []string{"kernel-grid-stride-removed", "kernel-row-stride-in-elements", "kernel-ids-truncated-to-int32",
+		"kernel-bf16-truncates", "kernel-error-record-not-written", "kernel-error-record-not-read", "kernel-device-binding-removed"} {
+		if e, ok := byID[id]; !ok || e.Operator != catalog.KernelText {
+			t.Errorf("no kernel entry %s", id)
+		}
+	}
+}
+
+// TestKernelRecipe checks the kernel entries' files are among the sources
+// the recipe copies, and that the recipe names the build script that
+// exists.
+func TestKernelRecipe(t *testing.T) {
+	c := Catalog()
+	k := c.Kernel
+	if k == nil {
+		t.Fatal("no kernel recipe")
+	}
+	var sources []string
+	for _, glob := range k.Sources {
+		m, err := filepath.Glob(filepath.Join("..", glob))
+		if err != nil || len(m) == 0 {
+			t.Errorf("source glob %q matches nothing (%v)", glob, err)
+		}
+		for _, p := range m {
+			sources = append(sources, filepath.ToSlash(strings.TrimPrefix(p, ".."+string(filepath.Separator))))
+		}
+	}
+	for _, e := range c.Entries {
+		if e.Operator == catalog.KernelText && !slices.Contains(sources, e.Target.File) {
+			t.Errorf("%s rewrites %s, which the recipe does not copy", e.ID, e.Target.File)
+		}
+	}
+	if _, err := os.Stat(filepath.Join("..", "hipkern", "build.sh")); err != nil {
+		t.Error(err)
+	}
+	if got := fmt.Sprint(k.Build); !strings.Contains(got, "{src}") || !strings.Contains(got, "{out}") {
+		t.Errorf("build command %v does not use {src} and {out}", k.Build)
+	}
+}
