@@ -40,7 +40,10 @@
 // covered by any test" without a build: code that never runs cannot change
 // a test's outcome. Package-level initializers run before every test and
 // count as covered by all. Generic mutants run with -test.failfast and stop
-// at the first killing package.
+// at the first killing package. A catalog mutant runs its expected killers
+// first and alone (a panic in another test would end the binary before the
+// killer ran); only if none of them fails do its other covering tests run,
+// to name the unexpected killer.
 //
 // Build and test are separate phases: the timeout applies to the test run
 // only and is --timeout-factor times the baseline time of the selected
