@@ -67,10 +67,9 @@ func TestFixtureInDiff(t *testing.T) {
 	}
 	for _, l := range got {
 		fields := strings.Split(l, "\t")
-		if len(fields) < 3 || !strings.HasPrefix(fields[2], "strong/strong.go:"+itoa(lineNo)+":") {
+		if len(fields) < 3 || !strings.HasPrefix(fields[2], "strong/strong.go:"+strconv.Itoa(lineNo)+":") {
 			t.Errorf("listed a mutant off the changed line %d: %s", lineNo, l)
 		}
 	}
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
