@@ -72,4 +72,3 @@ func TestFixtureInDiff(t *testing.T) {
 		}
 	}
 }
-
