@@ -89,6 +89,10 @@
 // library or GPU, Load fails with hipkern's reason; it never falls back to
 // the CPU in silence.
 //
+// TestProductionReachabilityGPU runs on a real GPU where the kernel library
+// loads, else on hipkern's host emulation (which tests this path, not a
+// GPU), else it skips.
+//
 // # CompleteTokens
 //
 // The prompt must be non-empty, every id in [0, vocab), and the prompt plus

@@ -79,6 +79,17 @@
 // evidence (EVIDENCE.md records real GPU runs only). The benchmarks skip on
 // it.
 //
+// The GPU tests use it on their own: where no GPU library loads and
+// GATHERMUT_HIPKERN_LIB is unset, LoadEmulation builds the emulation once
+// per set of kernel sources (into the user cache directory, with bash and
+// c++) and the tests run against it, logging that they do; so go test
+// exercises the binding, the providers and the engine's GPU path on every
+// machine, and a mutation of them is caught there. Setting
+// GATHERMUT_NO_EMULATION (or lacking c++) turns this off, and the GPU tests
+// then skip with a message saying what is missing. Kernel mutants always
+// name their rebuilt library in GATHERMUT_HIPKERN_LIB, so they never fall
+// back to the emulation: without a GPU they are "not run".
+//
 // Calls into the library are serialized by the binding: the library keeps
 // process-wide probes, and its gather synchronizes the device anyway.
 package hipkern
