@@ -487,9 +487,9 @@ func (s *session) execute(ctx context.Context, ms []mutant.Mutant, before exec.T
 		return fail(report.ExitConfig, "%v", err)
 	}
 	sum := rep.Gathermut.Summary
-	fmt.Fprintf(stdout, "%d mutants: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored; score %.1f%%; %.1f s (-j %d)\n",
+	fmt.Fprintf(stdout, "%d mutants: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored; score %s; %.1f s (-j %d)\n",
 		sum.Total, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
-		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], sum.Score, meta.WallSeconds, s.o.jobs)
+		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], report.FormatScore(sum), meta.WallSeconds, s.o.jobs)
 	for _, o := range outcomes {
 		if o.Result.Status == mutant.NotRun {
 			fmt.Fprintf(stdout, "not run: %s: %s\n", o.Mutant.ID, o.Result.Why)

@@ -25,7 +25,7 @@ func Markdown(r *Report) string {
 	for _, st := range mutant.Statuses {
 		row(strings.ToUpper(string(st[:1]))+string(st[1:]), fmt.Sprint(s.Counts[st]))
 	}
-	row("Score", formatScore(s.Score)+" (killed + timed out) / (killed + timed out + survived)")
+	row("Score", FormatScore(s)+" (killed + timed out) / (killed + timed out + survived)")
 	if s.CatalogTotal > 0 {
 		row("Catalog", fmt.Sprintf("%d entries, %d not killed by their expected test", s.CatalogTotal, len(s.CatalogFailures)))
 	}
@@ -126,7 +126,7 @@ func table(b *strings.Builder, title string, outcomes []mutant.Outcome, key func
 		for _, st := range mutant.Statuses {
 			fmt.Fprintf(b, " %d |", s.Counts[st])
 		}
-		fmt.Fprintf(b, " %s |\n", formatScore(s.Score))
+		fmt.Fprintf(b, " %s |\n", FormatScore(s))
 	}
 }
 

@@ -149,3 +149,16 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreWithoutJudgedMutants: a package whose mutants all did not run
+// has no score, not 0%.
+func TestScoreWithoutJudgedMutants(t *testing.T) {
+	s := Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.NotRun}}, {Result: mutant.Result{Status: mutant.Unviable}}})
+	if s.Judged != 0 || FormatScore(s) != "n/a" {
+		t.Errorf("judged %d, score %q; want 0, n/a", s.Judged, FormatScore(s))
+	}
+	s = Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.Killed}}, {Result: mutant.Result{Status: mutant.Survived}}, {Result: mutant.Result{Status: mutant.NotRun}}})
+	if s.Judged != 2 || FormatScore(s) != "50.0%" {
+		t.Errorf("judged %d, score %q; want 2, 50.0%%", s.Judged, FormatScore(s))
+	}
+}

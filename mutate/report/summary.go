@@ -31,6 +31,7 @@ type Summary struct {
 	CatalogFailures []string              `json:"catalogFailures,omitempty"` // ids
 	Unexpected      []string              `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
 	Score           float64               `json:"score"`                     // percent
+	Judged          int                   `json:"judged"`                    // killed + timed out + survived: the score's denominator
 }
 
 // Summarize counts outcomes. The score is (killed + timed out) / (killed +
@@ -54,8 +55,9 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 	sort.Strings(s.CatalogFailures)
 	sort.Strings(s.Unexpected)
 	detected := s.Counts[mutant.Killed] + s.Counts[mutant.TimedOut]
-	if valid := detected + s.Counts[mutant.Survived]; valid > 0 {
-		s.Score = 100 * float64(detected) / float64(valid)
+	s.Judged = detected + s.Counts[mutant.Survived]
+	if s.Judged > 0 {
+		s.Score = 100 * float64(detected) / float64(s.Judged)
 	}
 	return s
 }
@@ -109,9 +111,16 @@ func ExitCode(s Summary, c Conditions) (int, string) {
 		reasons = append(reasons, fmt.Sprintf("%d not run", n))
 	}
 	if code == ExitOK {
-		return code, fmt.Sprintf("ok: %d mutants, every one that ran was killed (%s)", s.Total, strings.Join(append([]string{"score " + formatScore(s.Score)}, reasons...), "; "))
+		return code, fmt.Sprintf("ok: %d mutants, every one that ran was killed (%s)", s.Total, strings.Join(append([]string{"score " + FormatScore(s)}, reasons...), "; "))
 	}
 	return code, strings.Join(reasons, "; ")
 }
 
-func formatScore(score float64) string { return fmt.Sprintf("%.1f%%", score) }
+// FormatScore prints the score, or "n/a" when no mutant was judged (every
+// one was unviable, not run, an error or ignored).
+func FormatScore(s Summary) string {
+	if s.Judged == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", s.Score)
+}
