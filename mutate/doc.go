@@ -4,7 +4,7 @@
 //
 //	go run ./mutate all   [flags] [packages]   run every mutant, write reports
 //	go run ./mutate list  [flags] [packages]   list the mutants (id, operator, position, change)
-//	go run ./mutate run   [flags] <id|glob> [packages]   run the matching mutants
+//	go run ./mutate run   [flags] <id|glob>[,<id|glob>...] [packages]   run the matching mutants
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins

@@ -564,21 +564,27 @@ func parseShard(s string) (k, n int, err error) {
 
 // globRegexp turns an id glob (* and ?, matching any characters including
 // '/' and ':') into an anchored regexp; a string without wildcards matches
-// exactly.
+// exactly. Commas separate alternatives: "a,b*" matches a and every id
+// starting with b (ids never contain commas).
 func globRegexp(glob string) *regexp.Regexp {
 	var sb strings.Builder
-	sb.WriteString("^")
-	for _, r := range glob {
-		switch r {
-		case '*':
-			sb.WriteString(".*")
-		case '?':
-			sb.WriteString(".")
-		default:
-			sb.WriteString(regexp.QuoteMeta(string(r)))
+	sb.WriteString("^(")
+	for i, alt := range strings.Split(glob, ",") {
+		if i > 0 {
+			sb.WriteString("|")
+		}
+		for _, r := range alt {
+			switch r {
+			case '*':
+				sb.WriteString(".*")
+			case '?':
+				sb.WriteString(".")
+			default:
+				sb.WriteString(regexp.QuoteMeta(string(r)))
+			}
 		}
 	}
-	sb.WriteString("$")
+	sb.WriteString(")$")
 	return regexp.MustCompile(sb.String())
 }
 

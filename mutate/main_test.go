@@ -19,6 +19,10 @@ func TestGlob(t *testing.T) {
 		{"q8k-trait", "q8k-trait-removed", false},
 		{"a?c", "abc", true},
 		{"a.c", "abc", false},
+		{"q8k-trait-removed,arith:*", "arith:gguf/types.go:1:2:abcd", true},
+		{"q8k-trait-removed,arith:*", "q8k-trait-removed", true},
+		{"q8k-trait-removed,arith:*", "boundary:gguf/types.go:1:2:abcd", false},
+		{"a,b", "a,b", false},
 	} {
 		if got := globRegexp(c.glob).MatchString(c.id); got != c.want {
 			t.Errorf("%q ~ %q: %v", c.glob, c.id, got)
