@@ -94,7 +94,7 @@ const usage = `usage: mutate <command> [flags] [args]
 commands:
   all   [packages]         run every mutant and write reports
   list  [packages]         list the mutants
-  run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything)
+  run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything; a,b,c for several)
   diff  <id|glob> [pkgs]   print the mutants' diffs
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   bench                    seconds per mutant on the fixture and ./gather/..., -j 1 and 2, against gremlins
