@@ -346,7 +346,11 @@ func kernelRecipe() *catalog.Kernel {
 }
 
 // equivalents are the generic-operator mutants that cannot change what the
-// row computes, each with the reason.
+// row computes, each with the reason, one file per package.
 func equivalents() []catalog.Equivalent {
-	return nil
+	var eq []catalog.Equivalent
+	for _, part := range [][]catalog.Equivalent{equivalentsGGUF(), equivalentsGather(), equivalentsEngine(), equivalentsHipkern()} {
+		eq = append(eq, part...)
+	}
+	return eq
 }
