@@ -153,7 +153,9 @@ func TestCatalogCoversEveryClass(t *testing.T) {
 	}
 	// Class 1 covers the CPU and the HIP registration.
 	for _, pkg := range []string{pkgGather, pkgHipkern} {
-		if !slices.ContainsFunc(entries, func(e catalog.Entry) bool { return e.Class == 1 && e.Target.Package == pkgHipkern == (pkg == pkgHipkern) }) {
+		if !slices.ContainsFunc(entries, func(e catalog.Entry) bool {
+			return e.Class == 1 && e.Target.Package == pkgHipkern == (pkg == pkgHipkern)
+		}) {
 			t.Errorf("class 1 has no registration entry in %s", pkg)
 		}
 	}
