@@ -153,9 +153,7 @@ func TestCatalogCoversEveryClass(t *testing.T) {
 	}
 	// Class 1 covers the CPU and the HIP registration.
 	for _, pkg := range []string{pkgGather, pkgHipkern} {
-		if !slices.ContainsFunc(entries, func(e catalog.Entry) bool {
-			return e.Class == 1 && e.Target.Package == pkgHipkern == (pkg == pkgHipkern)
-		}) {
+		if !slices.ContainsFunc(entries, func(e catalog.Entry) bool { return e.Class == 1 && e.Target.Package == pkg }) {
 			t.Errorf("class 1 has no registration entry in %s", pkg)
 		}
 	}
