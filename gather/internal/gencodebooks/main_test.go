@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,17 +68,25 @@ func TestGenerateKeepsFullWidth(t *testing.T) {
 
 // TestRun checks the command's flags, exit codes and output file.
 func TestRun(t *testing.T) {
-	dir := t.TempDir()
-	out := dir + "/codebooks.go"
-	var stderr strings.Builder
-	if code := run([]string{"-dir", "../../../testdata/codebooks", "-out", out}, &stderr); code != 0 {
-		t.Fatalf("run = %d, stderr %q", code, stderr.String())
-	}
-	got, err := os.ReadFile(out)
+	want, err := os.ReadFile("../../codebooks.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile("../../codebooks.go")
+	tables, err := filepath.Abs("../../../testdata/codebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run from an empty directory: whatever run writes by default (for
+	// instance under a mutation of its flag handling) lands there, never
+	// in the source tree.
+	t.Chdir(t.TempDir())
+	dir := t.TempDir()
+	out := dir + "/codebooks.go"
+	var stderr strings.Builder
+	if code := run([]string{"-dir", tables, "-out", out}, &stderr); code != 0 {
+		t.Fatalf("run = %d, stderr %q", code, stderr.String())
+	}
+	got, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +104,7 @@ func TestRun(t *testing.T) {
 		{nil, 2, "gencodebooks: -dir is required"},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"-dir", dir + "/missing"}, 1, "gencodebooks: open " + dir + "/missing/iq1s_delta.txt"},
-		{[]string{"-dir", "../../../testdata/codebooks", "-out", dir + "/no/such/dir/x.go"}, 1, "gencodebooks: open " + dir + "/no/such/dir/x.go"},
+		{[]string{"-dir", tables, "-out", dir + "/no/such/dir/x.go"}, 1, "gencodebooks: open " + dir + "/no/such/dir/x.go"},
 	} {
 		stderr.Reset()
 		if code := run(tc.args, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
