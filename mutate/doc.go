@@ -70,7 +70,9 @@
 //	1    a mutant survived
 //	2    usage error
 //	3    the baseline is failing
-//	4    a mutant timed out
+//	4    a generic mutant timed out, with --strict-timeouts (by default a
+//	     timeout counts as detected, as in the score: the tests hung
+//	     instead of passing; a catalog mutant that times out is exit 5)
 //	5    a catalog mutant was not killed by its expected test
 //	6    a mutant could not be judged (error)
 //	7    the source tree changed during the run
@@ -105,6 +107,7 @@ flags:
   -j N                  parallel workers (default: number of CPUs)
   --timeout-factor F    test timeout = F * baseline time of the selected tests + floor (default 3)
   --timeout-floor D     constant part of the test timeout (default 10s)
+  --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
   --dir DIR             a directory of the module to test (default .)
   --report-dir DIR      where reports go (default reports)
   --name NAME           report base name (default mutation)
@@ -115,7 +118,7 @@ flags:
   --operators LIST      comma-separated generic operators (default all)
   -v                    print each mutant's verdict on stderr as it finishes
 
-exit status: 0 ok, 1 survivors, 2 usage, 3 baseline failing, 4 timeouts,
+exit status: 0 ok, 1 survivors, 2 usage, 3 baseline failing, 4 timeouts (--strict-timeouts),
 5 catalog mutant not killed by its expected test, 6 errors, 7 source tree
 changed, 8 invalid configuration, 130 interrupted.
 `

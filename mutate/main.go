@@ -35,6 +35,7 @@ type options struct {
 	jobs          int
 	timeoutFactor float64
 	timeoutFloor  time.Duration
+	strictTimeout bool
 	dir           string
 	reportDir     string
 	name          string
@@ -82,6 +83,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.jobs, "j", runtime.NumCPU(), "parallel workers")
 	fs.Float64Var(&o.timeoutFactor, "timeout-factor", 3, "per-mutant test timeout = factor * baseline time of the selected tests + floor")
 	fs.DurationVar(&o.timeoutFloor, "timeout-floor", 10*time.Second, "the constant part of the per-mutant test timeout")
+	fs.BoolVar(&o.strictTimeout, "strict-timeouts", false, "fail the run (exit 4) when a generic mutant times out, instead of counting it as detected")
 	fs.StringVar(&o.dir, "dir", ".", "directory inside the module to test")
 	fs.StringVar(&o.reportDir, "report-dir", "reports", "where reports are written (relative to the current directory)")
 	fs.StringVar(&o.name, "name", "", "report base name (default: mutation, or mutation-shard-K-of-N)")
@@ -477,10 +479,11 @@ func (s *session) execute(ctx context.Context, ms []mutant.Mutant, before exec.T
 	}
 	rep := report.Build(meta, outcomes, sources)
 	rep.Gathermut.ExitCode, rep.Gathermut.Reason = report.ExitCode(rep.Gathermut.Summary, report.Conditions{
-		TreeChanged:  len(meta.TreeChanged) > 0,
-		BaselineRed:  base.Red(),
-		Interrupted:  interrupted,
-		BaselineNote: strings.Join(base.Failing, ", "),
+		TreeChanged:    len(meta.TreeChanged) > 0,
+		BaselineRed:    base.Red(),
+		Interrupted:    interrupted,
+		BaselineNote:   strings.Join(base.Failing, ", "),
+		StrictTimeouts: s.o.strictTimeout,
 	})
 	jsonPath, mdPath, err := report.Write(s.o.reportDir, rep)
 	if err != nil {

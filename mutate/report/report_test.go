@@ -72,7 +72,9 @@ func TestExitCode(t *testing.T) {
 		{Conditions{Interrupted: true}, s, ExitInterrupted},
 		{Conditions{}, s, ExitCatalog},
 		{Conditions{}, Summarize(sample()[:4]), ExitSurvivors},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitTimeouts},
+		{Conditions{StrictTimeouts: true}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitTimeouts},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitErrors},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Killed, "")}), ExitOK},
 		{Conditions{}, Summarize([]mutant.Outcome{outcome("b", mutant.Error, "")}), ExitErrors},
 		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.Killed, ""), outcome("b", mutant.NotRun, "no compiler")}), ExitOK},
 	} {
