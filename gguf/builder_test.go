@@ -466,3 +466,148 @@ func TestBuilderHugeAlignment(t *testing.T) {
 		t.Errorf("WriteTo allocated %d bytes for 32 MiB of mostly padding", alloc)
 	}
 }
+
+// TestBuilderTypedSliceNesting: a typed slice is an array level of its own,
+// like an []any, so 15 []any around one is the deepest nesting (16) the
+// Builder writes, and 16 around one is refused.
+func TestBuilderTypedSliceNesting(t *testing.T) {
+	slices := []struct {
+		in   any
+		want []any
+	}{
+		{[]uint8{1}, []any{uint8(1)}},
+		{[]int8{-2}, []any{int8(-2)}},
+		{[]uint16{3}, []any{uint16(3)}},
+		{[]int16{-4}, []any{int16(-4)}},
+		{[]uint32{5}, []any{uint32(5)}},
+		{[]int32{-6}, []any{int32(-6)}},
+		{[]float32{7.5}, []any{float32(7.5)}},
+		{[]bool{true}, []any{true}},
+		{[]string{"nine"}, []any{"nine"}},
+		{[]uint64{10}, []any{uint64(10)}},
+		{[]int64{-11}, []any{int64(-11)}},
+		{[]float64{12.25}, []any{12.25}},
+	}
+	for _, s := range slices {
+		name := fmt.Sprintf("%T", s.in)
+		b := NewBuilder()
+		must(t, b.AddMeta("deepest", nested(15, s.in)))
+		err := b.AddMeta("too.deep", nested(16, s.in))
+		if err == nil || !strings.HasPrefix(err.Error(), `gguf: builder: key "too.deep": array element 0: `) ||
+			!strings.HasSuffix(err.Error(), ": array nesting deeper than 16") {
+			t.Errorf("%s inside 16 arrays: error %v, want array nesting deeper than 16", name, err)
+		}
+		f, err := Parse("nested.gguf", build(t, b))
+		must(t, err)
+		if got, _ := f.Meta("deepest"); !metaEqual(got, nested(15, s.want)) {
+			t.Errorf("%s inside 15 arrays read back as %#v", name, got)
+		}
+		if keys := f.MetaKeys(); len(keys) != 1 {
+			t.Errorf("%s: keys %q, want only the accepted one", name, keys)
+		}
+	}
+}
+
+// TestEncodeErrorResults: a refused value encodes to nothing, with the zero
+// value type, so no caller can mistake it for a uint8 array or a value.
+func TestEncodeErrorResults(t *testing.T) {
+	type result struct {
+		vt  valueType
+		enc []byte
+		err error
+	}
+	tests := []struct {
+		name string
+		got  result
+		want string
+	}{
+		{"unsupported scalar", func() result { vt, enc, err := encodeValue(1, 0); return result{vt, enc, err} }(),
+			"unsupported metadata value type int"},
+		{"too deep", func() result {
+			vt, enc, err := encodeArray([]any{uint8(1)}, valueArray, maxArrayNesting+1)
+			return result{vt, enc, err}
+		}(), "array nesting deeper than 16"},
+		{"bad element", func() result {
+			vt, enc, err := encodeArray([]any{uint16(1), 2}, valueUint8, 1)
+			return result{vt, enc, err}
+		}(), "array element 1: unsupported metadata value type int"},
+		{"mixed elements", func() result {
+			vt, enc, err := encodeArray([]any{"a", "b", float32(1)}, valueUint8, 1)
+			return result{vt, enc, err}
+		}(), "array element 2 is float32, element 0 is string: an array has one element type"},
+	}
+	for _, tt := range tests {
+		if tt.got.err == nil || tt.got.err.Error() != tt.want {
+			t.Errorf("%s: error %v, want %q", tt.name, tt.got.err, tt.want)
+		}
+		if tt.got.vt != 0 || tt.got.enc != nil {
+			t.Errorf("%s: refused value encoded as %s %x", tt.name, tt.got.vt, tt.got.enc)
+		}
+	}
+}
+
+// recordingWriter records every Write call and fails the one numbered
+// failAt (from 1), accepting half of its bytes; the calls after it succeed,
+// so only the Builder can stop writing after an error.
+type recordingWriter struct {
+	failAt int
+	calls  []int // the length of each call
+}
+
+func (w *recordingWriter) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, len(p))
+	if len(w.calls) == w.failAt {
+		return len(p) / 2, fmt.Errorf("write %d failed", w.failAt)
+	}
+	return len(p), nil
+}
+
+// TestBuilderWriteCalls: WriteTo never makes an empty Write (empty tensors
+// have no bytes to write) and makes none after the first error, which is the
+// one it reports.
+func TestBuilderWriteCalls(t *testing.T) {
+	mk := func() *Builder {
+		b := NewBuilder()
+		must(t, b.AddTensor("empty", TypeF32, []uint64{0}, nil))
+		must(t, b.AddTensor("full", TypeF32, []uint64{8}, pattern(32, 1)))
+		must(t, b.AddTensor("empty.too", TypeQ8_K, []uint64{0, 4}, nil))
+		must(t, b.AddTensor("last", TypeF32, []uint64{3}, pattern(12, 2)))
+		return b
+	}
+	// head, its padding, "full" (no padding: 32 bytes), "last", its padding.
+	var all recordingWriter
+	n, err := mk().WriteTo(&all)
+	must(t, err)
+	if len(all.calls) != 5 || all.calls[2] != 32 || all.calls[3] != 12 || all.calls[4] != 20 {
+		t.Fatalf("Write calls of %v bytes, want head, padding, 32, 12 and 20", all.calls)
+	}
+	var sum int
+	for i, c := range all.calls {
+		if c == 0 {
+			t.Errorf("Write call %d is empty", i)
+		}
+		sum += c
+	}
+	if n != int64(sum) {
+		t.Errorf("WriteTo reported %d bytes, Write saw %d", n, sum)
+	}
+	for failAt := 1; failAt <= len(all.calls); failAt++ {
+		w := &recordingWriter{failAt: failAt}
+		n, err := mk().WriteTo(w)
+		want := fmt.Sprintf("gguf: builder: write: write %d failed", failAt)
+		if err == nil || err.Error() != want {
+			t.Errorf("failing call %d: error %v, want %q", failAt, err, want)
+		}
+		if len(w.calls) != failAt {
+			t.Errorf("failing call %d: WriteTo went on to %d calls", failAt, len(w.calls))
+		}
+		var accepted int
+		for _, c := range all.calls[:failAt-1] {
+			accepted += c
+		}
+		accepted += all.calls[failAt-1] / 2
+		if n != int64(accepted) {
+			t.Errorf("failing call %d: WriteTo reported %d bytes, the writer took %d", failAt, n, accepted)
+		}
+	}
+}

@@ -309,6 +309,30 @@ func TestFormatErrorText(t *testing.T) {
 	}
 }
 
+// TestFormatErrorUnwrap: Unwrap lists ErrFormat, then the specific cause
+// only when there is one (never a nil entry).
+func TestFormatErrorUnwrap(t *testing.T) {
+	tests := []struct {
+		cause error
+		want  []error
+	}{
+		{nil, []error{ErrFormat}},
+		{ErrTruncated, []error{ErrFormat, ErrTruncated}},
+	}
+	for _, tt := range tests {
+		got := (&FormatError{File: "m.gguf", Msg: "bad", Err: tt.cause}).Unwrap()
+		if len(got) != len(tt.want) {
+			t.Errorf("Unwrap() with cause %v = %v, want %v", tt.cause, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("Unwrap() with cause %v = %v, want %v", tt.cause, got, tt.want)
+			}
+		}
+	}
+}
+
 func TestUnknownTypeError(t *testing.T) {
 	err := error(&UnknownTypeError{Type: 99})
 	if err.Error() != "unknown ggml type id 99" {

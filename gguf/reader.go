@@ -68,10 +68,8 @@ func (t TensorInfo) Elements() uint64 {
 // Rows is the product of Dims[1:]: 1 for a 1-D tensor.
 func (t TensorInfo) Rows() uint64 {
 	n := uint64(1)
-	if len(t.Dims) > 1 {
-		for _, d := range t.Dims[1:] {
-			n *= d
-		}
+	for i := 1; i < len(t.Dims); i++ {
+		n *= t.Dims[i]
 	}
 	return n
 }
@@ -203,6 +201,10 @@ func (d *decoder) enter(kind string, index int) {
 
 func (d *decoder) nameIt(name string) { d.name, d.named = name, true }
 
+// enterNamed starts a record whose name is already known; its index is
+// never formatted.
+func (d *decoder) enterNamed(kind, name string) { d.kind, d.name, d.named = kind, name, true }
+
 func (d *decoder) errAt(off int, sentinel error, format string, args ...any) *FormatError {
 	return &FormatError{
 		File:    d.file,
@@ -309,7 +311,7 @@ func (d *decoder) header(f *File) error {
 	if err := d.alignment(f); err != nil {
 		return err
 	}
-	d.enter("", 0)
+	d.kind = "" // the tensor count is a header field
 	if tensorCount > uint64(d.remaining()/minTensorInfoBytes) {
 		return d.errAt(tensorCountAt, nil, "tensor count %d exceeds what the remaining %d bytes can hold", tensorCount, d.remaining())
 	}
@@ -433,8 +435,7 @@ func (d *decoder) alignment(f *File) error {
 	if !ok {
 		return nil
 	}
-	d.enter("key", 0)
-	d.nameIt(alignmentKey)
+	d.enterNamed("key", alignmentKey)
 	a, ok := e.value.(uint32)
 	if !ok {
 		return d.errAt(e.offset, nil, "value type %s, want uint32", e.vtype)
@@ -474,8 +475,7 @@ func (d *decoder) tensorInfos(f *File, n int) error {
 	avail := fileLen - start
 	for i := range f.tensors {
 		t := &f.tensors[i]
-		d.enter("tensor", i)
-		d.nameIt(t.Name)
+		d.enterNamed("tensor", t.Name)
 		size := layouts[i].size
 		if t.Offset > avail || size > avail-t.Offset {
 			return d.errAt(layouts[i].offsetAt, nil,
@@ -489,62 +489,59 @@ func (d *decoder) tensorInfos(f *File, n int) error {
 }
 
 func (d *decoder) tensorInfo(f *File) (TensorInfo, tensorLayout, error) {
-	var info TensorInfo
-	var layout tensorLayout
 	at := d.pos
 	name, err := d.str("tensor name")
 	if err != nil {
-		return info, layout, err
+		return TensorInfo{}, tensorLayout{}, err
 	}
 	if name == "" {
-		return info, layout, d.errAt(at, nil, "empty tensor name")
+		return TensorInfo{}, tensorLayout{}, d.errAt(at, nil, "empty tensor name")
 	}
 	d.nameIt(name)
 	if _, dup := f.byName[name]; dup {
-		return info, layout, d.errAt(at, nil, "duplicate tensor name")
+		return TensorInfo{}, tensorLayout{}, d.errAt(at, nil, "duplicate tensor name")
 	}
 	dimsAt := d.pos
 	nd, err := d.u32("dim count")
 	if err != nil {
-		return info, layout, err
+		return TensorInfo{}, tensorLayout{}, err
 	}
 	if nd == 0 {
-		return info, layout, d.errAt(dimsAt, nil, "no dims")
+		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "no dims")
 	}
 	if nd > maxDims {
-		return info, layout, d.errAt(dimsAt, nil, "%d dims, more than %d", nd, maxDims)
+		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "%d dims, more than %d", nd, maxDims)
 	}
 	dims := make([]uint64, nd)
 	for j := range dims {
 		if dims[j], err = d.u64("dim"); err != nil {
-			return info, layout, err
+			return TensorInfo{}, tensorLayout{}, err
 		}
 	}
 	typeAt := d.pos
 	typ, err := d.u32("tensor type")
 	if err != nil {
-		return info, layout, err
+		return TensorInfo{}, tensorLayout{}, err
 	}
-	layout.offsetAt = d.pos
+	offsetAt := d.pos
 	offset, err := d.u64("tensor offset")
 	if err != nil {
-		return info, layout, err
+		return TensorInfo{}, tensorLayout{}, err
 	}
-	info = TensorInfo{Name: name, Type: Type(typ), Dims: dims, Offset: offset}
+	info := TensorInfo{Name: name, Type: Type(typ), Dims: dims, Offset: offset}
 
 	if _, ok := FindGgmlTraits(info.Type); !ok {
 		ut := &UnknownTypeError{Type: info.Type}
-		return info, layout, d.errAt(typeAt, ut, "%v", ut)
+		return TensorInfo{}, tensorLayout{}, d.errAt(typeAt, ut, "%v", ut)
 	}
 	size, err := tensorBytes(info.Type, dims)
 	if err != nil {
-		return info, layout, d.errAt(dimsAt, nil, "%v", err)
+		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "%v", err)
 	}
 	if offset%f.alignment != 0 {
-		return info, layout, d.errAt(layout.offsetAt, nil, "offset %#x not a multiple of alignment %d", offset, f.alignment)
+		return TensorInfo{}, tensorLayout{}, d.errAt(offsetAt, nil, "offset %#x not a multiple of alignment %d", offset, f.alignment)
 	}
-	layout.size = size
-	return info, layout, nil
+	return info, tensorLayout{size: size, offsetAt: offsetAt}, nil
 }
 
 func alignUp(n, align uint64) uint64 {

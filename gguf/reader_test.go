@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -233,5 +234,90 @@ func TestParseEmptyTensorAtEnd(t *testing.T) {
 	}
 	if f.dataStart != 64 {
 		t.Errorf("data section at %d, want 64", f.dataStart)
+	}
+}
+
+func TestTensorInfoCounts(t *testing.T) {
+	tests := []struct {
+		dims           []uint64
+		rows, elements uint64
+	}{
+		{nil, 1, 1},
+		{[]uint64{5}, 1, 5},
+		{[]uint64{5, 3}, 3, 15},
+		{[]uint64{2, 3, 4}, 12, 24},
+		{[]uint64{2, 0, 4}, 0, 0},
+		{[]uint64{0, 7}, 7, 0},
+		{[]uint64{2, 3, 4, 5}, 60, 120},
+	}
+	for _, tt := range tests {
+		ti := TensorInfo{Dims: tt.dims}
+		if r, e := ti.Rows(), ti.Elements(); r != tt.rows || e != tt.elements {
+			t.Errorf("dims %v: Rows %d, Elements %d; want %d, %d", tt.dims, r, e, tt.rows, tt.elements)
+		}
+	}
+}
+
+// TestTensorBytes checks the shared geometry check directly: its errors
+// carry no prefix (each caller adds its own), and a refused size is 0.
+func TestTensorBytes(t *testing.T) {
+	tests := []struct {
+		t       Type
+		dims    []uint64
+		want    uint64
+		wantErr string
+	}{
+		{TypeF32, []uint64{3}, 12, ""},
+		{TypeQ8_K, []uint64{512, 3}, 3 * 584, ""},
+		{TypeQ4_0, []uint64{64, 2, 3, 1}, 6 * 36, ""},
+		{TypeF32, []uint64{4, 0}, 0, ""},
+		{TypeF32, nil, 0, "0 dims, want 1 to 4"},
+		{TypeF32, []uint64{1, 1, 1, 1, 1}, 0, "5 dims, want 1 to 4"},
+		{TypeI8, []uint64{1 << 32, 1 << 32}, 0, "element count of dims [4294967296 4294967296] overflows int64"},
+		{TypeQ4_0, []uint64{33}, 0, "Q4_0 row of 33 elements is not whole blocks of 32"},
+		{99, []uint64{1}, 0, "unknown ggml type id 99"},
+		{TypeF32, []uint64{1 << 31, 1 << 31}, 0, "byte size of F32 dims [2147483648 2147483648] overflows int64"},
+	}
+	for _, tt := range tests {
+		got, err := tensorBytes(tt.t, tt.dims)
+		if tt.wantErr == "" {
+			if err != nil || got != tt.want {
+				t.Errorf("tensorBytes(%s, %v) = %d, %v; want %d", tt.t, tt.dims, got, err, tt.want)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tt.wantErr || got != 0 {
+			t.Errorf("tensorBytes(%s, %v) = %d, %v; want 0 and error %q", tt.t, tt.dims, got, err, tt.wantErr)
+		}
+	}
+}
+
+// TestDecoderShortFields: a fixed-size field cut short reads as 0 with the
+// truncation error, and consumes nothing.
+func TestDecoderShortFields(t *testing.T) {
+	tests := []struct {
+		width int
+		read  func(d *decoder) (uint64, error)
+	}{
+		{1, func(d *decoder) (uint64, error) { v, err := d.u8("f"); return uint64(v), err }},
+		{2, func(d *decoder) (uint64, error) { v, err := d.u16("f"); return uint64(v), err }},
+		{4, func(d *decoder) (uint64, error) { v, err := d.u32("f"); return uint64(v), err }},
+		{8, func(d *decoder) (uint64, error) { v, err := d.u64("f"); return uint64(v), err }},
+	}
+	for _, tt := range tests {
+		full := bytes.Repeat([]byte{0xff}, tt.width)
+		d := &decoder{file: "f.gguf", data: full}
+		if v, err := tt.read(d); err != nil || v != 1<<(8*tt.width)-1 || d.pos != tt.width {
+			t.Errorf("%d-byte field: %#x, %v, at %d", tt.width, v, err, d.pos)
+		}
+		d = &decoder{file: "f.gguf", data: full[1:]}
+		v, err := tt.read(d)
+		want := fmt.Sprintf("gguf: f.gguf: truncated file: f needs %d bytes, %d remain (at byte 0x0)", tt.width, tt.width-1)
+		if err == nil || err.Error() != want || !errors.Is(err, ErrTruncated) {
+			t.Errorf("%d-byte field cut short: error %v, want %q", tt.width, err, want)
+		}
+		if v != 0 || d.pos != 0 {
+			t.Errorf("%d-byte field cut short: read %#x, moved to %d", tt.width, v, d.pos)
+		}
 	}
 }

@@ -65,8 +65,10 @@ func TestRoleAndResidencyNames(t *testing.T) {
 	if none.CanGather(TypeQ8_K) || none.CanDot(TypeQ8_K) || none.WantsRepack(TypeQ8_K) {
 		t.Error("nil capabilities claim a capability")
 	}
-	if KeepPacked == 0 || Expand == 0 || KeepPacked == Expand {
-		t.Errorf("KeepPacked = %d, Expand = %d: the zero Residency must be neither", KeepPacked, Expand)
+	// CONTRACT.md fixes the values (KeepPacked = iota + 1): the zero
+	// Residency is neither.
+	if KeepPacked != 1 || Expand != 2 {
+		t.Errorf("KeepPacked = %d, Expand = %d; want 1 and 2", KeepPacked, Expand)
 	}
 }
 

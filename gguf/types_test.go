@@ -171,6 +171,12 @@ func TestRowSizeBytes(t *testing.T) {
 		if got != 0 {
 			t.Errorf("RowSizeBytes(%s, %d) returned %d with its error", tt.t, tt.cols, got)
 		}
+		// The unexported form is the same without the package prefix, and
+		// also returns 0 with its error: tensorBytes passes it on.
+		inner, ierr := rowSizeBytes(tt.t, tt.cols)
+		if ierr == nil || "gguf: "+ierr.Error() != err.Error() || inner != 0 {
+			t.Errorf("rowSizeBytes(%s, %d) = %d, %v; want 0 and %q without its prefix", tt.t, tt.cols, inner, ierr, err)
+		}
 	}
 	if _, err := RowSizeBytes(99, 32); !errors.Is(err, ErrUnknownType) {
 		t.Errorf("errors.Is(RowSizeBytes(99), ErrUnknownType) is false: %v", err)
