@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -130,6 +131,9 @@ func sameContent(t *testing.T, a, b *File) {
 	if a.Alignment() != b.Alignment() {
 		t.Fatalf("alignment %d, rebuilt %d", a.Alignment(), b.Alignment())
 	}
+	if ka, kb := a.MetaKeys(), b.MetaKeys(); !slices.Equal(ka, kb) {
+		t.Fatalf("keys %q, rebuilt %q", ka, kb)
+	}
 	for _, k := range a.MetaKeys() {
 		va, _ := a.Meta(k)
 		vb, ok := b.Meta(k)
@@ -142,7 +146,7 @@ func sameContent(t *testing.T, a, b *File) {
 		t.Fatalf("%d tensors, rebuilt %d", len(ta), len(tb))
 	}
 	for i := range ta {
-		if ta[i].Name != tb[i].Name || ta[i].Type != tb[i].Type || !bytes.Equal(ta[i].Data, tb[i].Data) {
+		if ta[i].Name != tb[i].Name || ta[i].Type != tb[i].Type || !slices.Equal(ta[i].Dims, tb[i].Dims) || !bytes.Equal(ta[i].Data, tb[i].Data) {
 			t.Fatalf("tensor %d %q differs after the rewrite", i, ta[i].Name)
 		}
 	}

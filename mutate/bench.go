@@ -29,6 +29,7 @@ type benchRow struct {
 	tool, target string
 	jobs         int
 	mutants      int
+	executed     int // mutants whose tests ran: killed, survived with coverage, timed out
 	wall         time.Duration
 	note         string
 }
@@ -75,30 +76,43 @@ func benchCmd(o options, stdout, stderr io.Writer) error {
 			rows = append(rows, row)
 		}
 	}
+	var gremlinsErr error
 	gremlins, err := installGremlins(tmp)
 	if err != nil {
-		fmt.Fprintf(stderr, "bench: gremlins not installed, its rows are skipped: %v\n", err)
+		gremlinsErr = err
 	} else {
 		for _, j := range []int{1, 2} {
 			fmt.Fprintf(stderr, "bench: gremlins on fixture with --workers %d\n", j)
 			row, err := benchGremlins(gremlins, fixtureDir, tmp, j)
 			if err != nil {
-				fmt.Fprintf(stderr, "bench: gremlins: %v\n", err)
-				continue
+				gremlinsErr = err
+				break
 			}
 			rows = append(rows, row)
 		}
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "tool\ttarget\t-j\tmutants\twall s\ts/mutant\tnote")
+	fmt.Fprintln(tw, "tool\ttarget\t-j\tmutants\texecuted\twall s\ts/mutant\ts/executed\tnote")
 	for _, r := range rows {
-		per := "-"
-		if r.mutants > 0 {
-			per = fmt.Sprintf("%.3f", r.wall.Seconds()/float64(r.mutants))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f\t%s\t%s\n", r.tool, r.target, r.jobs, r.mutants, r.wall.Seconds(), per, r.note)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\n", r.tool, r.target, r.jobs, r.mutants, r.executed, r.wall.Seconds(),
+			perMutant(r.wall, r.mutants), perMutant(r.wall, r.executed), r.note)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if gremlinsErr != nil {
+		// The bench is a comparison: without the reference tool's rows it
+		// has not measured what it is for.
+		return fail(report.ExitConfig, "bench: gremlins: %v", gremlinsErr)
+	}
+	return nil
+}
+
+func perMutant(wall time.Duration, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", wall.Seconds()/float64(n))
 }
 
 func benchOurs(tool, dir, tmp, name string, jobs int, args []string) (benchRow, error) {
@@ -121,7 +135,8 @@ func benchOurs(tool, dir, tmp, name string, jobs int, args []string) (benchRow, 
 	s := r.Gathermut.Summary
 	note := fmt.Sprintf("exit %d; %d killed, %d survived (%d not covered), %d timed out, %d unviable, %d not run, %d ignored",
 		r.Gathermut.ExitCode, s.Counts["killed"], s.Counts["survived"], notCovered(r), s.Counts["timed out"], s.Counts["unviable"], s.Counts["not run"], s.Counts["ignored"])
-	return benchRow{tool: "gathermut", target: name, jobs: jobs, mutants: s.Total, wall: wall, note: note}, nil
+	executed := s.Counts["killed"] + s.Counts["survived"] - notCovered(r) + s.Counts["timed out"]
+	return benchRow{tool: "gathermut", target: name, jobs: jobs, mutants: s.Total, executed: executed, wall: wall, note: note}, nil
 }
 
 func notCovered(r *report.Report) int {
@@ -181,5 +196,6 @@ func benchGremlins(bin, dir, tmp string, jobs int) (benchRow, error) {
 		}
 	}
 	note := fmt.Sprintf("%d killed, %d lived, %d not covered, %d timed out, %d not viable", counts["KILLED"], counts["LIVED"], counts["NOT COVERED"], counts["TIMED OUT"], counts["NOT VIABLE"])
-	return benchRow{tool: "gremlins v0.6.0", target: "fixture", jobs: jobs, mutants: total, wall: wall, note: note}, nil
+	executed := counts["KILLED"] + counts["LIVED"] + counts["TIMED OUT"]
+	return benchRow{tool: "gremlins v0.6.0", target: "fixture", jobs: jobs, mutants: total, executed: executed, wall: wall, note: note}, nil
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	osexec "os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -315,7 +317,7 @@ func (s *session) mutants() ([]mutant.Mutant, []string, error) {
 	var generic []string
 	var err error
 	if !s.o.onlyCatalog {
-		generic, err = listPackages(s.root, s.o.dir, s.patterns)
+		generic, err = listPackages(s.o.dir, s.patterns)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -367,25 +369,60 @@ func (s *session) mutants() ([]mutant.Mutant, []string, error) {
 		}
 		ms = append(ms, m)
 	}
-	return ms, generic, nil
+	return withoutCatalogTwins(ms), generic, nil
 }
 
-// listPackages expands patterns to the module's import paths.
-func listPackages(root, dir string, patterns []string) ([]string, error) {
-	args := append([]string{"list", "-e", "-f", "{{if not .Error}}{{.ImportPath}}{{end}}"}, patterns...)
+// withoutCatalogTwins drops each generic mutant whose file and resulting
+// source equal a catalog mutant's: the same program would be built and
+// tested twice, and the catalog entry, which names its expected killer,
+// is the one worth keeping.
+func withoutCatalogTwins(ms []mutant.Mutant) []mutant.Mutant {
+	catalogSources := map[string]bool{}
+	for _, m := range ms {
+		if m.Catalog != nil && m.Source != nil {
+			catalogSources[m.File+"\x00"+string(m.Source)] = true
+		}
+	}
+	return filter(ms, func(m mutant.Mutant) bool {
+		return m.Catalog != nil || m.Source == nil || !catalogSources[m.File+"\x00"+string(m.Source)]
+	})
+}
+
+// listPackages expands patterns to the module's import paths. A pattern
+// that matches no package, or a matched package that does not load, is an
+// error: mutating the rest silently would report on less code than asked.
+func listPackages(dir string, patterns []string) ([]string, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	out, err := runGo(absDir, args...)
+	args := append([]string{"list", "-e", "-f", "{{if .Error}}!{{.ImportPath}}: {{.Error}}{{else}}{{.ImportPath}}{{end}}"}, patterns...)
+	cmd := osexec.Command("go", args...)
+	cmd.Dir = absDir
+	cmd.Env = load.Env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("go %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	var pkgs []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, "matched no packages") {
+			return nil, fmt.Errorf("%s", strings.TrimPrefix(strings.TrimSpace(line), "go: warning: "))
+		}
+	}
+	var pkgs, broken []string
 	for _, line := range strings.Split(string(out), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
+		switch line = strings.TrimSpace(line); {
+		case line == "":
+		case strings.HasPrefix(line, "!"):
+			broken = append(broken, strings.TrimPrefix(line, "!"))
+		default:
 			pkgs = append(pkgs, line)
 		}
+	}
+	if len(broken) > 0 {
+		return nil, fmt.Errorf("packages that do not load: %s", strings.Join(broken, "; "))
 	}
 	return pkgs, nil
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/mutant"
 )
 
 func TestGlob(t *testing.T) {
@@ -125,5 +127,61 @@ func TestReadCatalogBothWays(t *testing.T) {
 	}
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("reading the catalog changed the tree")
+	}
+}
+
+func TestWithoutCatalogTwins(t *testing.T) {
+	entry := &catalog.Entry{ID: "c"}
+	ms := []mutant.Mutant{
+		{ID: "generic-twin", File: "p/p.go", Source: []byte("x")},
+		{ID: "generic-other", File: "p/p.go", Source: []byte("y")},
+		{ID: "catalog", File: "p/p.go", Source: []byte("x"), Catalog: entry},
+		{ID: "generic-other-file", File: "q/q.go", Source: []byte("x")},
+		{ID: "catalog-invalid", File: "p/p.go", Catalog: entry},
+		{ID: "generic-no-source", File: "p/p.go"},
+	}
+	var got []string
+	for _, m := range withoutCatalogTwins(ms) {
+		got = append(got, m.ID)
+	}
+	want := []string{"generic-other", "catalog", "generic-other-file", "catalog-invalid", "generic-no-source"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+}
+
+func TestListPackages(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module lp\n\ngo 1.26\n",
+		"good/good.go":    "package good\n\nfunc F() int { return 1 }\n",
+		"broken/a.go":     "package broken\n",
+		"broken/b.go":     "package other\n",
+		"empty/README.md": "no Go here\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := listPackages(dir, []string{"./good/..."})
+	if err != nil || strings.Join(got, ",") != "lp/good" {
+		t.Errorf("./good/...: %v, %v; want [lp/good]", got, err)
+	}
+	for _, c := range []struct {
+		patterns []string
+		want     string
+	}{
+		{[]string{"./..."}, "packages that do not load: lp/broken"},
+		{[]string{"./good/...", "./empty/..."}, `"./empty/..." matched no packages`},
+	} {
+		_, err := listPackages(dir, c.patterns)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want it to contain %q", c.patterns, err, c.want)
+		}
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"gathermut/mutate/mutant"
@@ -309,6 +311,9 @@ func Merge(name string, reports []*Report) (*Report, error) {
 	if len(reports) == 0 {
 		return nil, errors.New("report: merge: no reports")
 	}
+	if err := checkShardSet(reports); err != nil {
+		return nil, err
+	}
 	first := reports[0].Gathermut
 	meta := first
 	meta.Name = name
@@ -351,11 +356,69 @@ func Merge(name string, reports []*Report) (*Report, error) {
 	}
 	merged := Build(meta, outcomes, sources)
 	merged.Gathermut.ExitCode, merged.Gathermut.Reason = ExitCode(merged.Gathermut.Summary, Conditions{
-		TreeChanged: merged.Gathermut.TreeAfter != merged.Gathermut.TreeBefore,
-		BaselineRed: len(merged.Gathermut.Baseline.Failing) > 0,
-		Interrupted: merged.Gathermut.Interrupted,
+		TreeChanged:    merged.Gathermut.TreeAfter != merged.Gathermut.TreeBefore,
+		BaselineRed:    len(merged.Gathermut.Baseline.Failing) > 0,
+		Interrupted:    merged.Gathermut.Interrupted,
+		StrictTimeouts: slices.Contains(first.Flags, "--strict-timeouts=true"),
 	})
 	return merged, nil
+}
+
+// verdictFlags are the flags, as Meta.Flags records them, that change
+// which mutants run or how they are judged; shards must agree on them.
+func verdictFlags(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		name, _, _ := strings.Cut(f, "=")
+		switch name {
+		case "--catalog", "--in-diff", "--only-catalog", "--operators", "--strict-timeouts", "--timeout-factor", "--timeout-floor":
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// checkShardSet refuses a merge that would pass for a whole run but is
+// not one: shards of different splits, a shard given twice or missing,
+// shards mixed with unsharded reports, or runs of different packages,
+// catalogs or flags.
+func checkShardSet(reports []*Report) error {
+	first := reports[0].Gathermut
+	n := -1
+	seen := map[int]string{}
+	for _, r := range reports {
+		g := r.Gathermut
+		if strings.Join(g.Patterns, " ") != strings.Join(first.Patterns, " ") || g.Catalog != first.Catalog || g.Module != first.Module {
+			return fmt.Errorf("report: merge: %s ran %s %v (catalog %q) but %s ran %s %v (catalog %q)", g.Name, g.Module, g.Patterns, g.Catalog, first.Name, first.Module, first.Patterns, first.Catalog)
+		}
+		if a, b := verdictFlags(g.Flags), verdictFlags(first.Flags); !slices.Equal(a, b) {
+			return fmt.Errorf("report: merge: %s ran with %v but %s with %v", g.Name, a, first.Name, b)
+		}
+		if (g.Shard == "") != (first.Shard == "") {
+			return fmt.Errorf("report: merge: %s and %s: shard reports mixed with an unsharded one", g.Name, first.Name)
+		}
+		if g.Shard == "" {
+			continue
+		}
+		var k, m int
+		if _, err := fmt.Sscanf(g.Shard, "%d/%d", &k, &m); err != nil || m < 1 || k < 0 || k >= m {
+			return fmt.Errorf("report: merge: %s: shard %q is not k/n", g.Name, g.Shard)
+		}
+		if n >= 0 && m != n {
+			return fmt.Errorf("report: merge: %s is shard %s but an earlier report is of %d shards", g.Name, g.Shard, n)
+		}
+		n = m
+		if other, ok := seen[k]; ok {
+			return fmt.Errorf("report: merge: shard %s given twice (%s and %s)", g.Shard, other, g.Name)
+		}
+		seen[k] = g.Name
+	}
+	for k := 0; k < n; k++ {
+		if _, ok := seen[k]; !ok {
+			return fmt.Errorf("report: merge: shard %d/%d is missing", k, n)
+		}
+	}
+	return nil
 }
 
 func short(h string) string {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,5 +163,66 @@ func TestScoreWithoutJudgedMutants(t *testing.T) {
 	s = Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.Killed}}, {Result: mutant.Result{Status: mutant.Survived}}, {Result: mutant.Result{Status: mutant.NotRun}}})
 	if s.Judged != 2 || FormatScore(s) != "50.0%" {
 		t.Errorf("judged %d, score %q; want 2, 50.0%%", s.Judged, FormatScore(s))
+	}
+}
+
+// TestMergeChecksShardSet: a merge must stand for one whole run, so a set
+// of shards with a hole, a repeat, a different split or different judging
+// flags is refused.
+func TestMergeChecksShardSet(t *testing.T) {
+	shard := func(k string, flags ...string) *Report {
+		meta := Meta{Name: "s" + k, Module: "m", Patterns: []string{"./..."}, TreeBefore: "abc", TreeAfter: "abc", Shard: k,
+			Flags: append([]string{"--name=s" + k, "--shard=" + k}, flags...)}
+		return Build(meta, []mutant.Outcome{outcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, nil)
+	}
+	whole := shard("")
+	otherPatterns := shard("1/2")
+	otherPatterns.Gathermut.Patterns = []string{"./p"}
+	for _, c := range []struct {
+		name    string
+		reports []*Report
+		want    string
+	}{
+		{"complete", []*Report{shard("1/3"), shard("0/3"), shard("2/3")}, ""},
+		{"whole runs", []*Report{whole, shard("")}, ""},
+		{"hole", []*Report{shard("0/3"), shard("2/3")}, "shard 1/3 is missing"},
+		{"repeat", []*Report{shard("0/2"), shard("0/2"), shard("1/2")}, "shard 0/2 given twice"},
+		{"different split", []*Report{shard("0/2"), shard("1/3")}, "of 2 shards"},
+		{"mixed", []*Report{shard("0/1"), whole}, "mixed with an unsharded one"},
+		{"patterns", []*Report{shard("0/2"), otherPatterns}, "ran m [./p]"},
+		{"judging flags", []*Report{shard("0/2"), shard("1/2", "--strict-timeouts=true")}, "--strict-timeouts=true"},
+		{"not k/n", []*Report{shard("x")}, `shard "x" is not k/n`},
+	} {
+		_, err := Merge("all", c.reports)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestMergeKeepsStrictTimeouts: shards run with --strict-timeouts fail the
+// merged run on a timeout, as the whole run would.
+func TestMergeKeepsStrictTimeouts(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		var reports []*Report
+		for k, st := range []mutant.Status{mutant.Killed, mutant.TimedOut} {
+			flags := []string{fmt.Sprintf("--shard=%d/2", k)}
+			if strict {
+				flags = append(flags, "--strict-timeouts=true")
+			}
+			meta := Meta{Name: fmt.Sprint(k), TreeBefore: "abc", TreeAfter: "abc", Shard: fmt.Sprintf("%d/2", k), Flags: flags}
+			reports = append(reports, Build(meta, []mutant.Outcome{outcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, nil))
+		}
+		merged, err := Merge("all", reports)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := ExitOK
+		if strict {
+			want = ExitTimeouts
+		}
+		if merged.Gathermut.ExitCode != want {
+			t.Errorf("strict %v: exit %d, want %d", strict, merged.Gathermut.ExitCode, want)
+		}
 	}
 }
