@@ -588,3 +588,46 @@ func TestFixtureKernelBuilt(t *testing.T) {
 		t.Errorf("the kernel run changed the tree")
 	}
 }
+
+// TestFixtureDirRunDiff drives the tool from outside the fixture module
+// with --dir: run with a glob judges exactly the matching mutants, diff
+// prints them, and without package patterns the row's defaults are asked
+// for, which this module does not have.
+func TestFixtureDirRunDiff(t *testing.T) {
+	wants := readWants(t, fixture)
+	const glob = "boundary:strong/*"
+	var ids []string
+	for _, id := range listIDs(t, "./strong", "--operators", "boundary") {
+		if strings.HasPrefix(id, "boundary:strong/") {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) < 2 {
+		t.Fatalf("only %d boundary mutants in strong", len(ids))
+	}
+	reports := t.TempDir()
+	res := runMutate(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports, "--name", "run"}, fastFlags...)...)
+	if res.code != report.ExitOK {
+		t.Fatalf("run %s: exit %d\n%s%s", glob, res.code, res.stdout, res.stderr)
+	}
+	_, outcomes := readReport(t, filepath.Join(reports, "run.json"))
+	if len(outcomes) != len(ids) {
+		t.Errorf("run judged %d mutants, the glob matches %d", len(outcomes), len(ids))
+	}
+	for _, id := range ids {
+		if _, ok := outcomes[id]; !ok {
+			t.Errorf("%s matches %s but was not run", id, glob)
+		}
+	}
+	checkVerdicts(t, wants, outcomes)
+
+	res = runMutate(t, ".", nil, "diff", ids[0], "./strong", "--dir", fixture)
+	if res.code != 0 || !strings.HasPrefix(res.stdout, "# "+ids[0]+"\n") || !strings.Contains(res.stdout, "--- a/strong/strong.go") || strings.Count(res.stdout, "\n# ") != 0 {
+		t.Errorf("diff %s: exit %d\n%s%s", ids[0], res.code, res.stdout, res.stderr)
+	}
+
+	res = runMutate(t, ".", nil, "list", "--dir", fixture)
+	if res.code != report.ExitConfig || !strings.Contains(res.stderr, "pattern ./gguf/...: lstat ./gguf/: no such file or directory") {
+		t.Errorf("list with the default patterns in the fixture: exit %d, %s", res.code, res.stderr)
+	}
+}
