@@ -99,7 +99,7 @@ commands:
   run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything; a,b,c for several)
   diff  <id|glob> [pkgs]   print the mutants' diffs
   merge <report.json...>   merge shard reports (refuses reports of different trees)
-  bench                    seconds per mutant on the fixture and ./gather/..., -j 1 and 2, against gremlins
+  bench                    seconds per mutant on the fixture and an eighth of ./gather/..., -j 1 and 2, against gremlins
 
 packages default to ./gguf/... ./gather/... ./engine/... ./hipkern/...
 
