@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"gathermut/mutate/exec"
 	"gathermut/mutate/mutant"
@@ -183,9 +184,14 @@ func TestFixtureFullRun(t *testing.T) {
 	wants := readWants(t, fixture)
 	before := treeHash(t, fixture)
 	reports := t.TempDir()
-	res := runMutate(t, fixture, nil, append([]string{"all", "./...", "--report-dir", reports}, fastFlags...)...)
+	tmp := t.TempDir()
+	res := runMutate(t, fixture, []string{"TMPDIR=" + tmp}, append([]string{"all", "./...", "--report-dir", reports}, fastFlags...)...)
 	if res.code != report.ExitSurvivors {
 		t.Fatalf("exit %d, want %d (survivors)\nstdout:\n%s\nstderr:\n%s", res.code, report.ExitSurvivors, res.stdout, res.stderr)
+	}
+	// the spin mutants hang: their test processes must have been killed
+	for _, p := range processesUnder(t, tmp) {
+		t.Errorf("process left running after the run: %s", p)
 	}
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed: %s -> %s", before, after)
@@ -408,6 +414,32 @@ func TestFixtureInterrupted(t *testing.T) {
 			t.Errorf("temp file left behind: %s", e.Name())
 		}
 	}
+	for _, p := range processesUnder(t, tmp) {
+		t.Errorf("process left running after the interrupt: %s", p)
+	}
+}
+
+// processesUnder lists the running processes whose command line names a
+// path under dir (the test binaries a run builds in its temp dir), after
+// giving exiting ones two seconds. Without /proc it finds none.
+func processesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var found []string
+	for try := 0; try < 20; try++ {
+		found = nil
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, p := range procs {
+			cmdline, err := os.ReadFile(p)
+			if err == nil && bytes.Contains(cmdline, []byte(dir)) {
+				found = append(found, strings.ReplaceAll(string(bytes.TrimRight(cmdline, "\x00")), "\x00", " "))
+			}
+		}
+		if len(found) == 0 {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return found
 }
 
 // copyFixture copies the fixture into a temp dir for a variant run.
