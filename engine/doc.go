@@ -61,12 +61,13 @@
 // gains included) gguf.MatrixWeight. The capabilities handed to gguf.Route
 // are the target device's: CanGather asks gather.CanGather for the
 // device's registered providers; CanDot is true for F32, F16 and BF16 only,
-// because the engine's matmul has no quantized dot; WantsRepack is false. So
-// a quantized embedding table stays packed, its blocks borrowed from the
-// file mapping by gguf.OwnQuantBlocks (no copy, never expanded); float
-// tensors are used as stored; a quantized matrix is refused by
-// OwnQuantBlocks and expanded once at load to bf16 (gather.DequantizeBF16),
-// then multiplied from bf16, an exact widening. Residency reports each
+// because the engine's matmul has no quantized dot; WantsRepack is false.
+// Every tensor kept as stored has its bytes borrowed from the file mapping
+// through gguf.OwnQuantBlocks (no copy): so a quantized embedding table
+// stays packed, never expanded, and float tensors are used as stored; a
+// quantized matrix is refused by OwnQuantBlocks and expanded once at load
+// to bf16 (gather.DequantizeBF16), then multiplied from bf16, an exact
+// widening. Residency reports each
 // tensor's form, type and resident bytes: a packed table is exactly
 // vocab * RowSizeBytes(codec, hidden).
 //

@@ -19,17 +19,21 @@ type embedder struct {
 	rowHost []byte
 }
 
+// newEmbedder allocates the embed step's tensors for up to n ids, each of
+// exactly the bytes n ids and their rows take, and host staging of the same
+// sizes.
 func (e *Engine) newEmbedder(n int) (*embedder, error) {
 	hidden := e.model.hp.hidden
-	ids, err := e.mem.alloc(gguf.TypeI32, []int64{int64(n)}, 4*n)
+	idBytes, rowBytes := 4*n, 2*n*hidden
+	ids, err := e.mem.alloc(gguf.TypeI32, []int64{int64(n)}, idBytes)
 	if err != nil {
 		return nil, fmt.Errorf("engine: embed: %w", err)
 	}
-	rows, err := e.mem.alloc(gguf.TypeBF16, []int64{int64(n), int64(hidden)}, 2*n*hidden)
+	rows, err := e.mem.alloc(gguf.TypeBF16, []int64{int64(n), int64(hidden)}, rowBytes)
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("engine: embed: %w", err), e.mem.free(&ids))
 	}
-	return &embedder{e: e, ids: ids, rows: rows, idsHost: make([]byte, 4*n), rowHost: make([]byte, 2*n*hidden)}, nil
+	return &embedder{e: e, ids: ids, rows: rows, idsHost: make([]byte, idBytes), rowHost: make([]byte, rowBytes)}, nil
 }
 
 func (b *embedder) release() error {

@@ -267,6 +267,7 @@ func TestLoadErrors(t *testing.T) {
 		{"count beyond int64", set("llama.context_length", uint64(1)<<63), `metadata key "llama.context_length" = 9223372036854775808 does not fit an int64`},
 		{"more layers than tensors", set("llama.block_count", uint32(13)), `llama.block_count = 13 but the file holds only 12 tensors`},
 		{"second layer missing", set("llama.block_count", uint32(2)), `tensor "blk.1.attn_norm.weight" missing`},
+		{"as many layers as tensors", set("llama.block_count", uint32(12)), `tensor "blk.1.attn_norm.weight" missing`},
 		{"heads do not divide", set("llama.attention.head_count", uint32(3)), `llama.attention.head_count = 3 does not divide llama.embedding_length = 256`},
 		{"kv heads do not divide", set("llama.attention.head_count_kv", uint32(3)), `llama.attention.head_count_kv = 3 does not divide llama.attention.head_count = 4`},
 		{"kv heads above heads", set("llama.attention.head_count_kv", uint32(8)), `llama.attention.head_count_kv = 8 does not divide llama.attention.head_count = 4`},
@@ -623,5 +624,93 @@ func TestLoadExpandsUngatherableEmbedding(t *testing.T) {
 	refToks, refLogits := complete(t, mustLoad(t, writeModelFile(t, f)), basePrompt, Sampling{MaxTokens: 3, IgnoreEOS: true})
 	if !slices.Equal(toks, refToks) || !sameBits(logits, refLogits) {
 		t.Errorf("expanded Q4_1 table: %v, stored bf16 %v (or logits differ)", toks, refToks)
+	}
+}
+
+// TestPlace: place keeps a tensor its device can use as stored (the bytes
+// borrowed, never copied) and expands any other to bf16, and refuses, with
+// the materializer's or the decoder's reason, a tensor whose bytes do not
+// match its type and dims, packed or expanded, float or quantized.
+func TestPlace(t *testing.T) {
+	caps := capabilities{device: gather.CPU}
+	q4 := make([]byte, 2*18)
+	for b := 0; b < len(q4); b += 18 {
+		binary.LittleEndian.PutUint16(q4[b:], 0x3c00) // d = 1
+		for i := 2; i < 18; i++ {
+			q4[b+i] = 0x9f // low nibbles 15: 7 (elements 0-15), high 9: 1 (16-31)
+		}
+	}
+	seven, one := bytes.Repeat([]byte{0xe0, 0x40}, 16), bytes.Repeat([]byte{0x80, 0x3f}, 16)
+	f32 := make([]byte, 4*8)
+	tests := []struct {
+		name   string
+		info   gguf.TensorInfo
+		role   gguf.Role
+		typ    gguf.Type
+		packed bool
+		data   []byte // nil: borrowed info.Data
+		err    string
+	}{
+		{"q4_0 table", gguf.TensorInfo{Name: "t", Type: gguf.TypeQ4_0, Dims: []uint64{32, 2}, Data: q4}, gguf.EmbeddingTable, gguf.TypeQ4_0, true, nil, ""},
+		{"f32 matrix", gguf.TensorInfo{Name: "m", Type: gguf.TypeF32, Dims: []uint64{4, 2}, Data: f32}, gguf.MatrixWeight, gguf.TypeF32, true, nil, ""},
+		{"f32 table", gguf.TensorInfo{Name: "t", Type: gguf.TypeF32, Dims: []uint64{4, 2}, Data: f32}, gguf.EmbeddingTable, gguf.TypeF32, true, nil, ""},
+		{"q4_0 matrix", gguf.TensorInfo{Name: "m", Type: gguf.TypeQ4_0, Dims: []uint64{32, 2}, Data: q4}, gguf.MatrixWeight, gguf.TypeBF16, false,
+			slices.Concat(seven, one, seven, one), ""},
+		{"short q4_0 table", gguf.TensorInfo{Name: "t", Type: gguf.TypeQ4_0, Dims: []uint64{32, 2}, Data: q4[:18]}, gguf.EmbeddingTable, 0, false, nil,
+			`gguf: tensor "t": 18 bytes of data, want 36 for Q4_0 dims [32 2]`},
+		{"short f32 matrix", gguf.TensorInfo{Name: "m", Type: gguf.TypeF32, Dims: []uint64{4, 2}, Data: f32[:16]}, gguf.MatrixWeight, 0, false, nil,
+			`gguf: tensor "m": 16 bytes of data, want 32 for F32 dims [4 2]`},
+		{"short q4_0 matrix", gguf.TensorInfo{Name: "m", Type: gguf.TypeQ4_0, Dims: []uint64{32, 2}, Data: q4[:18]}, gguf.MatrixWeight, 0, false, nil,
+			`gather: Q4_0: 64 elements need 36 packed bytes, have 18 (expanding because matrix: no dot capability for Q4_0)`},
+	}
+	for _, tt := range tests {
+		pt, err := place(tt.info, tt.role, caps)
+		if errText(err) != tt.err {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.err)
+			continue
+		}
+		want := tt.data
+		if want == nil && tt.err == "" {
+			want = tt.info.Data
+		}
+		if pt.typ != tt.typ || pt.packed != tt.packed || !bytes.Equal(pt.data, want) {
+			t.Errorf("%s: placed %v packed %v % x, want %v packed %v % x", tt.name, pt.typ, pt.packed, pt.data, tt.typ, tt.packed, want)
+		}
+		if tt.data == nil && tt.err == "" && unsafe.SliceData(pt.data) != unsafe.SliceData(tt.info.Data) {
+			t.Errorf("%s: the kept bytes are a copy", tt.name)
+		}
+	}
+}
+
+// TestLoadReleasesFile: the file mapping lives as long as the engine: Close
+// unmaps it, and so does a Load that fails after opening the file. It reads
+// the process's mappings, so it runs where /proc/self/maps exists.
+func TestLoadReleasesFile(t *testing.T) {
+	mapped := func(path string) bool {
+		maps, err := os.ReadFile("/proc/self/maps")
+		if err != nil {
+			t.Skipf("no process mappings to read: %v", err)
+		}
+		return bytes.Contains(maps, []byte(path))
+	}
+	path := writeModelFile(t, testModel(t, gguf.TypeQ4_0, false))
+	e, err := Load(Params{ModelPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mapped(path) {
+		t.Fatalf("%s is not mapped while loaded: the test cannot see mappings", path)
+	}
+	if err := e.Close(); err != nil || mapped(path) {
+		t.Errorf("after Close (%v) %s is still mapped", err, path)
+	}
+	f := testModel(t, gguf.TypeQ4_0, false)
+	f.dropTensor("output.weight")
+	bad := writeModelFile(t, f)
+	if _, err := Load(Params{ModelPath: bad}); err == nil {
+		t.Fatal("Load of a model without output.weight succeeded")
+	}
+	if mapped(bad) {
+		t.Errorf("%s is still mapped after Load refused it", bad)
 	}
 }

@@ -173,7 +173,7 @@ func kvHeadFor(h, heads, kvHeads int) int {
 // per position; the head's slice starts at off. scores needs n entries.
 func attendHead(out, q, keys, values []float32, stride, off, n int, scale float32, scores []float32) {
 	hd := len(q)
-	best := float32(math.Inf(-1))
+	best := negInf
 	for j := range n {
 		k := keys[j*stride+off : j*stride+off+hd]
 		var dot float32

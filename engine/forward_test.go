@@ -151,6 +151,32 @@ func TestExpf(t *testing.T) {
 	}
 }
 
+// TestExpfBits pins expf's bits where they depend on its last coefficients:
+// at each x the result is e^x correctly rounded, which a coefficient 1/n!
+// off by one in n (1/719 or 1/721 for 1/720, 1/5039 or 1/5041 for 1/5040)
+// misses by an ulp. A NaN argument comes back unchanged, signalling and
+// negative ones included, rather than through the platform's NaN
+// propagation.
+func TestExpfBits(t *testing.T) {
+	for _, tt := range []struct{ x, want uint32 }{
+		{0xbd4526cd, 0x3f73f849}, // -0.0481327
+		{0xbd436cef, 0x3f74129d}, // -0.0477113
+		{0xbe001767, 0x3f61e627}, // -0.1250893
+		{0xbe1afcd6, 0x3f5c0af9}, // -0.1513398
+		{0x7f800001, 0x7f800001}, // signalling NaN
+		{0xff800001, 0xff800001}, // negative signalling NaN
+		{0xffc00123, 0xffc00123}, // negative quiet NaN with a payload
+	} {
+		x := math.Float32frombits(tt.x)
+		if got := math.Float32bits(expf(x)); got != tt.want {
+			t.Errorf("expf(%v = %#08x) = %#08x, want %#08x", x, tt.x, got, tt.want)
+		}
+		if want := math.Float32bits(float32(math.Exp(float64(x)))); x == x && want != tt.want {
+			t.Errorf("x = %#08x: e^x rounds to %#08x, not the pinned %#08x", tt.x, want, tt.want)
+		}
+	}
+}
+
 func TestSqrtf(t *testing.T) {
 	for _, tt := range []struct{ x, want float32 }{{16, 4}, {0.25, 0.5}, {2, float32(math.Sqrt2)}, {0, 0}} {
 		if got := sqrtf(tt.x); got != tt.want {

@@ -29,6 +29,12 @@ const (
 	expMin         = -110 // below: 0 (exp underflows float32 below -103.98)
 )
 
+// The float32 infinities.
+var (
+	posInf = float32(math.Inf(1))
+	negInf = float32(math.Inf(-1))
+)
+
 // expf returns e^x in float32, within a couple of ulps of the true value and
 // the same bits on every platform: x = k*ln2 + r, a degree-7 Taylor
 // polynomial for e^r, then an exact float64 scaling by 2^k and one rounding
@@ -38,7 +44,7 @@ func expf(x float32) float32 {
 	case x != x:
 		return x
 	case x > expMax:
-		return float32(math.Inf(1))
+		return posInf
 	case x < expMin:
 		return 0
 	}
@@ -79,10 +85,9 @@ func halfToF32(h uint16) float32 {
 		return math.Float32frombits(sign | 0x7f800000 | man<<13)
 	case exp != 0:
 		return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
-	case man == 0:
-		return math.Float32frombits(sign)
 	}
-	// A subnormal half is man * 2^-24, exact in float32.
+	// A zero or subnormal half is man * 2^-24, exact in float32 (a negative
+	// zero comes out as -0).
 	f := float32(man) * 0x1p-24
 	if sign != 0 {
 		f = -f

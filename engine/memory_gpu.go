@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"gathermut/gather"
@@ -11,7 +12,21 @@ import (
 // gpuMemory keeps the embed step's tensors on GPU 0 through hipkern: the
 // packed table is copied there once at load (in its blocks, never
 // expanded), the ids are copied in and the bf16 rows copied out per call.
-type gpuMemory struct{ dev gather.Device }
+type gpuMemory struct {
+	dev gather.Device
+	rt  gpuRuntime
+}
+
+// gpuRuntime is the device memory API gpuMemory uses: hipkern's, or in tests
+// one that fails on demand (a real device cannot be made to fail a copy).
+type gpuRuntime struct {
+	alloc   func(dev gather.Device, n int) (uintptr, error)
+	free    func(dev gather.Device, p uintptr) error
+	copyIn  func(dev gather.Device, dst uintptr, src []byte) error
+	copyOut func(dev gather.Device, dst []byte, src uintptr) error
+}
+
+var hipRuntime = gpuRuntime{alloc: hipkern.Alloc, free: hipkern.Free, copyIn: hipkern.CopyIn, copyOut: hipkern.CopyOut}
 
 // newGPUMemory loads the kernel library (which registers the GPU providers
 // with gather) and refuses the GPU when none is usable: never a silent CPU
@@ -20,24 +35,26 @@ func newGPUMemory() (deviceMemory, error) {
 	if err := hipkern.Load(); err != nil {
 		return nil, fmt.Errorf("engine: device gpu: no GPU provider available: %w", err)
 	}
-	return gpuMemory{dev: gather.Device{Kind: gather.GPU, Ordinal: 0}}, nil
+	return gpuMemory{dev: gather.Device{Kind: gather.GPU, Ordinal: 0}, rt: hipRuntime}, nil
 }
 
 func (m gpuMemory) device() gather.Device { return m.dev }
 
+// hold copies host to a new device tensor; on a failed copy the allocation
+// is released again.
 func (m gpuMemory) hold(typ gguf.Type, shape []int64, host []byte) (gather.Tensor, error) {
 	t, err := m.alloc(typ, shape, len(host))
 	if err != nil {
-		return t, err
+		return gather.Tensor{}, err
 	}
-	if err := hipkern.CopyIn(m.dev, t.DevPtr, host); err != nil {
-		return t, fmt.Errorf("engine: copy %d table bytes to %v: %w (and free: %v)", len(host), m.dev, err, m.free(&t))
+	if err := m.rt.copyIn(m.dev, t.DevPtr, host); err != nil {
+		return gather.Tensor{}, errors.Join(fmt.Errorf("engine: copy %d table bytes to %v: %w", len(host), m.dev, err), m.free(&t))
 	}
 	return t, nil
 }
 
 func (m gpuMemory) alloc(typ gguf.Type, shape []int64, bytes int) (gather.Tensor, error) {
-	p, err := hipkern.Alloc(m.dev, bytes)
+	p, err := m.rt.alloc(m.dev, bytes)
 	if err != nil {
 		return gather.Tensor{}, fmt.Errorf("engine: %w", err)
 	}
@@ -45,18 +62,20 @@ func (m gpuMemory) alloc(typ gguf.Type, shape []int64, bytes int) (gather.Tensor
 }
 
 func (m gpuMemory) write(dst *gather.Tensor, src []byte) error {
-	return hipkern.CopyIn(m.dev, dst.DevPtr, src)
+	return m.rt.copyIn(m.dev, dst.DevPtr, src)
 }
 
 func (m gpuMemory) read(dst []byte, src *gather.Tensor) error {
-	return hipkern.CopyOut(m.dev, dst, src.DevPtr)
+	return m.rt.copyOut(m.dev, dst, src.DevPtr)
 }
 
+// free releases t's device memory and clears its address; a tensor without
+// one (never allocated, or freed already) is left alone.
 func (m gpuMemory) free(t *gather.Tensor) error {
 	if t.DevPtr == 0 {
 		return nil
 	}
-	err := hipkern.Free(m.dev, t.DevPtr)
+	err := m.rt.free(m.dev, t.DevPtr)
 	t.DevPtr = 0
 	return err
 }

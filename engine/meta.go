@@ -84,7 +84,7 @@ func readPositiveFloat(f metaReader, key string, def float32) (float32, error) {
 	default:
 		return 0, fmt.Errorf("metadata key %q: %T value, want a float", key, v)
 	}
-	if !(x > 0) || math.IsInf(float64(x), 0) {
+	if !(x > 0 && x <= math.MaxFloat32) {
 		return 0, fmt.Errorf("metadata key %q = %v, want a finite value above 0", key, x)
 	}
 	return x, nil
@@ -128,16 +128,16 @@ func readVocabSize(f metaReader) (int, error) {
 // Defaults llama.cpp applies when a llama file leaves an optional key out.
 const defaultRopeBase = 10000
 
-// readHParams reads and cross-checks the llama hyperparameters and the end
-// of sequence token (-1 when the file names none).
-func readHParams(f metaReader) (hparams, int32, error) {
+// readHParams reads and cross-checks the llama hyperparameters. On an error
+// the hyperparameters are zero.
+func readHParams(f metaReader) (hparams, error) {
 	var hp hparams
 	arch, err := readString(f, "general.architecture")
 	if err != nil {
-		return hp, 0, err
+		return hparams{}, err
 	}
 	if arch != "llama" {
-		return hp, 0, fmt.Errorf("unsupported architecture %q (this engine runs \"llama\")", arch)
+		return hparams{}, fmt.Errorf("unsupported architecture %q (this engine runs \"llama\")", arch)
 	}
 	counts := []struct {
 		key string
@@ -157,41 +157,48 @@ func readHParams(f metaReader) (hparams, int32, error) {
 			def = c.def()
 		}
 		if *c.dst, err = readCount(f, c.key, def); err != nil {
-			return hp, 0, err
+			return hparams{}, err
 		}
 	}
 	if hp.hidden%hp.heads != 0 {
-		return hp, 0, fmt.Errorf("llama.attention.head_count = %d does not divide llama.embedding_length = %d", hp.heads, hp.hidden)
+		return hparams{}, fmt.Errorf("llama.attention.head_count = %d does not divide llama.embedding_length = %d", hp.heads, hp.hidden)
 	}
 	if hp.heads%hp.kvHeads != 0 {
-		return hp, 0, fmt.Errorf("llama.attention.head_count_kv = %d does not divide llama.attention.head_count = %d", hp.kvHeads, hp.heads)
+		return hparams{}, fmt.Errorf("llama.attention.head_count_kv = %d does not divide llama.attention.head_count = %d", hp.kvHeads, hp.heads)
 	}
 	hp.headDim = hp.hidden / hp.heads
 	if hp.ropeDim, err = readCount(f, "llama.rope.dimension_count", hp.headDim); err != nil {
-		return hp, 0, err
+		return hparams{}, err
 	}
 	if hp.ropeDim%2 != 0 || hp.ropeDim > hp.headDim {
-		return hp, 0, fmt.Errorf("metadata key %q = %d, want an even number from 2 to the head width %d", "llama.rope.dimension_count", hp.ropeDim, hp.headDim)
+		return hparams{}, fmt.Errorf("metadata key %q = %d, want an even number from 2 to the head width %d", "llama.rope.dimension_count", hp.ropeDim, hp.headDim)
 	}
 	if hp.ropeBase, err = readPositiveFloat(f, "llama.rope.freq_base", defaultRopeBase); err != nil {
-		return hp, 0, err
+		return hparams{}, err
 	}
 	if hp.rmsEps, err = readPositiveFloat(f, "llama.attention.layer_norm_rms_epsilon", 0); err != nil {
-		return hp, 0, err
+		return hparams{}, err
 	}
 	if hp.vocab, err = readVocabSize(f); err != nil {
-		return hp, 0, err
+		return hparams{}, err
 	}
-	eos, ok, err := readInt(f, "tokenizer.ggml.eos_token_id")
+	return hp, nil
+}
+
+// readEOS reads the end-of-sequence token, an id below vocab; it is -1 when
+// the file names none.
+func readEOS(f metaReader, vocab int) (int32, error) {
+	const key = "tokenizer.ggml.eos_token_id"
+	eos, ok, err := readInt(f, key)
 	switch {
 	case err != nil:
-		return hp, 0, err
+		return 0, err
 	case !ok:
-		return hp, -1, nil
-	case eos < 0 || eos >= int64(hp.vocab):
-		return hp, 0, fmt.Errorf("metadata key %q = %d out of range [0, %d)", "tokenizer.ggml.eos_token_id", eos, hp.vocab)
+		return -1, nil
+	case eos < 0 || eos >= int64(vocab):
+		return 0, fmt.Errorf("metadata key %q = %d out of range [0, %d)", key, eos, vocab)
 	}
-	return hp, int32(eos), nil
+	return int32(eos), nil
 }
 
 var _ metaReader = (*gguf.File)(nil)

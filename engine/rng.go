@@ -1,5 +1,7 @@
 package engine
 
+import "encoding/binary"
+
 // splitMix64 is the generator's pseudo-random source: Steele, Lea and
 // Flood's SplitMix64, chosen because it is tiny, has no platform-dependent
 // step and is published with reference outputs, so a test can pin it.
@@ -13,13 +15,13 @@ func (s *splitMix64) next() uint64 {
 	return z ^ (z >> 31)
 }
 
-// fill writes pseudo-random bytes into b, eight per draw, low byte first.
+// fill writes pseudo-random bytes into b, eight per draw, low byte first;
+// the last draw's unused bytes are dropped.
 func (s *splitMix64) fill(b []byte) {
+	var w [8]byte
 	for i := 0; i < len(b); i += 8 {
-		v := s.next()
-		for j := 0; j < 8 && i+j < len(b); j++ {
-			b[i+j] = byte(v >> (8 * j))
-		}
+		binary.LittleEndian.PutUint64(w[:], s.next())
+		copy(b[i:], w[:])
 	}
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -82,6 +84,17 @@ func TestSplitMix64(t *testing.T) {
 	binary.LittleEndian.PutUint64(want[8:], v1)
 	if !bytes.Equal(buf, want[:11]) {
 		t.Errorf("fill = %x, want %x", buf, want[:11])
+	}
+	// It draws exactly once per eight bytes or part of them.
+	for _, n := range []int{0, 1, 8, 11, 16} {
+		a, b := splitMix64{state: 9}, splitMix64{state: 9}
+		a.fill(make([]byte, n))
+		for range (n + 7) / 8 {
+			b.next()
+		}
+		if a.next() != b.next() {
+			t.Errorf("fill of %d bytes does not take %d draws", n, (n+7)/8)
+		}
 	}
 }
 
@@ -311,5 +324,38 @@ func TestWriteTestModel(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteTestModel(&buf, gguf.TypeQ4_1, false); err == nil || err.Error() != "engine: test model: codec Q4_1 is not one of the admitted codecs" {
 		t.Errorf("WriteTestModel(Q4_1) error = %v", err)
+	}
+}
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestTestModelErrors: the generator refuses, with the builder's reason, a
+// model it cannot write, and a width that is not whole blocks of the codec.
+func TestTestModelErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		f    modelFile
+		w    io.Writer
+		want string
+	}{
+		{"duplicate key", modelFile{meta: []metaEntry{{"a", uint32(1)}, {"a", uint32(2)}}}, io.Discard,
+			`engine: test model: gguf: builder: key "a": duplicate key`},
+		{"short tensor", modelFile{tensors: []tensorEntry{{"t", gguf.TypeF32, []uint64{1}, make([]byte, 3)}}}, io.Discard,
+			`engine: test model: gguf: builder: tensor "t": 3 bytes of data, want 4 for F32 dims [1]`},
+		{"failing writer", modelFile{meta: []metaEntry{{"a", uint32(1)}}}, failingWriter{},
+			`engine: test model: gguf: builder: write: disk full`},
+	}
+	for _, tt := range tests {
+		if err := tt.f.write(tt.w); errText(err) != tt.want {
+			t.Errorf("%s: write error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	hp := tinyModelHParams
+	hp.hidden, hp.headDim, hp.ropeDim, hp.ffn = 128, 32, 32, 128
+	if f, err := buildModel(hp, gguf.TypeQ4_K, false); f != nil || errText(err) != "engine: test model: gguf: Q4_K row of 128 elements is not whole blocks of 256" {
+		t.Errorf("Q4_K model of width 128: %v, %v", f, err)
 	}
 }

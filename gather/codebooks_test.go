@@ -120,6 +120,28 @@ func TestCodebookValueSets(t *testing.T) {
 	checkGrid(t, "iq1xxxsGrid", gridBytes(iq1xxxsGrid[:], 8), iq1)
 }
 
+// TestIQ3SGridFifteens pins the count doc.go gives for the known plugin
+// disagreement: llama.cpp's iq3sGrid holds 15 (the plugin's 4x-scale grid
+// has 62 there, not 60) in 150 byte positions of 146 entries.
+func TestIQ3SGridFifteens(t *testing.T) {
+	positions, entries := 0, 0
+	for _, e := range iq3sGrid {
+		n := 0
+		for j := range 4 {
+			if e>>(8*j)&0xff == 15 {
+				n++
+			}
+		}
+		positions += n
+		if n > 0 {
+			entries++
+		}
+	}
+	if positions != 150 || entries != 146 {
+		t.Errorf("15 in %d byte positions of %d entries, doc.go says 150 of 146", positions, entries)
+	}
+}
+
 // TestIQ1XXXSGridIsIQ1SSubset checks that every iq1xxxsGrid entry is the
 // iq1sGrid entry at the position testdata/codebooks records for it.
 func TestIQ1XXXSGridIsIQ1SSubset(t *testing.T) {

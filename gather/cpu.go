@@ -47,12 +47,16 @@ func (p cpuFloat) Embedding(out, table, ids *Tensor) error {
 }
 
 // rowJob is one validated CPU gather: every id has been checked and every
-// slice is long enough for the rows it is indexed with.
+// slice is long enough for the rows it is indexed with, so decoding a row
+// cannot fail.
 type rowJob struct {
 	typ      gguf.Type
-	hidden   int       // elements per row
-	rowBytes int       // bytes per table row: the byte row stride
-	outType  gguf.Type // F32 or BF16
+	traits   gguf.Traits  // typ's block geometry
+	dec      blockDecoder // typ's decoder; nil for a float table
+	rows     int          // len(ids): the output rows
+	hidden   int          // elements per row
+	rowBytes int          // bytes per table row: the byte row stride
+	outType  gguf.Type    // F32 or BF16
 	table    []byte
 	ids      idView
 	out      []byte
@@ -85,15 +89,14 @@ func (v idView) at(i int64) int64 {
 }
 
 // cpuEmbedding runs a CPU gather: prepareRows, then rows over the output
-// rows, split across goroutines for a large request (see workersFor).
-func cpuEmbedding(p Provider, rows func(*rowJob, int, int) error, out, table, ids *Tensor) error {
-	j, outBytes, err := prepareRows(p, out, table, ids)
+// rows, split across goroutines for a large request (see rowJob.ranges).
+func cpuEmbedding(p Provider, rows func(*rowJob, int, int), out, table, ids *Tensor) error {
+	j, err := prepareRows(p, out, table, ids)
 	if j == nil {
 		return err
 	}
-	n := int(ids.Shape[0])
-	ranges := splitRows(n, workersFor(n, outBytes, runtime.GOMAXPROCS(0)))
-	return runRanges(ranges, func(lo, hi int) error { return rows(j, lo, hi) })
+	runRanges(j.ranges(runtime.GOMAXPROCS(0)), func(lo, hi int) { rows(j, lo, hi) })
+	return nil
 }
 
 // prepareRows runs the provider-side steps common to both CPU providers:
@@ -101,44 +104,52 @@ func cpuEmbedding(p Provider, rows func(*rowJob, int, int) error, out, table, id
 // what p cannot serve, then, in ROW.md's order, the empty request, vocab 0,
 // the byte sizes (int64 overflow and Data lengths), and every id, all
 // before anything is written, so that after a refused call out is
-// untouched. It returns the job and out's byte size, or a nil job with the
-// call's result: nil for an empty request (nothing allocated), else the
-// refusal.
-func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, int, error) {
+// untouched. It returns the job, or a nil job with the call's result: nil
+// for an empty request (nothing allocated), else the refusal.
+func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 	if err := checkArgs(out, table, ids); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if table.Device.Kind != CPU {
-		return nil, 0, fmt.Errorf("gather: %s: tensors on device %v: %w", p.Name(), table.Device, ErrDeclined)
+		return nil, fmt.Errorf("gather: %s: tensors on device %v: %w", p.Name(), table.Device, ErrDeclined)
 	}
 	if !p.Supports(table.Type) {
-		return nil, 0, fmt.Errorf("gather: %s: %v tables: %w", p.Name(), table.Type, ErrDeclined)
+		return nil, fmt.Errorf("gather: %s: %v tables: %w", p.Name(), table.Type, ErrDeclined)
 	}
 	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
 	if n == 0 || hidden == 0 {
-		return nil, 0, nil
+		return nil, nil
 	}
 	if vocab == 0 {
-		return nil, 0, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
+		return nil, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
 	}
-	outBytes, tableBytes, err := hostSizes(out, table, ids)
-	if err != nil {
-		return nil, 0, err
+	if err := hostSizes(out, table, ids); err != nil {
+		return nil, err
 	}
+	// checkArgs (6) found the traits, and hostSizes bounded vocab*rowBytes,
+	// so the row size is whole blocks and fits an int.
+	tr, _ := gguf.FindGgmlTraits(table.Type)
 	j := &rowJob{
-		typ: table.Type, hidden: int(hidden), rowBytes: tableBytes / int(vocab), outType: out.Type,
+		typ: table.Type, traits: tr, dec: decoders[table.Type],
+		rows: int(n), hidden: int(hidden), rowBytes: int(hidden) / tr.BlockElems * tr.BlockBytes, outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
 	if err := checkIDs(n, vocab, j.ids.at); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	return j, outBytes, nil
+	return j, nil
+}
+
+// ranges splits the job's output rows for procs processors: one range for
+// a small request, else min(procs, rows) even ones (see workersFor).
+func (j *rowJob) ranges(procs int) []rowRange {
+	return splitRows(j.rows, workersFor(j.rows, j.rows*j.outRowBytes(), procs))
 }
 
 // quantRows decodes output rows [lo, hi). Row id's packed bytes are
 // table[id*rowBytes:][:rowBytes]; they are decoded into one row of scratch
 // and written little-endian into out.
-func (j *rowJob) quantRows(lo, hi int) error {
+func (j *rowJob) quantRows(lo, hi int) {
 	var f []float32
 	var h []uint16
 	if j.bf16() {
@@ -152,28 +163,23 @@ func (j *rowJob) quantRows(lo, hi int) error {
 		src := j.table[off : off+j.rowBytes]
 		dst := j.out[i*ob : (i+1)*ob]
 		if j.bf16() {
-			if err := DequantizeBF16(j.typ, src, h); err != nil {
-				return err
-			}
+			decodeBlocksBF16(j.dec, j.traits, src, h)
 			for e, w := range h {
 				binary.LittleEndian.PutUint16(dst[2*e:], w)
 			}
 		} else {
-			if err := Dequantize(j.typ, src, f); err != nil {
-				return err
-			}
+			decodeBlocks(j.dec, j.traits, src, f)
 			for e, v := range f {
 				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
 			}
 		}
 	}
-	return nil
 }
 
 // floatRows converts output rows [lo, hi) from a float table. Same-type
 // rows (F32 to F32, BF16 to BF16) are copied; others are widened exactly to
 // f32 and, for bf16 out, rounded with F32ToBF16.
-func (j *rowJob) floatRows(lo, hi int) error {
+func (j *rowJob) floatRows(lo, hi int) {
 	ob := j.outRowBytes()
 	same := j.typ == j.outType
 	for i := lo; i < hi; i++ {
@@ -193,7 +199,6 @@ func (j *rowJob) floatRows(lo, hi int) error {
 			}
 		}
 	}
-	return nil
 }
 
 // floatAt widens element e of a row of float type t to float32 exactly.
@@ -250,23 +255,17 @@ func splitRows(rows, parts int) []rowRange {
 	return rs
 }
 
-// runRanges runs do over every range: on the caller's goroutine for a single
-// range, else one goroutine per range. It returns the error of the first
-// range (in row order) that failed.
-func runRanges(rs []rowRange, do func(lo, hi int) error) error {
+// runRanges runs do over every range and returns when all are done: on the
+// caller's goroutine for a single range (no goroutine, no allocation), else
+// one goroutine per range.
+func runRanges(rs []rowRange, do func(lo, hi int)) {
 	if len(rs) == 1 {
-		return do(rs[0].lo, rs[0].hi)
+		do(rs[0].lo, rs[0].hi)
+		return
 	}
-	errs := make([]error, len(rs))
 	var wg sync.WaitGroup
-	for k, r := range rs {
-		wg.Go(func() { errs[k] = do(r.lo, r.hi) })
+	for _, r := range rs {
+		wg.Go(func() { do(r.lo, r.hi) })
 	}
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

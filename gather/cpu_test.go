@@ -3,10 +3,10 @@ package gather
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"sync"
 	"testing"
 
 	"gathermut/gguf"
@@ -112,27 +112,23 @@ func TestCPUStats(t *testing.T) {
 }
 
 // TestCPUProviderChecks calls the CPU providers directly: they validate
-// like Embedding, decline what they cannot serve, and do the provider-side
-// checks in order (empty request, vocab 0, sizes out/table/ids, ids).
+// like Embedding and give the same answer to every refusal of
+// TestEmbeddingValidation, decline what they cannot serve, and do the
+// provider-side checks in order (empty request, vocab 0, overflow of
+// out/table/ids, Data of out/table/ids, ids).
 func TestCPUProviderChecks(t *testing.T) {
 	q, f := cpuQuant{}, cpuFloat{}
-	for _, c := range validationCases {
+	for _, c := range allRefusals() {
 		o, tb, i := valid(t)
 		for _, ch := range c.changes {
 			o, tb, i = ch(o, tb, i)
 		}
-		err := q.Embedding(o, tb, i)
+		var p Provider = q
 		if tb != nil && tb.Type.IsFloat() {
-			continue
+			p = f
 		}
-		if c.name == "ids bytes overflow" { // zero width: empty before sizes
-			if err != nil {
-				t.Errorf("cpu-quant %s: %v, want nil (an empty request)", c.name, err)
-			}
-			continue
-		}
-		if err == nil || err.Error() != c.want {
-			t.Errorf("cpu-quant %s: got %v, want %s", c.name, err, c.want)
+		if err := p.Embedding(o, tb, i); err == nil || err.Error() != c.want {
+			t.Errorf("%s %s: got %v, want %s", p.Name(), c.name, err, c.want)
 		}
 	}
 	o, tb, i := valid(t)
@@ -158,7 +154,8 @@ func TestCPUProviderChecks(t *testing.T) {
 		}
 	}
 
-	// Sizes, in the order out, table, ids, and each before the ids check.
+	// Sizes: every overflow (out, table, ids), then every Data (out,
+	// table, ids), all before the ids check.
 	badIDs := idBytes([]int64{0, -1, 0}, gguf.TypeI32)
 	for _, c := range []struct {
 		name            string
@@ -175,19 +172,28 @@ func TestCPUProviderChecks(t *testing.T) {
 			pre + "table data holds 271 bytes, its shape [4 64] of Q8_0 needs 272"},
 		{"table overflow", o, hostTensor(gguf.TypeQ8_0, nil, 1<<60, 64), hostTensor(gguf.TypeI32, nil, 3),
 			pre + "table: gather: Q8_0 tensor [1152921504606846976 64]: byte size overflows int64"},
+		{"table overflow before out short", hostTensor(gguf.TypeF32, nil, 3, 64), hostTensor(gguf.TypeQ8_0, nil, 1<<60, 64), hostTensor(gguf.TypeI32, nil, 3),
+			pre + "table: gather: Q8_0 tensor [1152921504606846976 64]: byte size overflows int64"},
+		{"ids overflow before out short", hostTensor(gguf.TypeBF16, nil, 1<<61, 1), hostTensor(gguf.TypeF32, nil, 4, 1), hostTensor(gguf.TypeI32, nil, 1<<61),
+			pre + "ids: gather: I32 tensor [2305843009213693952]: byte size overflows int64"},
 		{"ids short", o, tb, hostTensor(gguf.TypeI32, badIDs[:11], 3),
 			pre + "ids data holds 11 bytes, its shape [3] of I32 needs 12"},
 		{"ids I64 short", o, tb, hostTensor(gguf.TypeI64, make([]byte, 23), 3),
 			pre + "ids data holds 23 bytes, its shape [3] of I64 needs 24"},
 		{"bad id", o, tb, hostTensor(gguf.TypeI32, badIDs, 3), "gather: ids[1] = -1 out of range [0, 4)"},
 	} {
-		err := q.Embedding(c.out, c.table, c.ids)
+		var p Provider = q
+		if c.table.Type.IsFloat() {
+			p = f
+		}
+		err := p.Embedding(c.out, c.table, c.ids)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s: got %v, want %s", c.name, err, c.want)
 		}
 	}
 
-	// Empty requests return nil before anything else is looked at.
+	// Empty requests return nil before anything else is looked at, from the
+	// provider and through Embedding alike.
 	for _, c := range []struct {
 		name            string
 		out, table, ids *Tensor
@@ -195,9 +201,13 @@ func TestCPUProviderChecks(t *testing.T) {
 		{"no ids, vocab 0", hostTensor(gguf.TypeF32, nil, 0, 64), hostTensor(gguf.TypeQ8_0, nil, 0, 64), hostTensor(gguf.TypeI32, nil, 0)},
 		{"zero width, vocab 0, data missing", hostTensor(gguf.TypeF32, nil, 3, 0), hostTensor(gguf.TypeQ8_0, nil, 0, 0), hostTensor(gguf.TypeI32, nil, 3)},
 		{"no ids, table data missing", hostTensor(gguf.TypeF32, nil, 0, 64), hostTensor(gguf.TypeQ8_0, nil, 4, 64), hostTensor(gguf.TypeI32, nil, 0)},
+		{"zero width, ids bytes overflow", hostTensor(gguf.TypeF32, nil, 1<<62, 0), hostTensor(gguf.TypeQ8_0, nil, 4, 0), hostTensor(gguf.TypeI32, nil, 1<<62)},
 	} {
 		if err := q.Embedding(c.out, c.table, c.ids); err != nil {
 			t.Errorf("%s: %v", c.name, err)
+		}
+		if err := Embedding(c.out, c.table, c.ids); err != nil {
+			t.Errorf("Embedding %s: %v", c.name, err)
 		}
 		c.table.Type = gguf.TypeF32
 		if err := f.Embedding(c.out, c.table, c.ids); err != nil {
@@ -295,32 +305,73 @@ func TestWorkersFor(t *testing.T) {
 	}
 }
 
-// TestRunRanges: every range runs once and the first failing range's error
-// (in row order) is returned.
+// TestRunRanges: every row runs exactly once, whether the rows are one
+// range or several, and all have run when runRanges returns. A single range
+// runs on the caller's goroutine: it allocates nothing, where a goroutine
+// per range does.
 func TestRunRanges(t *testing.T) {
-	rs := splitRows(100, 7)
-	seen := make([]int, 100)
-	if err := runRanges(rs, func(lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			seen[i]++
+	for _, parts := range []int{1, 2, 7} {
+		rs := splitRows(100, parts)
+		var mu sync.Mutex
+		seen := make([]int, 100)
+		runRanges(rs, func(lo, hi int) {
+			mu.Lock()
+			defer mu.Unlock()
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		for i, n := range seen {
+			if n != 1 {
+				t.Fatalf("%d ranges: row %d ran %d times", len(rs), i, n)
+			}
 		}
-		return nil
-	}); err != nil {
+	}
+	nop := func(lo, hi int) {}
+	one, two := splitRows(100, 1), splitRows(100, 2)
+	if n := testing.AllocsPerRun(20, func() { runRanges(one, nop) }); n != 0 {
+		t.Errorf("one range: %v allocations, want 0 (the caller's goroutine)", n)
+	}
+	if n := testing.AllocsPerRun(20, func() { runRanges(two, nop) }); n == 0 {
+		t.Error("premise: two ranges allocate (their goroutines)")
+	}
+}
+
+// TestRowJobRanges: a validated job is split by its row count and output
+// bytes (n * hidden * 4 for f32, * 2 for bf16) as workersFor decides, and
+// the CPU gather leaves GOMAXPROCS as it found it.
+func TestRowJobRanges(t *testing.T) {
+	const vocab = 4
+	for _, c := range []struct {
+		rows, hidden int
+		bf16         bool
+		procs, want  int
+	}{
+		{64, 4096, false, 4, 4}, // 1 MiB of f32
+		{64, 4096, true, 4, 1},  // 512 KiB of bf16
+		{64, 8192, true, 4, 4},  // 1 MiB of bf16
+		{63, 8192, false, 4, 1}, // too few rows
+		{64, 4096, false, 1, 1},
+		{70, 4096, false, 100, 70},
+	} {
+		ids := make([]int64, c.rows)
+		out := hostTensor(outType(c.bf16), make([]byte, outSize(c.rows, c.hidden, c.bf16)), int64(c.rows), int64(c.hidden))
+		table := hostTensor(gguf.TypeF32, make([]byte, vocab*c.hidden*4), vocab, int64(c.hidden))
+		j, err := prepareRows(cpuFloat{}, out, table, hostTensor(gguf.TypeI64, idBytes(ids, gguf.TypeI64), int64(c.rows)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := j.ranges(c.procs); !reflect.DeepEqual(got, splitRows(c.rows, c.want)) {
+			t.Errorf("%d rows of %d %v, %d procs: ranges %v, want %d even ones", c.rows, c.hidden, outType(c.bf16), c.procs, got, c.want)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	o, tb, i := valid(t)
+	if err := Embedding(o, tb, i); err != nil {
 		t.Fatal(err)
 	}
-	for i, n := range seen {
-		if n != 1 {
-			t.Fatalf("row %d ran %d times", i, n)
-		}
-	}
-	err := runRanges(rs, func(lo, hi int) error {
-		if lo >= rs[3].lo {
-			return fmt.Errorf("range %d", lo)
-		}
-		return nil
-	})
-	if err == nil || err.Error() != fmt.Sprintf("range %d", rs[3].lo) {
-		t.Fatalf("got %v, want the error of range 3 (lo %d)", err, rs[3].lo)
+	if n := runtime.GOMAXPROCS(0); n != 3 {
+		t.Errorf("GOMAXPROCS is %d after a gather, was 3", n)
 	}
 }
 
@@ -346,13 +397,11 @@ func TestParallelMatchesSerial(t *testing.T) {
 			want := refGather(t, tt, table.Data, hidden, ids, bf16)
 			for workers := 1; workers <= 9; workers++ {
 				out := hostTensor(outType(bf16), make([]byte, len(want)), n, hidden)
-				j, _, err := prepareRows(p, out, table, hostTensor(gguf.TypeI32, idBytes(ids, gguf.TypeI32), n))
+				j, err := prepareRows(p, out, table, hostTensor(gguf.TypeI32, idBytes(ids, gguf.TypeI32), n))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := runRanges(splitRows(n, workers), func(lo, hi int) error { return rows(j, lo, hi) }); err != nil {
-					t.Fatal(err)
-				}
+				runRanges(splitRows(n, workers), func(lo, hi int) { rows(j, lo, hi) })
 				if !bytes.Equal(out.Data, want) {
 					t.Fatalf("%v %v with %d workers differs from the serial reference", tt, outType(bf16), workers)
 				}

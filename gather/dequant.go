@@ -96,6 +96,13 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
 		return err
 	}
+	decodeBlocks(dec, tr, packed, out)
+	return nil
+}
+
+// decodeBlocks is Dequantize after its checks: out is whole blocks of tr
+// and packed holds them.
+func decodeBlocks(dec blockDecoder, tr gguf.Traits, packed []byte, out []float32) {
 	blocks := len(out) / tr.BlockElems
 	// Full slice expressions cap each block at its own end, so a decoder
 	// cannot reach into the next block or past the caller's slices.
@@ -104,7 +111,6 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 		elo, ehi := b*tr.BlockElems, (b+1)*tr.BlockElems
 		dec(packed[lo:hi:hi], out[elo:ehi:ehi])
 	}
-	return nil
 }
 
 // DequantizeBF16 decodes len(out) elements of type t like Dequantize and
@@ -118,6 +124,13 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
 		return err
 	}
+	decodeBlocksBF16(dec, tr, packed, out)
+	return nil
+}
+
+// decodeBlocksBF16 is DequantizeBF16 after its checks: out is whole blocks
+// of tr and packed holds them.
+func decodeBlocksBF16(dec blockDecoder, tr gguf.Traits, packed []byte, out []uint16) {
 	blocks := len(out) / tr.BlockElems
 	scratch := scratchPool.Get().(*[maxBlockElems]float32)
 	defer scratchPool.Put(scratch)
@@ -130,7 +143,6 @@ func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
 			o[i] = F32ToBF16(v)
 		}
 	}
-	return nil
 }
 
 // maxBlockElems is the largest BlockElems of any codec with a decoder.

@@ -21,17 +21,20 @@
 // table, ids, out, then negative dimensions; (2) out shape; (3) ids type;
 // (4) table type (an extra codec such as Q4_1 decodes but is "not
 // admitted"); (5) out type; (6) whole blocks; (7) contiguity; (8) one
-// device, and no empty Device.Kind; then, for host tensors, that Data holds
-// out's, table's and ids' bytes, in that order, with int64 overflow checks.
-// Each failure is a distinct error prefixed "gather: Embedding: ". The CPU
-// providers repeat these checks (they may be called directly through
-// Providers), then: an empty request (no ids or zero width) returns nil at
-// once, before the vocab and id checks, allocating nothing, even with ids
-// that would be out of range; a non-empty request on vocab 0 is refused;
-// every id is checked 0 <= id < vocab as int64 (I32 sign-extended, I64
-// never truncated) before any row is decoded. So after any refusal out is
-// untouched, and the next call works (there is no state). Bad ids are
-// reported with IDError (type IDRangeError), at the first bad position.
+// device, and no empty Device.Kind. Each failure is a distinct error
+// prefixed "gather: Embedding: ". The rest is the provider's, so that
+// Embedding and a provider called directly (through Providers) give the
+// same answer. The CPU providers repeat steps 1-8, then: an empty request
+// (no ids or zero width) returns nil at once, before any other check,
+// allocating nothing, even with ids that would be out of range or Data
+// that is short; a non-empty request on vocab 0 is refused; the byte sizes
+// of out (len(ids)*hidden elements), table (vocab*rowBytes) and ids are
+// checked for int64 overflow, then that each tensor's Data holds them, both
+// in the order out, table, ids; every id is checked 0 <= id < vocab as
+// int64 (I32 sign-extended, I64 never truncated) before any row is
+// decoded. So after any refusal on the host out is untouched, and the next
+// call works (there is no state). Bad ids are reported with IDError (type
+// IDRangeError), at the first bad position.
 //
 // Dispatch: providers of (tier, table.Device.Kind) are tried in
 // registration order. One that does not Support the table type is skipped;
@@ -48,12 +51,26 @@
 // makes the init registration panic.
 //
 // CPU providers: "cpu-quant" decodes each selected row straight from its
-// packed bytes, table.Data[id*rowBytes:][:rowBytes], with Dequantize (f32
-// out) or DequantizeBF16 (bf16 out) into one row of scratch per goroutine;
-// the table is never expanded. "cpu-float" widens F16 and BF16 exactly and
+// packed bytes, table.Data[id*rowBytes:][:rowBytes], as Dequantize (f32
+// out) or DequantizeBF16 (bf16 out) would, into one row of scratch per
+// goroutine; the table is never expanded. "cpu-float" widens F16 and BF16 exactly and
 // rounds to bf16 with F32ToBF16; F32 to f32 and BF16 to bf16 copy the row,
 // so a BF16 table's NaN payloads (signalling ones too) are kept as stored
 // instead of being quieted. Requests of at least 64 rows and 1 MiB of output
 // are split into min(GOMAXPROCS, rows) contiguous, even row ranges decoded
-// in parallel; smaller ones run serially. Both give identical bytes.
+// in parallel; smaller ones run serially, on the caller's goroutine. Both
+// give identical bytes.
+//
+// # Where the behaviour sources disagree
+//
+// ROW.md takes the vLLM GGUF plugin's embedding path as the behaviour source
+// for 16 codecs, but where the plugin and llama.cpp disagree the
+// format-defining llama.cpp value is right, and this package follows
+// llama.cpp. One case is known: the plugin's IQ3_S grid, stored at 4x
+// scale, holds 62 where llama.cpp's value 15 would be 60. llama.cpp's
+// iq3s_grid (testdata/codebooks/iq3s_grid.txt, iq3sGrid here) has the
+// value 15 in 150 byte positions (of 512 entries x 4), in 146 entries, so
+// at those positions the plugin decodes values 62/60, 3.3% too large (plugin
+// issue #129). This package decodes them as llama.cpp does, and its oracle
+// vectors come from llama.cpp's decoder.
 package gather

@@ -13,10 +13,18 @@ import (
 // checked in this order, the first failure returned: (1) ranks (table, ids,
 // out), then no negative dimension; (2) out's shape; (3) ids' type; (4)
 // table's type; (5) out's type; (6) a packed table's width is whole blocks;
-// (7) all three contiguous; (8) all three on one device; then host tensors'
-// Data hold their bytes (out, table, ids; see hostSizes). The call then goes to the default registry's
-// providers for the table's tier (OpEmbeddingFloat or OpEmbeddingQuant) on
-// the table's device kind, which check the ids (see CheckIDs).
+// (7) all three contiguous; (8) all three on one device. The call then goes
+// to the default registry's providers for the table's tier
+// (OpEmbeddingFloat or OpEmbeddingQuant) on the table's device kind, which
+// check, in ROW.md's order: an empty request (no ids or zero width) returns
+// nil at once; a non-empty request on vocab 0 is refused; the byte sizes
+// must not overflow int64 (and on the host, Data must hold them: see
+// hostSizes); every id must be in [0, vocab) (see CheckIDs).
+//
+// After a refused call out is untouched when the tensors are on the host:
+// every check, the ids' included, runs before a row is written. A GPU
+// provider that meets a bad id may have written the rows at valid
+// positions; it documents what out holds (package hipkern does).
 func Embedding(out, table, ids *Tensor) error { return registry.Embedding(out, table, ids) }
 
 // checkArgs is Embedding's structural validation, steps 1-8. It allocates
@@ -101,35 +109,32 @@ func isAdmitted(t gguf.Type) bool {
 	return false
 }
 
-// hostSizes checks that the host tensors' Data hold their bytes, in the
-// order len(ids)*hidden (out), vocab*rowBytes (table), then ids, each size
-// checked for int64 overflow on the way, and returns out's and table's byte
-// sizes.
-func hostSizes(out, table, ids *Tensor) (outBytes, tableBytes int, err error) {
-	if outBytes, err = hostBytes("out", out); err != nil {
-		return 0, 0, err
+// hostSizes checks the host tensors' byte sizes: first that none overflows
+// int64, in the order out (len(ids)*hidden elements), table (vocab*rowBytes)
+// and ids, then, in the same order, that each tensor's Data holds its bytes.
+// The arithmetic comes first, as ROW.md orders it (overflow, then the ids),
+// and so that an overflow of ids can be reported at all: ids that overflow
+// number at least 2^60, so an out Data holding their rows cannot exist.
+func hostSizes(out, table, ids *Tensor) error {
+	args := [...]struct {
+		name string
+		t    *Tensor
+		n    int64
+	}{{name: "out", t: out}, {name: "table", t: table}, {name: "ids", t: ids}}
+	for k := range args {
+		n, err := args[k].t.Bytes()
+		if err != nil {
+			return fmt.Errorf("gather: Embedding: %s: %w", args[k].name, err)
+		}
+		args[k].n = n
 	}
-	if tableBytes, err = hostBytes("table", table); err != nil {
-		return 0, 0, err
+	for _, a := range args {
+		if int64(len(a.t.Data)) < a.n {
+			return fmt.Errorf("gather: Embedding: %s data holds %d bytes, its shape %v of %v needs %d",
+				a.name, len(a.t.Data), a.t.Shape, a.t.Type, a.n)
+		}
 	}
-	if _, err = hostBytes("ids", ids); err != nil {
-		return 0, 0, err
-	}
-	return outBytes, tableBytes, nil
-}
-
-// hostBytes checks that a host tensor's Data holds its bytes and returns the
-// byte size.
-func hostBytes(name string, t *Tensor) (int, error) {
-	n, err := t.Bytes()
-	if err != nil {
-		return 0, fmt.Errorf("gather: Embedding: %s: %w", name, err)
-	}
-	if int64(len(t.Data)) < n {
-		return 0, fmt.Errorf("gather: Embedding: %s data holds %d bytes, its shape %v of %v needs %d",
-			name, len(t.Data), t.Shape, t.Type, n)
-	}
-	return int(n), nil
+	return nil
 }
 
 // IDRangeError reports an id outside [0, Vocab) at position Pos of ids.

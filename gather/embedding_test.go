@@ -175,14 +175,17 @@ func data(n int) func(*Tensor)         { return func(t *Tensor) { t.Data = t.Dat
 
 const pre = "gather: Embedding: "
 
-// validationCases are the refusals of Embedding's checks, one per rule; a
-// case with two changes breaks an earlier and a later rule and must report
-// the earlier.
-var validationCases = []struct {
+// refusal is a valid call broken by changes, and the error it must get.
+type refusal struct {
 	name    string
 	changes []change
 	want    string
-}{
+}
+
+// validationCases are the refusals of Embedding's own checks (steps 1-8),
+// one per rule; a case with two changes breaks an earlier and a later rule
+// and must report the earlier.
+var validationCases = []refusal{
 	{"nil table", []change{nilTable}, pre + "table is nil"},
 	{"nil ids", []change{nilIDs}, pre + "ids is nil"},
 	{"nil out", []change{nilOut}, pre + "out is nil"},
@@ -229,25 +232,48 @@ var validationCases = []struct {
 	{"ids without device", []change{setIDs(device(Device{}))}, pre + "ids has no device (empty Device.Kind)"},
 	{"all without device", []change{setTable(device(Device{})), setIDs(device(Device{})), setOut(device(Device{}))}, pre + "table has no device (empty Device.Kind)"},
 	{"contiguity before device", []change{setOut(device(Device{Kind: GPU})), setOut(strides(64, 2))}, pre + "out is not contiguous (shape [3 64], strides [64 2])"},
-	{"table data short", []change{setTable(data(4*2*34 - 1))}, pre + "table data holds 271 bytes, its shape [4 64] of Q8_0 needs 272"},
-	{"ids data short", []change{setIDs(data(11))}, pre + "ids data holds 11 bytes, its shape [3] of I32 needs 12"},
-	{"out data short", []change{setOut(data(0))}, pre + "out data holds 0 bytes, its shape [3 64] of F32 needs 768"},
 	{"device before data", []change{setOut(data(0)), setIDs(device(Device{Kind: GPU}))}, pre + "tensors on different devices: table cpu:0, ids gpu:0, out cpu:0"},
-	{"out data before table data", []change{setOut(data(0)), setTable(data(0))}, pre + "out data holds 0 bytes, its shape [3 64] of F32 needs 768"},
-	{"table data before ids data", []change{setIDs(data(0)), setTable(data(0))}, pre + "table data holds 0 bytes, its shape [4 64] of Q8_0 needs 272"},
-	{"ids bytes overflow", []change{setTable(shape(4, 0)), setIDs(shape(1 << 62)), setOut(shape(1<<62, 0))},
-		pre + "ids: gather: I32 tensor [4611686018427387904]: byte size overflows int64"},
-	{"out bytes overflow", []change{setTable(shape(0, 1<<62)), setTable(typ(gguf.TypeF32)), setIDs(shape(2)), setOut(shape(2, 1<<62))},
-		pre + "out: gather: F32 tensor [2 4611686018427387904]: byte size overflows int64"},
-	{"table bytes overflow", []change{setTable(shape(1<<58, 64))}, pre + "table: gather: Q8_0 tensor [288230376151711744 64]: byte size overflows int64"},
 }
 
-// TestEmbeddingValidation checks every refusal and its message, and that the
-// next valid call succeeds.
+// providerCases are the refusals of the provider's checks after Embedding's,
+// in ROW.md's order: vocab 0, then int64 overflow of out, table and ids,
+// then whether Data holds out, table and ids. (An empty request returns nil
+// before all of them: see TestEmbeddingEmptyRequests and
+// TestCPUProviderChecks.)
+var providerCases = []refusal{
+	{"vocab 0 before data", []change{setTable(shape(0, 64)), setOut(data(0)), setIDs(data(0))}, pre + "table has no rows (vocab 0), 3 ids requested"},
+	{"vocab 0 before out bytes overflow", []change{setTable(shape(0, 1<<62)), setTable(typ(gguf.TypeF32)), setIDs(shape(2)), setOut(shape(2, 1<<62))},
+		pre + "table has no rows (vocab 0), 2 ids requested"},
+	{"out bytes overflow", []change{setTable(shape(1, 1<<61)), setTable(typ(gguf.TypeBF16)), setIDs(shape(2)), setOut(shape(2, 1<<61))},
+		pre + "out: gather: F32 tensor [2 2305843009213693952]: byte size overflows int64"},
+	{"table bytes overflow", []change{setTable(shape(1<<58, 64))}, pre + "table: gather: Q8_0 tensor [288230376151711744 64]: byte size overflows int64"},
+	{"table bytes overflow before out data", []change{setTable(shape(1<<58, 64)), setOut(data(0))},
+		pre + "table: gather: Q8_0 tensor [288230376151711744 64]: byte size overflows int64"},
+	{"ids bytes overflow", []change{setTable(shape(4, 1)), setTable(typ(gguf.TypeF32)), setIDs(shape(1 << 61)), setOut(shape(1<<61, 1)), setOut(typ(gguf.TypeBF16))},
+		pre + "ids: gather: I32 tensor [2305843009213693952]: byte size overflows int64"},
+	{"out data short", []change{setOut(data(0))}, pre + "out data holds 0 bytes, its shape [3 64] of F32 needs 768"},
+	{"table data short", []change{setTable(data(4*2*34 - 1))}, pre + "table data holds 271 bytes, its shape [4 64] of Q8_0 needs 272"},
+	{"ids data short", []change{setIDs(data(11))}, pre + "ids data holds 11 bytes, its shape [3] of I32 needs 12"},
+	{"out data before table data", []change{setOut(data(0)), setTable(data(0))}, pre + "out data holds 0 bytes, its shape [3 64] of F32 needs 768"},
+	{"table data before ids data", []change{setIDs(data(0)), setTable(data(0))}, pre + "table data holds 0 bytes, its shape [4 64] of Q8_0 needs 272"},
+}
+
+// allRefusals are validationCases, then providerCases.
+func allRefusals() []refusal {
+	return append(append([]refusal(nil), validationCases...), providerCases...)
+}
+
+// TestEmbeddingValidation checks every refusal and its message, that out's
+// bytes (filled with guardByte) are untouched, and that the next valid call
+// succeeds.
 func TestEmbeddingValidation(t *testing.T) {
-	for _, c := range validationCases {
+	for _, c := range allRefusals() {
 		t.Run(c.name, func(t *testing.T) {
 			o, tb, i := valid(t)
+			buf := o.Data // the whole of out's bytes, even where a change shortens Data
+			for k := range buf {
+				buf[k] = guardByte
+			}
 			for _, ch := range c.changes {
 				o, tb, i = ch(o, tb, i)
 			}
@@ -257,6 +283,11 @@ func TestEmbeddingValidation(t *testing.T) {
 			}
 			if errors.Is(err, ErrDeclined) {
 				t.Fatalf("a refusal must not read as a decline: %v", err)
+			}
+			for k, b := range buf {
+				if b != guardByte {
+					t.Fatalf("the refused call wrote out's byte %d: %#x", k, b)
+				}
 			}
 			if err := Embedding(valid(t)); err != nil {
 				t.Fatalf("valid call after the refusal: %v", err)

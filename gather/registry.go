@@ -205,17 +205,14 @@ func (r *Registry) count(k pair, declines int64, selected string) {
 	}
 }
 
-// Embedding validates the arguments (see the package-level Embedding) and
-// dispatches the call to the providers of r registered for the table's tier
-// and device kind.
+// Embedding validates the arguments, steps 1-8 (see the package-level
+// Embedding), and dispatches the call to the providers of r registered for
+// the table's tier and device kind. The checks that follow in ROW.md's order
+// (empty request, vocab 0, sizes, ids) are the provider's, so that a call
+// gets the same answer through Embedding as from the provider directly.
 func (r *Registry) Embedding(out, table, ids *Tensor) error {
 	if err := checkArgs(out, table, ids); err != nil {
 		return err
-	}
-	if table.Device.Kind == CPU { // all three are, after checkArgs
-		if _, _, err := hostSizes(out, table, ids); err != nil {
-			return err
-		}
 	}
 	return r.dispatch(opFor(table.Type), table.Device.Kind, out, table, ids)
 }

@@ -411,26 +411,38 @@ func TestDispatchNoProvider(t *testing.T) {
 	}
 }
 
-// TestEmbeddingValidatesBeforeDispatch: a refused call never reaches a
-// provider, host data sizes included; device tensors skip the host data
-// check.
+// TestEmbeddingValidatesBeforeDispatch: a call refused by Embedding's own
+// checks (steps 1-8) never reaches a provider; the checks after them (vocab
+// 0, sizes, ids) are the provider's, so those calls reach it and get its
+// answer, on the host as on a device.
 func TestEmbeddingValidatesBeforeDispatch(t *testing.T) {
 	r := NewRegistry()
-	f, calls := newFake("q", nil)
+	f, calls := newFake("f", nil) // supports every admitted and float type
 	mustReg(t, r, OpEmbeddingQuant, CPU, f)
 	mustReg(t, r, OpEmbeddingQuant, GPU, f)
-	for _, c := range validationCases {
+	mustReg(t, r, OpEmbeddingFloat, CPU, f)
+	call := func(c refusal) error {
 		o, tb, i := valid(t)
 		for _, ch := range c.changes {
 			o, tb, i = ch(o, tb, i)
 		}
-		if err := r.Embedding(o, tb, i); err == nil || err.Error() != c.want {
+		return r.Embedding(o, tb, i)
+	}
+	for _, c := range validationCases {
+		if err := call(c); err == nil || err.Error() != c.want {
 			t.Errorf("%s: got %v, want %s", c.name, err, c.want)
 		}
 	}
 	if *calls != 0 {
 		t.Fatalf("refused calls reached the provider %d times", *calls)
 	}
+	for _, c := range providerCases {
+		before := *calls
+		if err := call(c); err != nil || *calls != before+1 {
+			t.Errorf("%s: got %v after %d provider calls, want the provider's nil after one", c.name, err, *calls-before)
+		}
+	}
+	*calls = 0
 	if err := r.Embedding(valid(t)); err != nil || *calls != 1 {
 		t.Fatalf("valid call: %v, %d calls", err, *calls)
 	}

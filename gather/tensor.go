@@ -100,8 +100,7 @@ func (t *Tensor) Contiguous() bool {
 // leading dimensions times RowSizeBytes of the last. A 0-D tensor holds one
 // element; a 0-D packed tensor is refused, as it has no row to block.
 func (t *Tensor) Bytes() (int64, error) {
-	tr, ok := gguf.FindGgmlTraits(t.Type)
-	if !ok {
+	if _, ok := gguf.FindGgmlTraits(t.Type); !ok {
 		return 0, fmt.Errorf("gather: tensor %v: unknown ggml type id %d", t.Shape, uint32(t.Type))
 	}
 	empty := false
@@ -112,7 +111,7 @@ func (t *Tensor) Bytes() (int64, error) {
 		empty = empty || d == 0
 	}
 	rows, last := t.Shape, int64(1)
-	if tr.BlockElems > 1 {
+	if t.Type.IsQuantized() {
 		if len(t.Shape) == 0 {
 			return 0, fmt.Errorf("gather: %v tensor has no dimensions: a packed tensor needs a row width", t.Type)
 		}

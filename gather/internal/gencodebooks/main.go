@@ -38,8 +38,11 @@ var tables = []table{
 // valuesPerLine keeps the literals about 80 columns wide.
 var valuesPerLine = map[string]int{"uint64": 4, "uint32": 6, "uint8": 16, "int8": 8}
 
+// exit ends the process; TestMainCommand replaces it to read the status.
+var exit = os.Exit
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stderr))
+	exit(run(os.Args[1:], os.Stderr))
 }
 
 // run is the command without the process around it: it returns the exit

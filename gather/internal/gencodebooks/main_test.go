@@ -50,6 +50,56 @@ func TestGenerateRefusesBadTables(t *testing.T) {
 	}
 }
 
+// TestGenerateRefusesMissingTables checks that each kind of file (the
+// second delta as well as the first, and a table) is read with its error
+// reported, rather than taken as empty.
+func TestGenerateRefusesMissingTables(t *testing.T) {
+	for _, file := range []string{"iq1s_delta.txt", "iq1m_delta.txt", "kmask_iq2xs.txt"} {
+		t.Run(file, func(t *testing.T) {
+			dir := copyTables(t)
+			if err := os.Remove(dir + "/" + file); err != nil {
+				t.Fatal(err)
+			}
+			src, err := Generate(dir)
+			want := "gencodebooks: open " + dir + "/" + file + ": no such file or directory"
+			if err == nil || err.Error() != want || src != nil {
+				t.Fatalf("Generate = %d bytes, error %v; want nothing and %q", len(src), err, want)
+			}
+		})
+	}
+}
+
+// TestGenerateRefusesBadDefinitions checks the guards against a mistake in
+// the tables list itself: an element type readValues cannot render, and a
+// Go name that makes the source unparsable.
+func TestGenerateRefusesBadDefinitions(t *testing.T) {
+	dir := copyTables(t)
+	for _, tc := range []struct {
+		name string
+		edit func(*table)
+		want string
+	}{
+		{"element type", func(tb *table) { tb.elem = "uint16" },
+			"gencodebooks: " + dir + "/kmask_iq2xs.txt: unsupported element type uint16"},
+		{"Go name", func(tb *table) { tb.name = "kmask-IQ2XS" }, "gencodebooks: formatting: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := append([]table(nil), tables...)
+			t.Cleanup(func() { tables = saved })
+			tables = append([]table(nil), saved...)
+			for i := range tables {
+				if tables[i].file == "kmask_iq2xs.txt" {
+					tc.edit(&tables[i])
+				}
+			}
+			src, err := Generate(dir)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) || src != nil {
+				t.Fatalf("Generate = %d bytes, error %v; want nothing and an error starting %q", len(src), err, tc.want)
+			}
+		})
+	}
+}
+
 // TestGenerateKeepsFullWidth checks that a grid value with its top bit set
 // is kept, so the parse width matches the element type.
 func TestGenerateKeepsFullWidth(t *testing.T) {
@@ -103,6 +153,7 @@ func TestRun(t *testing.T) {
 	}{
 		{nil, 2, "gencodebooks: -dir is required"},
 		{[]string{"-nope"}, 2, "flag provided but not defined: -nope"},
+		{[]string{"-dir", tables, "-out", dir + "/bad-flag.go", "-nope"}, 2, "flag provided but not defined: -nope"},
 		{[]string{"-dir", dir + "/missing"}, 1, "gencodebooks: open " + dir + "/missing/iq1s_delta.txt"},
 		{[]string{"-dir", tables, "-out", dir + "/no/such/dir/x.go"}, 1, "gencodebooks: open " + dir + "/no/such/dir/x.go"},
 	} {
@@ -110,6 +161,33 @@ func TestRun(t *testing.T) {
 		if code := run(tc.args, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
 			t.Errorf("run(%q) = %d, stderr %q; want %d and %q", tc.args, code, stderr.String(), tc.code, tc.msg)
 		}
+	}
+}
+
+// TestMainCommand runs main with the process's arguments, as go generate
+// does, and reads the status it exits with.
+func TestMainCommand(t *testing.T) {
+	tables, err := filepath.Abs("../../../testdata/codebooks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../codebooks.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // anything written by default lands here
+	out := t.TempDir() + "/codebooks.go"
+	savedArgs, savedExit := os.Args, exit
+	t.Cleanup(func() { os.Args, exit = savedArgs, savedExit })
+	status := -1
+	exit = func(code int) { status = code }
+	os.Args = []string{"gencodebooks", "-dir", tables, "-out", out}
+	main()
+	if status != 0 {
+		t.Fatalf("main exited with %d, want 0", status)
+	}
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("main wrote something other than the committed codebooks.go (%v)", err)
 	}
 }
 
