@@ -150,16 +150,23 @@ func writeOverlayFile(dir, name string, replace map[string]string) (string, erro
 }
 
 func runGo(dir string, args ...string) ([]byte, error) {
+	out, _, err := runGoStderr(dir, args...)
+	return out, err
+}
+
+// runGoStderr is runGo that also returns what go printed on stderr (its
+// warnings, when it succeeds).
+func runGoStderr(dir string, args ...string) (stdout, stderr []byte, err error) {
 	cmd := osexec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = load.Env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
 	out, err := cmd.Output()
 	if err != nil {
-		return out, fmt.Errorf("go %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return out, errBuf.Bytes(), fmt.Errorf("go %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(errBuf.String()))
 	}
-	return out, nil
+	return out, errBuf.Bytes(), nil
 }
 
 // validateCatalog checks what can be checked without the code: ids unique

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	osexec "os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -397,16 +395,11 @@ func listPackages(dir string, patterns []string) ([]string, error) {
 		return nil, err
 	}
 	args := append([]string{"list", "-e", "-f", "{{if .Error}}!{{.ImportPath}}: {{.Error}}{{else}}{{.ImportPath}}{{end}}"}, patterns...)
-	cmd := osexec.Command("go", args...)
-	cmd.Dir = absDir
-	cmd.Env = load.Env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, stderr, err := runGoStderr(absDir, args...)
 	if err != nil {
-		return nil, fmt.Errorf("go %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, err
 	}
-	for _, line := range strings.Split(stderr.String(), "\n") {
+	for _, line := range strings.Split(string(stderr), "\n") {
 		if strings.Contains(line, "matched no packages") {
 			return nil, fmt.Errorf("%s", strings.TrimPrefix(strings.TrimSpace(line), "go: warning: "))
 		}
