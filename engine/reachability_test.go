@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -100,15 +101,28 @@ func TestProductionReachability(t *testing.T) {
 // tokens and logits to be bit-identical to the CPU's. Without a GPU
 // library it runs on hipkern's host emulation where that can be built
 // (the engine's GPU path is then tested, not a GPU), and skips, saying
-// why, where neither is available.
+// why, only where the emulation is not to be used here
+// (hipkern.ErrNoEmulation); an emulation that fails otherwise fails it.
+// Every run logs the library and device it ran on, so that a run on the
+// emulation is never read as a GPU run.
 func TestProductionReachabilityGPU(t *testing.T) {
-	if err := hipkern.Load(); err != nil {
-		if eerr := hipkern.LoadEmulation(); eerr != nil {
-			t.Skipf("no GPU: %v; %v", err, eerr)
+	info, gpuErr := hipkern.Available()
+	if gpuErr != nil {
+		err := hipkern.LoadEmulation()
+		if errors.Is(err, hipkern.ErrNoEmulation) {
+			t.Skipf("no GPU: %v; %v", gpuErr, err)
 		}
-		t.Log("no GPU library: running on the host emulation")
+		if err != nil {
+			t.Fatalf("no GPU library (%v), and the host emulation fails: %v", gpuErr, err)
+		}
+		if info, err = hipkern.Available(); err != nil {
+			t.Fatalf("the host emulation loaded, then: %v", err)
+		}
+		t.Logf("no GPU library: %v", gpuErr)
 	}
+	t.Logf("engine GPU path on %v", info)
 	checkReachability(t, gpuMode)
+	t.Logf("ran on %v", info)
 }
 
 func checkReachability(t *testing.T, mode deviceMode) {

@@ -40,8 +40,8 @@ func effectiveBytes(t gguf.Type) int64 {
 
 // needRealGPU skips a benchmark on the host emulation, which times nothing.
 func needRealGPU(b *testing.B) backend {
-	lib, _ := needGPU(b)
-	if loader.runtime == "host emulation" {
+	lib, info := needGPU(b)
+	if info.Emulation() {
 		b.Skip("hipkern: the host emulation is not a GPU: nothing to time")
 	}
 	return lib

@@ -88,7 +88,9 @@ func TestProviderEmbedding(t *testing.T) {
 			want: "hipkern: hip.EmbeddingQuant: tensors on gpu:0, gpu:0, cpu:0, not one GPU: gather: provider declined", declined: true},
 		{name: "float table to the quant provider", edit: func(a *args, f *fakeLib) { a.table.Type = gguf.TypeF32 },
 			want: "hipkern: hip.EmbeddingQuant: F32 tables: gather: provider declined", declined: true},
-		{name: "nil", edit: func(a *args, f *fakeLib) { a.ids = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
+		{name: "nil ids", edit: func(a *args, f *fakeLib) { a.ids = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
+		{name: "nil table", edit: func(a *args, f *fakeLib) { a.table = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
+		{name: "nil out", edit: func(a *args, f *fakeLib) { a.out = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
 		{name: "rank", edit: func(a *args, f *fakeLib) { a.ids.Shape = []int64{3, 1} },
 			want: "hipkern: hip.EmbeddingQuant: ranks table 2, ids 2, out 2; want 2, 1, 2"},
 		{name: "out shape", edit: func(a *args, f *fakeLib) { a.out.Shape = []int64{3, 256} },
@@ -106,15 +108,26 @@ func TestProviderEmbedding(t *testing.T) {
 			want: "hipkern: hip.EmbeddingQuant: table has no rows (vocab 0), 3 ids requested"},
 		{name: "width not whole blocks", edit: func(a *args, f *fakeLib) { a.table.Shape[1], a.out.Shape[1] = 300, 300 },
 			want: "hipkern: hip.EmbeddingQuant: table: gguf: Q4_K row of 300 elements is not whole blocks of 256"},
-		{name: "out overflows", edit: func(a *args, f *fakeLib) {
-			a.ids.Shape[0], a.out.Shape[0] = 1<<54, 1<<54
-		}, want: "hipkern: hip.EmbeddingQuant: out of 18014398509481984 x 512 elements overflows int64 bytes"},
-		{name: "out bytes overflow", edit: func(a *args, f *fakeLib) {
+		// The size checks at their exact limits: 2^53 x 512 bf16 elements
+		// are 2^63 bytes, one row fewer fits; 2^52 rows for f32; the most
+		// rows of 288 bytes (Q4_K, 512 wide) that int64 bytes can address.
+		{name: "bf16 out overflows", edit: func(a *args, f *fakeLib) {
 			a.ids.Shape[0], a.out.Shape[0] = 1<<53, 1<<53
-			a.out.Type = gguf.TypeF32
 		}, want: "hipkern: hip.EmbeddingQuant: out of 9007199254740992 x 512 elements overflows int64 bytes"},
-		{name: "table overflows", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64 / 200 },
-			want: "hipkern: hip.EmbeddingQuant: table of 46116860184273879 rows x 288 bytes overflows int64"},
+		{name: "bf16 out fits", edit: func(a *args, f *fakeLib) {
+			a.ids.Shape[0], a.out.Shape[0] = 1<<53-1, 1<<53-1
+		}, launched: true},
+		{name: "f32 out overflows", edit: func(a *args, f *fakeLib) {
+			a.ids.Shape[0], a.out.Shape[0] = 1<<52, 1<<52
+			a.out.Type = gguf.TypeF32
+		}, want: "hipkern: hip.EmbeddingQuant: out of 4503599627370496 x 512 elements overflows int64 bytes"},
+		{name: "f32 out fits", edit: func(a *args, f *fakeLib) {
+			a.ids.Shape[0], a.out.Shape[0] = 1<<52-1, 1<<52-1
+			a.out.Type = gguf.TypeF32
+		}, launched: true},
+		{name: "table overflows", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64/288 + 1 },
+			want: "hipkern: hip.EmbeddingQuant: table of 32025597350190194 rows x 288 bytes overflows int64"},
+		{name: "table fits", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64 / 288 }, launched: true},
 		{name: "ordinal", edit: func(a *args, f *fakeLib) {
 			a.table.Device.Ordinal, a.ids.Device.Ordinal, a.out.Device.Ordinal = 1, 1, 1
 		},
@@ -131,6 +144,10 @@ func TestProviderEmbedding(t *testing.T) {
 			f.badPos = 2
 			f.mem[0x2002+16] = binary.LittleEndian.AppendUint64(nil, 1<<32+1)
 		}, want: "gather: ids[2] = 4294967297 out of range [0, 100)", launched: true},
+		{name: "bad id at position 0", edit: func(a *args, f *fakeLib) {
+			f.badPos = 0
+			f.mem[0x2002] = binary.LittleEndian.AppendUint64(nil, 100)
+		}, want: "gather: ids[0] = 100 out of range [0, 100)", launched: true},
 		{name: "bad int32 id", edit: func(a *args, f *fakeLib) {
 			a.ids.Type = gguf.TypeI32
 			f.badPos = 1
@@ -189,34 +206,107 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// TestProbeDevices: the library's ABI and device answers become Info or an
-// error saying what is missing.
+// emulationRefusal is Load's error for the host emulation library at path.
+func emulationRefusal(path string) string {
+	return "hipkern: " + path + " is the host emulation, not a GPU library: it runs the kernels on the CPU " +
+		"and only LoadEmulation (for tests) loads it; build the GPU library with bash hipkern/build.sh"
+}
+
+// TestFitsInt64: multiplying non-negative factors in turn stays within an
+// int64 up to MaxInt64 exactly, at any step; a product that is already 0
+// stays 0.
+func TestFitsInt64(t *testing.T) {
+	const maxI = math.MaxInt64
+	for _, c := range []struct {
+		a, b, c int64 // the factors
+		want    bool
+	}{
+		{0, maxI, maxI, true},
+		{maxI, 0, maxI, true},
+		{1, 1, maxI, true},
+		{1, 2, maxI, false},
+		{3, 1, maxI / 3, true},
+		{3, 1, maxI/3 + 1, false},
+		{1 << 31, 1<<32 - 1, 1, true},
+		{1 << 31, 1 << 32, 1, false},
+		{1 << 32, 1 << 32, 1, false}, // 2^64: unchecked, it would wrap to 0
+		{maxI, 1, 1, true},
+		{maxI, 2, 0, false},
+		{2, 1 << 62, 0, false},
+		{maxI/2 + 1, 2, 1, false},
+		{maxI / 2, 2, 1, true},
+	} {
+		if got := fitsInt64(c.a, c.b, c.c); got != c.want {
+			t.Errorf("fitsInt64(%d, %d, %d) = %v, want %v", c.a, c.b, c.c, got, c.want)
+		}
+	}
+}
+
+// TestProbeDevices: the library's ABI, runtime and device answers become
+// Info or an error saying what is missing; the host emulation is a GPU
+// library only for LoadEmulation.
 func TestProbeDevices(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		edit func(*fakeLib)
-		want string
+		name      string
+		edit      func(*fakeLib)
+		emulation bool
+		want      string
 	}{
-		{"ok", func(*fakeLib) {}, ""},
-		{"abi", func(f *fakeLib) { f.abi = 2 }, "hipkern: /l.so speaks launcher ABI 2, this binding 1: rebuild it"},
+		{"ok", func(*fakeLib) {}, false, ""},
+		{"ok, emulation admitted", func(*fakeLib) {}, true, ""},
+		{"abi", func(f *fakeLib) { f.abi = 2 }, false, "hipkern: /l.so speaks launcher ABI 2, this binding 1: rebuild it"},
+		{"host emulation", func(f *fakeLib) { f.runtime = "host emulation" }, false, emulationRefusal("/l.so")},
+		{"host emulation admitted", func(f *fakeLib) { f.runtime = "host emulation" }, true, ""},
+		{"host emulation, no devices", func(f *fakeLib) { f.runtime, f.devices = "host emulation", 0 }, true,
+			"hipkern: /l.so (host emulation runtime): no GPU: device count 0"},
 		{"count error", func(f *fakeLib) {
 			f.countErr = errors.New("hipkern: hipGetDeviceCount: no ROCm-capable device is detected")
-		},
+		}, false,
 			"hipkern: /l.so (fake runtime): no GPU: hipkern: hipGetDeviceCount: no ROCm-capable device is detected"},
-		{"no devices", func(f *fakeLib) { f.devices = 0 }, "hipkern: /l.so (fake runtime): no GPU: device count 0"},
-		{"info", func(f *fakeLib) { f.infoErr = errors.New("bad") }, "hipkern: /l.so (fake runtime): device 0: bad"},
+		{"no devices", func(f *fakeLib) { f.devices = 0 }, false, "hipkern: /l.so (fake runtime): no GPU: device count 0"},
+		{"info", func(f *fakeLib) { f.infoErr = errors.New("bad") }, false, "hipkern: /l.so (fake runtime): device 0: bad"},
 	} {
 		f := newFakeLib()
 		f.devices = 2
 		c.edit(f)
-		info, err := probeDevices(f, "/l.so")
+		info, err := probeDevices(f, "/l.so", c.emulation)
 		if errText(err) != c.want {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
-		if err == nil && info != (Info{Name: "Fake GPU", Arch: "fake_arch", Devices: 2}) {
-			t.Errorf("%s: info %+v", c.name, info)
+		if want := (Info{Name: "Fake GPU", Arch: "fake_arch", Devices: 2, Runtime: f.runtime, Library: "/l.so"}); err == nil && info != want {
+			t.Errorf("%s: info %+v, want %+v", c.name, info, want)
 		}
 	}
+}
+
+// TestInfoString: a log line says which GPU, or that it is the host
+// emulation and not a GPU.
+func TestInfoString(t *testing.T) {
+	for _, c := range []struct {
+		info      Info
+		emulation bool
+		want      string
+	}{
+		{Info{Name: "NVIDIA H200", Arch: "sm_90", Devices: 1, Runtime: "cuda", Library: "/l.so"}, false,
+			"GPU NVIDIA H200 (sm_90), 1 device(s), cuda runtime, library /l.so"},
+		{Info{Name: "host emulation device 0", Arch: "host-emulation", Devices: 2, Runtime: "host emulation", Library: "/e.so"}, true,
+			"the host emulation, not a GPU: host emulation device 0 (host-emulation), 2 device(s), host emulation runtime, library /e.so"},
+	} {
+		if got := c.info.String(); got != c.want || c.info.Emulation() != c.emulation {
+			t.Errorf("%+v: %q, emulation %v; want %q, %v", c.info, got, c.info.Emulation(), c.want, c.emulation)
+		}
+	}
+}
+
+// allocFails calls Alloc where it must fail, and returns its error; the
+// address of a failed Alloc is 0.
+func allocFails(t *testing.T, dev gather.Device, n int) error {
+	t.Helper()
+	p, err := Alloc(dev, n)
+	if err == nil || p != 0 {
+		t.Errorf("Alloc(%v, %d) = %#x, %v; want 0 and an error", dev, n, p, err)
+	}
+	return err
 }
 
 // TestDeviceMemory: Alloc, Free, CopyIn and CopyOut check the device and
@@ -227,7 +317,7 @@ func TestDeviceMemory(t *testing.T) {
 	if p, err := Alloc(gpu0, 0); err != nil || p != 0x1000 || !reflect.DeepEqual(f.allocs, []int64{1}) {
 		t.Errorf("Alloc(0) = %#x, %v; library asked for %v bytes", p, err, f.allocs)
 	}
-	if _, err := Alloc(gpu0, -1); errText(err) != "hipkern: Alloc on gpu:0: negative size -1" {
+	if err := allocFails(t, gpu0, -1); errText(err) != "hipkern: Alloc on gpu:0: negative size -1" {
 		t.Errorf("Alloc(-1): %v", err)
 	}
 	for _, dev := range []gather.Device{gather.Host, {Kind: gather.GPU, Ordinal: 1}, {Kind: gather.GPU, Ordinal: -1}} {
@@ -236,7 +326,7 @@ func TestDeviceMemory(t *testing.T) {
 			want = "hipkern: device cpu:0 is not a GPU"
 		}
 		for name, err := range map[string]error{
-			"Alloc":   func() error { _, err := Alloc(dev, 8); return err }(),
+			"Alloc":   allocFails(t, dev, 8),
 			"Free":    Free(dev, 0x1000),
 			"CopyIn":  CopyIn(dev, 0x1000, []byte{1}),
 			"CopyOut": CopyOut(dev, make([]byte, 1), 0x1000),
@@ -248,7 +338,7 @@ func TestDeviceMemory(t *testing.T) {
 	}
 	f.allocErr = errors.New("out of memory")
 	f.copyErr = errors.New("copy failed")
-	if _, err := Alloc(gpu0, 8); errText(err) != "hipkern: Alloc 8 bytes on gpu:0: out of memory" {
+	if err := allocFails(t, gpu0, 8); errText(err) != "hipkern: Alloc 8 bytes on gpu:0: out of memory" {
 		t.Errorf("Alloc: %v", err)
 	}
 	if err := Free(gpu0, 0x1000); errText(err) != "hipkern: Free 0x1000 on gpu:0: out of memory" {
@@ -307,65 +397,75 @@ func TestLibraryPath(t *testing.T) {
 	if _, ok := findModule(t.TempDir()); ok {
 		t.Errorf("found a gathermut module above a temp dir")
 	}
-}
-
-// TestOpenLibErrors: a missing file, a file that is no library, and a
-// library lacking an entry point are refused with the loader's reason.
-func TestOpenLibErrors(t *testing.T) {
-	if _, err := openLib("/nonexistent/libgathermut_hip.so"); errors.Is(err, errNoCgo) {
-		t.Skip("built without cgo: there is no library to open")
-	}
-	dir := t.TempDir()
-	notLib := filepath.Join(dir, "text.so")
-	if err := os.WriteFile(notLib, []byte("not a library"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct{ path, want string }{
-		{"/nonexistent/libgathermut_hip.so", "cannot open shared object file"},
-		{notLib, "text.so"},
-	}
-	if cc, err := exec.LookPath("cc"); err == nil {
-		src := filepath.Join(dir, "partial.c")
-		lib := filepath.Join(dir, "partial.so")
-		if err := os.WriteFile(src, []byte("int gm_abi_version(void) { return 1; }\n"), 0o644); err != nil {
+	// The nearest go.mod that declares gathermut wins; another module's
+	// go.mod, or a directory named go.mod, is walked past.
+	outer := t.TempDir()
+	inner := filepath.Join(outer, "other", "pkg")
+	for _, d := range []string{inner, filepath.Join(outer, "other", "pkg", "go.mod")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
-			t.Fatalf("cc: %v\n%s", err, out)
-		}
-		cases = append(cases, struct{ path, want string }{lib, "missing symbol gm_runtime"})
 	}
-	for _, c := range cases {
-		_, err := openLib(c.path)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("openLib(%s): %v, want an error containing %q", c.path, err, c.want)
-		}
+	writeFile(t, filepath.Join(outer, "go.mod"), "module gathermut\n")
+	writeFile(t, filepath.Join(outer, "other", "go.mod"), "module other\n")
+	if root, ok := findModule(inner); !ok || root != outer {
+		t.Errorf("findModule(%s) = %q, %v; want %s", inner, root, ok, outer)
 	}
 }
 
-// TestLoadMissingLibrary: Load names the path it tried and how to build the
-// library.
-func TestLoadMissingLibrary(t *testing.T) {
-	loader.mu.Lock()
-	done := loader.lib != nil
-	loader.mu.Unlock()
-	if done {
-		t.Skip("the library is already loaded in this process")
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	t.Setenv(LibEnv, "/nonexistent/libgathermut_hip.so")
-	err := Load()
-	if errors.Is(err, errNoCgo) {
-		if err.Error() != "hipkern: built without cgo" {
-			t.Errorf("Load without cgo: %v", err)
+}
+
+// TestModuleRoot: the search starts at the working directory, then at this
+// package's source directory; where neither is under the gathermut module,
+// each caller that needs the root says so.
+func TestModuleRoot(t *testing.T) {
+	src, err := os.Getwd() // go test runs in the package's source directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd := t.TempDir()
+	t.Chdir(wd)
+	if got := moduleStarts(); !reflect.DeepEqual(got, []string{wd, src}) {
+		t.Errorf("moduleStarts() = %q, want the working directory, then the source directory %q", got, []string{wd, src})
+	}
+	if root, err := moduleRoot(); err != nil || root != filepath.Dir(src) {
+		t.Errorf("from a working directory outside the module: moduleRoot() = %q, %v; want %s", root, err, filepath.Dir(src))
+	}
+	writeFile(t, filepath.Join(wd, "go.mod"), "module gathermut\n")
+	if root, err := moduleRoot(); err != nil || root != wd {
+		t.Errorf("from another gathermut checkout: moduleRoot() = %q, %v; want the working directory's %s", root, err, wd)
+	}
+
+	a, b := t.TempDir(), t.TempDir()
+	saved := moduleStarts
+	moduleStarts = func() []string { return []string{a, b} }
+	t.Cleanup(func() { moduleStarts = saved })
+	t.Setenv(LibEnv, "")
+	t.Setenv(NoEmulationEnv, "")
+	resetLoader(t)
+	notFound := "no go.mod of module gathermut above " + a + " or " + b
+	emulationWant := "hipkern: host emulation: " + notFound
+	if errEmulationUnavailable != nil { // no cgo: LoadEmulation stops first
+		emulationWant = errEmulationUnavailable.Error()
+	}
+	for name, c := range map[string]struct {
+		err  error
+		want string
+	}{
+		"moduleRoot":       {func() error { _, err := moduleRoot(); return err }(), notFound},
+		"libraryPath":      {func() error { _, err := libraryPath(); return err }(), "hipkern: no library path: GATHERMUT_HIPKERN_LIB is unset and " + notFound},
+		"Load":             {Load(), "hipkern: no library path: GATHERMUT_HIPKERN_LIB is unset and " + notFound},
+		"EmulationLibrary": {func() error { _, err := EmulationLibrary(); return err }(), "hipkern: host emulation: " + notFound},
+		"LoadEmulation":    {LoadEmulation(), emulationWant},
+	} {
+		if errText(c.err) != c.want {
+			t.Errorf("%s: %v\nwant %s", name, c.err, c.want)
 		}
-		return
-	}
-	want := "hipkern: load /nonexistent/libgathermut_hip.so: /nonexistent/libgathermut_hip.so: cannot open shared object file: No such file or directory (build it with bash hipkern/build.sh, or set GATHERMUT_HIPKERN_LIB)"
-	if errText(err) != want {
-		t.Errorf("Load: %v\nwant %s", err, want)
-	}
-	if _, err2 := Available(); errText(err2) != want {
-		t.Errorf("Available: %v", err2)
 	}
 }
 

@@ -75,6 +75,7 @@ static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
 #elif defined(GM_HOST_EMULATION)
 
 #include <stdlib.h>
+#include <time.h>
 
 #define GM_RUNTIME "host emulation"
 
@@ -206,18 +207,27 @@ static inline hipError_t hipGetLastError(void) {
   return e;
 }
 
-typedef int hipEvent_t;
+// An event records the host's monotonic clock: launches run synchronously,
+// so the time between two events is the emulated work between them (host
+// time, never a GPU timing).
+typedef struct timespec* hipEvent_t;
 static inline hipError_t hipEventCreate(hipEvent_t* e) {
-  *e = 0;
+  *e = (struct timespec*)calloc(1, sizeof(struct timespec));
+  return *e == NULL ? hipErrorOutOfMemory : hipSuccess;
+}
+static inline hipError_t hipEventRecord(hipEvent_t e, int) {
+  clock_gettime(CLOCK_MONOTONIC, e);
   return hipSuccess;
 }
-static inline hipError_t hipEventRecord(hipEvent_t, int) { return hipSuccess; }
 static inline hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
-static inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t, hipEvent_t) {
-  *ms = 0;
+static inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+  *ms = (float)((double)(stop->tv_sec - start->tv_sec) * 1e3 + (double)(stop->tv_nsec - start->tv_nsec) / 1e6);
   return hipSuccess;
 }
-static inline hipError_t hipEventDestroy(hipEvent_t) { return hipSuccess; }
+static inline hipError_t hipEventDestroy(hipEvent_t e) {
+  free(e);
+  return hipSuccess;
+}
 
 // The emulated thread: set by gm_emu_launch before each call of the kernel.
 static uint64_t gm_emu_block = 0, gm_emu_thread = 0, gm_emu_block_dim = 0, gm_emu_grid_threads = 0;

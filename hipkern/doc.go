@@ -26,8 +26,12 @@
 // go build and go test work on a machine with no GPU toolchain; without cgo,
 // Load reports "hipkern: built without cgo". Load's error says what is
 // missing: the library (path tried and the dynamic loader's message) or a
-// GPU (the runtime's message, or a device count of 0). The GPU tests skip
-// with that message.
+// GPU (the runtime's message, or a device count of 0). A host emulation
+// library (below) is not a GPU: Load refuses it, naming it, wherever it
+// sits (GATHERMUT_HIPKERN_LIB, or the default path after build.sh
+// --compiler emulate without --out), and closes it again. Info (Available)
+// names the device, its architecture, the runtime and the library, and
+// says so plainly when they are the host emulation.
 //
 // # What runs where
 //
@@ -80,16 +84,20 @@
 // it.
 //
 // The GPU tests use it on their own: where no GPU library loads and
-// GATHERMUT_HIPKERN_LIB is unset, LoadEmulation builds the emulation once
-// per set of kernel sources (into the user cache directory, with bash and
-// c++) and the tests run against it, logging that they do; so go test
-// exercises the binding, the providers and the engine's GPU path on every
-// machine, and a mutation of them is caught there. Setting
-// GATHERMUT_NO_EMULATION (or lacking c++) turns this off, and the GPU tests
-// then skip with a message saying what is missing. Kernel mutants always
-// name their rebuilt library in GATHERMUT_HIPKERN_LIB, so they never fall
-// back to the emulation: without a GPU they are "not run".
+// GATHERMUT_HIPKERN_LIB is unset, LoadEmulation (the only way to load the
+// emulation) builds it once per set of kernel sources (into the user cache
+// directory, with bash and c++) and the tests run against it, logging the
+// library and device they ran on; so go test exercises the binding, the
+// providers and the engine's GPU path on every machine, and a mutation of
+// them is caught there. Setting GATHERMUT_NO_EMULATION (or lacking bash or
+// c++) turns this off: LoadEmulation returns ErrNoEmulation, and the GPU
+// tests then skip with a message saying what is missing. Any other failure
+// of the emulation fails them: a skip is never the answer to a broken
+// binding. Kernel mutants always name their rebuilt library in
+// GATHERMUT_HIPKERN_LIB, so they never fall back to the emulation: without
+// a GPU they are "not run".
 //
 // Calls into the library are serialized by the binding: the library keeps
-// process-wide probes, and its gather synchronizes the device anyway.
+// process-wide probes, and its gather synchronizes the device anyway. Its
+// entry points are process-wide too, so one process opens one library.
 package hipkern

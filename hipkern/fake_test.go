@@ -83,18 +83,29 @@ func (f *fakeLib) setDevice(dev int) error {
 	return nil
 }
 func (f *fakeLib) currentDevice() int { return 0 }
+func (f *fakeLib) close()             {}
 
 // withLoader installs lib as the loaded library for the test, and restores
 // whatever was loaded before (the real library on a GPU machine).
 func withLoader(t *testing.T, lib backend, info Info) {
 	t.Helper()
+	resetLoader(t)
 	loader.mu.Lock()
-	oldLib, oldInfo, oldRT := loader.lib, loader.info, loader.runtime
-	loader.lib, loader.info, loader.runtime = lib, info, lib.runtimeName()
+	loader.lib, loader.info = lib, info
+	loader.mu.Unlock()
+}
+
+// resetLoader empties the loader (nothing loaded, no fatal error) for the
+// test, and restores it when the test ends.
+func resetLoader(t *testing.T) {
+	t.Helper()
+	loader.mu.Lock()
+	oldLib, oldInfo, oldFatal := loader.lib, loader.info, loader.fatal
+	loader.lib, loader.info, loader.fatal = nil, Info{}, nil
 	loader.mu.Unlock()
 	t.Cleanup(func() {
 		loader.mu.Lock()
-		loader.lib, loader.info, loader.runtime = oldLib, oldInfo, oldRT
+		loader.lib, loader.info, loader.fatal = oldLib, oldInfo, oldFatal
 		loader.mu.Unlock()
 	})
 }

@@ -3,6 +3,7 @@ package hipkern
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,25 +16,28 @@ import (
 
 var gpu0 = gather.Device{Kind: gather.GPU, Ordinal: 0}
 
-// needGPU loads the library or skips the test, saying what is missing.
+// needGPU loads the library, else the host emulation, and says which one
+// the test runs on. It skips only where neither is to be had (the
+// emulation refused with ErrNoEmulation, saying why); an emulation that
+// fails otherwise fails the test.
 func needGPU(t testing.TB) (backend, Info) {
 	t.Helper()
 	lib, info, err := loaded()
 	if err != nil {
 		// No GPU library here: run on the host emulation where it can be
 		// built (and LibEnv names no library under test).
-		if eerr := emulateOnce(); eerr == nil {
-			lib, info, err = loaded()
-		} else {
-			err = fmt.Errorf("%w; %v", err, eerr)
+		eerr := emulateOnce()
+		if errors.Is(eerr, ErrNoEmulation) {
+			t.Skipf("hipkern: no GPU library: %v; %v", err, eerr)
+		}
+		if eerr != nil {
+			t.Fatalf("hipkern: no GPU library (%v), and the host emulation fails: %v", err, eerr)
+		}
+		if lib, info, err = loaded(); err != nil {
+			t.Fatalf("hipkern: the host emulation loaded, then: %v", err)
 		}
 	}
-	if err != nil {
-		t.Skipf("hipkern: no GPU library: %v", err)
-	}
-	if info.Arch == "host-emulation" {
-		t.Logf("running on the host emulation (%s), not a GPU", info.Name)
-	}
+	t.Logf("running on %v", info)
 	return lib, info
 }
 

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -267,8 +268,16 @@ func TestGPUEmpty(t *testing.T) {
 		}
 	}
 	// The library itself returns before any device call for an empty
-	// request: it binds no device and launches nothing.
+	// request: it binds no device and launches nothing. (An allocation
+	// binds device 0 first, so that the reset is seen.)
+	newDevBuf(t, gpu0, 8)
+	if b := lib.probes().boundDevice; b != 0 {
+		t.Errorf("an allocation on device 0 bound device %d", b)
+	}
 	lib.resetProbes()
+	if b := lib.probes().boundDevice; b != -1 {
+		t.Errorf("after resetProbes the bound device is %d, want -1", b)
+	}
 	for _, g := range []gatherCall{
 		{tableType: int(gguf.TypeQ4_K), vocab: 16, hidden: 256, idBytes: 4, nIDs: 0},
 		{tableType: int(gguf.TypeQ4_K), vocab: 0, hidden: 0, idBytes: 8, nIDs: 5},
@@ -465,10 +474,22 @@ func TestAvailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Devices < 1 || info.Name == "" || info.Arch == "" {
+	if info.Devices < 1 || info.Name == "" || info.Library == "" {
 		t.Errorf("Available() = %+v", info)
 	}
-	t.Logf("GPU: %s, arch %s, %d device(s), %s runtime", info.Name, info.Arch, info.Devices, loader.runtime)
+	switch info.Runtime {
+	case "host emulation":
+		if info.Name != "host emulation device 0" || info.Arch != "host-emulation" || info.Devices != 2 {
+			t.Errorf("the host emulation describes itself as %+v", info)
+		}
+	case "hip", "cuda":
+		if !regexp.MustCompile(`^(sm_[0-9]+|gfx[0-9a-f]+)$`).MatchString(info.Arch) {
+			t.Errorf("%s runtime: arch %q is not sm_NN or gfxNNNN", info.Runtime, info.Arch)
+		}
+	default:
+		t.Errorf("unknown runtime %q", info.Runtime)
+	}
+	t.Logf("%v", info)
 }
 
 // oracleCase is one entry of testdata/oracle/index.json.
@@ -537,5 +558,113 @@ func TestGPUOracle(t *testing.T) {
 	}
 	if ran != 3*len(gather.Admitted()) {
 		t.Errorf("ran %d oracle cases, want %d", ran, 3*len(gather.Admitted()))
+	}
+}
+
+// TestLibraryCalls: every entry point of the library reports its failure
+// with the library's message (a device that does not exist, an address
+// that was never allocated, a table type without a kernel); a failed
+// gather reports no bad position; empty copies succeed without touching a
+// device; the library lists exactly the admitted codecs and the float
+// types, packed codecs first.
+func TestLibraryCalls(t *testing.T) {
+	lib, info := needGPU(t)
+	const bad = 1000 // no machine has this many GPUs
+	noDevice := func(what string) string {
+		return fmt.Sprintf("hipkern: %s on device %d: invalid device ordinal", what, bad)
+	}
+	setDev := noDevice("hipSetDevice")
+	p, allocErr := lib.alloc(bad, 8)
+	_, _, infoErr := lib.deviceInfo(bad)
+	badPos, gatherErr := lib.gather(gatherCall{dev: bad, tableType: int(gguf.TypeQ8_0), vocab: 1, hidden: 32, idBytes: 4, nIDs: 1})
+	typePos, typeErr := lib.gather(gatherCall{tableType: 99, vocab: 1, hidden: 32, idBytes: 4, nIDs: 1})
+	ms, benchErr := lib.benchGather(gatherCall{tableType: 99, vocab: 1, hidden: 32, idBytes: 4, nIDs: 1}, 1)
+	_, copyErr := lib.benchCopy(bad, 0, 0, 8, 1)
+	for _, c := range []struct {
+		what string
+		err  error
+		want string
+	}{
+		{"alloc", allocErr, setDev},
+		{"free", lib.free(bad, 0), setDev},
+		{"copyIn", lib.copyIn(bad, 0, []byte{1}), setDev},
+		{"copyOut", lib.copyOut(bad, make([]byte, 1), 0), setDev},
+		{"setDevice", lib.setDevice(bad), setDev},
+		{"deviceInfo", infoErr, noDevice("hipGetDeviceProperties")},
+		{"gather", gatherErr, setDev},
+		{"gather of type 99", typeErr, "hipkern: no kernel for ggml type 99"},
+		{"benchGather of type 99", benchErr, "hipkern: no kernel for ggml type 99"},
+		{"benchCopy", copyErr, setDev},
+		{"empty copyIn", lib.copyIn(bad, 0, nil), ""},
+		{"empty copyOut", lib.copyOut(bad, []byte{}, 0), ""},
+	} {
+		if errText(c.err) != c.want {
+			t.Errorf("%s: %v, want %q", c.what, c.err, c.want)
+		}
+	}
+	if p != 0 || badPos != -1 || typePos != -1 || ms != 0 {
+		t.Errorf("failed calls returned address %#x, bad positions %d and %d, %v ms; want 0, -1, -1, 0", p, badPos, typePos, ms)
+	}
+	if info.Emulation() {
+		if err := lib.free(0, 0xdead); errText(err) != "hipkern: hipFree on device 0: invalid argument" {
+			t.Errorf("free of an address never allocated: %v", err)
+		}
+		if n, err := lib.deviceCount(); n != 2 || err != nil {
+			t.Errorf("deviceCount() = %d, %v; want the emulation's 2", n, err)
+		}
+		if name, arch, err := lib.deviceInfo(1); name != "host emulation device 1" || arch != "host-emulation" || err != nil {
+			t.Errorf("deviceInfo(1) = %q, %q, %v", name, arch, err)
+		}
+	}
+	if info.Devices > 1 {
+		if err := lib.setDevice(1); err != nil {
+			t.Fatal(err)
+		}
+		if d := lib.currentDevice(); d != 1 {
+			t.Errorf("current device %d after setDevice(1)", d)
+		}
+		if err := lib.setDevice(0); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	all, quant := lib.tableTypes()
+	var packed, float []gguf.Type
+	for i, v := range all {
+		if i < quant {
+			packed = append(packed, gguf.Type(v))
+		} else {
+			float = append(float, gguf.Type(v))
+		}
+	}
+	slices.Sort(packed)
+	admitted := slices.Sorted(slices.Values(gather.Admitted()))
+	if !slices.Equal(packed, admitted) || !slices.Equal(float, []gguf.Type{gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16}) {
+		t.Errorf("table types: packed %v, float %v; want %v, then F32 F16 BF16", packed, float, admitted)
+	}
+}
+
+// TestLibraryBench: the benchmark entry points time a valid gather and a
+// device copy (some time passes: on a GPU by its events, on the host
+// emulation by the host's clock), and refuse a bad id like the gather.
+func TestLibraryBench(t *testing.T) {
+	lib, info := needGPU(t)
+	table := upload(t, gpu0, make([]byte, 4*34), 0) // four Q8_0 rows of one 34-byte block
+	ids := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{3, 2, 1, 0}), 0)
+	badIDs := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{4, 0, 0, 0}), 0)
+	out := newDevBuf(t, gpu0, 4*32*2).base
+	g := gatherCall{tableType: int(gguf.TypeQ8_0), table: uint64(table), vocab: 4, hidden: 32, ids: uint64(ids),
+		idBytes: 4, nIDs: 4, out: uint64(out), outBF16: true}
+	gms, gerr := lib.benchGather(g, 3)
+	cms, cerr := lib.benchCopy(0, uint64(out), uint64(table), 64, 3)
+	if gerr != nil || cerr != nil {
+		t.Fatalf("benchGather: %v; benchCopy: %v", gerr, cerr)
+	}
+	if gms <= 0 || cms <= 0 {
+		t.Errorf("on %v: gather %v ms, copy %v ms", info, gms, cms)
+	}
+	g.ids = uint64(badIDs)
+	if _, err := lib.benchGather(g, 3); errText(err) != "hipkern: benchmark ids[0] out of range" {
+		t.Errorf("benchGather of a bad id: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"gathermut/gather"
 )
@@ -22,12 +23,29 @@ const DefaultLib = "hipkern/build/libgathermut_hip.so"
 // abiVersion is the launcher ABI this binding speaks (gm_abi_version).
 const abiVersion = 1
 
-// Info describes the GPUs the loaded library sees: device 0's name and
-// architecture (e.g. "NVIDIA H200", "sm_90"; "gfx1100") and how many
-// devices there are.
+// Info describes the loaded library and the GPUs it sees: device 0's name
+// and architecture (e.g. "NVIDIA H200", "sm_90"; "gfx1100"), how many
+// devices there are, the runtime the library was built for ("hip", "cuda";
+// "host emulation") and the library's path.
 type Info struct {
 	Name, Arch string
 	Devices    int
+	Runtime    string
+	Library    string
+}
+
+// Emulation reports whether the library is the host emulation, whose
+// devices are the CPU: nothing that runs on it is evidence about a GPU.
+func (i Info) Emulation() bool { return i.Runtime == emulationRuntime }
+
+// String describes the devices for a log, saying plainly when they are the
+// host emulation.
+func (i Info) String() string {
+	s := fmt.Sprintf("%s (%s), %d device(s), %s runtime, library %s", i.Name, i.Arch, i.Devices, i.Runtime, i.Library)
+	if i.Emulation() {
+		return "the host emulation, not a GPU: " + s
+	}
+	return "GPU " + s
 }
 
 // backend is the loaded kernel library: the cgo binding in production, a
@@ -50,6 +68,7 @@ type backend interface {
 	injectFailure(step int)
 	setDevice(dev int) error
 	currentDevice() int
+	close() // after a refused probe: nothing else uses the library
 }
 
 // gatherCall is one gm_gather: table, ids and out are device addresses.
@@ -74,19 +93,24 @@ type probeState struct {
 }
 
 var loader struct {
-	mu      sync.Mutex
-	lib     backend
-	info    Info
-	runtime string
-	fatal   error // a registration that failed: Load cannot be retried
+	mu    sync.Mutex
+	lib   backend
+	info  Info
+	fatal error // a registration that failed: Load cannot be retried
 }
 
+// emulationRuntime is the runtime the host emulation names (compat.h's
+// GM_RUNTIME): a library that answers it runs the kernels on the CPU.
+const emulationRuntime = "host emulation"
+
 // Load opens the kernel library (the path in LibEnv, else DefaultLib under
-// the module root), checks that it sees a GPU, and registers the GPU
-// providers "hip.EmbeddingQuant" and "hip.EmbeddingFloat" with gather. It is
-// idempotent: after a success it does nothing. Its error says what is
-// missing: the library (with the path tried and the loader's message), or a
-// GPU (with the runtime's message or a device count of 0).
+// the module root), checks that it is a GPU library that sees a GPU, and
+// registers the GPU providers "hip.EmbeddingQuant" and "hip.EmbeddingFloat"
+// with gather. It is idempotent: after a success (or LoadEmulation's) it
+// does nothing. Its error says what is missing: the library (with the path
+// tried and the loader's message), or a GPU (with the runtime's message or
+// a device count of 0); a host emulation library is refused, since it is
+// not a GPU.
 func Load() error {
 	loader.mu.Lock()
 	defer loader.mu.Unlock()
@@ -96,47 +120,61 @@ func Load() error {
 	if loader.fatal != nil {
 		return loader.fatal
 	}
-	path, err := libraryPath()
-	if err != nil {
-		return err
+	path, emulation := "", false
+	if p := emulationRequest.Load(); p != nil {
+		path, emulation = *p, true
+	} else {
+		var err error
+		if path, err = libraryPath(); err != nil {
+			return err
+		}
 	}
 	lib, err := openLib(path)
 	if err != nil {
-		if errors.Is(err, errNoCgo) {
-			return err
-		}
-		return fmt.Errorf("hipkern: load %s: %w (build it with bash hipkern/build.sh, or set %s)", path, err, LibEnv)
-	}
-	info, err := probeDevices(lib, path)
-	if err != nil {
 		return err
 	}
-	var errs []error
+	info, err := probeDevices(lib, path, emulation)
+	if err != nil {
+		// Nothing uses the library: unload it, so that the process may
+		// open another (the emulation, for the tests) afterwards.
+		lib.close()
+		return err
+	}
+	var errs []error // errors.Join drops the nil ones
 	register := func(op gather.Op, p *provider) {
-		if err := gather.Register(op, gather.GPU, p); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, gather.Register(op, gather.GPU, p))
 	}
 	register(gather.OpEmbeddingQuant, newProvider(lib, true, info.Devices))
 	register(gather.OpEmbeddingFloat, newProvider(lib, false, info.Devices))
 	if err := errors.Join(errs...); err != nil {
+		// The other provider may be registered already: no retry.
 		loader.fatal = fmt.Errorf("hipkern: register the GPU providers of %s: %w", path, err)
 		return loader.fatal
 	}
-	loader.lib, loader.info, loader.runtime = lib, info, lib.runtimeName()
+	loader.lib, loader.info = lib, info
 	return nil
 }
+
+// emulationRequest is the host emulation library that LoadEmulation is
+// loading through Load, nil otherwise: the only way Load admits the
+// emulation (an environment variable could be left set by anyone).
+var emulationRequest atomic.Pointer[string]
 
 // errNoCgo is Load's error in a build without cgo.
 var errNoCgo = errors.New("hipkern: built without cgo")
 
-// probeDevices checks the library's ABI and that it sees a GPU, and returns
-// device 0's description.
-func probeDevices(lib backend, path string) (Info, error) {
+// probeDevices checks the library's ABI, that it is a GPU library (the host
+// emulation only when emulation is set) and that it sees a GPU, and
+// describes it and its device 0.
+func probeDevices(lib backend, path string, emulation bool) (Info, error) {
 	if v := lib.abiVersion(); v != abiVersion {
 		return Info{}, fmt.Errorf("hipkern: %s speaks launcher ABI %d, this binding %d: rebuild it", path, v, abiVersion)
 	}
 	rt := lib.runtimeName()
+	if rt == emulationRuntime && !emulation {
+		return Info{}, fmt.Errorf("hipkern: %s is the host emulation, not a GPU library: it runs the kernels on the CPU "+
+			"and only LoadEmulation (for tests) loads it; build the GPU library with bash hipkern/build.sh", path)
+	}
 	n, err := lib.deviceCount()
 	if err != nil {
 		return Info{}, fmt.Errorf("hipkern: %s (%s runtime): no GPU: %w", path, rt, err)
@@ -148,7 +186,7 @@ func probeDevices(lib backend, path string) (Info, error) {
 	if err != nil {
 		return Info{}, fmt.Errorf("hipkern: %s (%s runtime): device 0: %w", path, rt, err)
 	}
-	return Info{Name: name, Arch: arch, Devices: n}, nil
+	return Info{Name: name, Arch: arch, Devices: n, Runtime: rt, Library: path}, nil
 }
 
 // libraryPath returns LibEnv's value, else DefaultLib under the module root.
@@ -164,9 +202,21 @@ func libraryPath() (string, error) {
 }
 
 // moduleRoot finds the directory whose go.mod declares module gathermut,
-// walking up from the working directory, then from this source file's
-// directory (the build machine's checkout).
+// walking up from each of moduleStarts in turn.
 func moduleRoot() (string, error) {
+	starts := moduleStarts()
+	for _, dir := range starts {
+		if root, ok := findModule(dir); ok {
+			return root, nil
+		}
+	}
+	return "", fmt.Errorf("no go.mod of module gathermut above %s", strings.Join(starts, " or "))
+}
+
+// moduleStarts returns the directories moduleRoot walks up from: the working
+// directory, then this source file's directory (the build machine's
+// checkout). A variable, so that a test can make the search fail.
+var moduleStarts = func() []string {
 	var starts []string
 	if wd, err := os.Getwd(); err == nil {
 		starts = append(starts, wd)
@@ -174,12 +224,7 @@ func moduleRoot() (string, error) {
 	if _, file, _, ok := runtime.Caller(0); ok {
 		starts = append(starts, filepath.Dir(file))
 	}
-	for _, dir := range starts {
-		if root, ok := findModule(dir); ok {
-			return root, nil
-		}
-	}
-	return "", fmt.Errorf("no go.mod of module gathermut above %s", strings.Join(starts, " or "))
+	return starts
 }
 
 func findModule(dir string) (string, bool) {
@@ -241,8 +286,8 @@ func device(dev gather.Device) (backend, error) {
 }
 
 // Alloc allocates n bytes of device memory on dev and returns its address
-// (for gather.Tensor.DevPtr). n == 0 allocates one byte, so the address is
-// a real one that Free accepts.
+// (for gather.Tensor.DevPtr), or 0 with the error. n == 0 allocates one
+// byte, so the address is a real one that Free accepts.
 func Alloc(dev gather.Device, n int) (uintptr, error) {
 	lib, err := device(dev)
 	if err != nil {

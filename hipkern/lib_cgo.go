@@ -38,18 +38,19 @@ static char gm_open_err[1024];
 		*(void**)(&var) = dlsym(h, name);                                      \
 		if (var == NULL) {                                                     \
 			snprintf(gm_open_err, sizeof gm_open_err, "missing symbol %s", name); \
-			return gm_open_err;                                                \
+			dlclose(h);                                                        \
+			return NULL;                                                       \
 		}                                                                      \
 	} while (0)
 
 // gm_open loads the library at path and resolves every entry point. It
-// returns NULL, or why it failed.
-static const char* gm_open(const char* path) {
+// returns the handle, or NULL with the reason in gm_open_err.
+static void* gm_open(const char* path) {
 	void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) {
 		const char* e = dlerror();
 		snprintf(gm_open_err, sizeof gm_open_err, "%s", e != NULL ? e : "dlopen failed");
-		return gm_open_err;
+		return NULL;
 	}
 	GM_SYM(h, p_abi_version, "gm_abi_version");
 	GM_SYM(h, p_runtime, "gm_runtime");
@@ -71,36 +72,50 @@ static const char* gm_open(const char* path) {
 	GM_SYM(h, p_inject_failure, "gm_inject_failure");
 	GM_SYM(h, p_set_device, "gm_set_device");
 	GM_SYM(h, p_current_device, "gm_current_device");
-	return NULL;
+	return h;
 }
 
-// Trampolines: cgo cannot call C function pointers directly.
+// gm_open_error is why the last gm_open failed.
+static const char* gm_open_error(void) { return gm_open_err; }
+
+// gm_msg is the buffer a library call writes its failure message into.
+typedef struct { char text[1024]; } gm_msg;
+
+// gm_device_desc receives a device's name (hipDeviceProp_t.name and
+// cudaDeviceProp.name are 256 bytes) and its architecture.
+typedef struct {
+	char name[256];
+	char arch[256];
+} gm_device_desc;
+
+// Trampolines: cgo cannot call C function pointers directly. The buffers'
+// sizes are passed from their declarations here.
 static int c_abi_version(void) { return p_abi_version(); }
 static const char* c_runtime(void) { return p_runtime(); }
-static int c_device_count(int* n, char* err, int errlen) { return p_device_count(n, err, errlen); }
-static int c_device_info(int dev, char* name, int nl, char* arch, int al, char* err, int errlen) {
-	return p_device_info(dev, name, nl, arch, al, err, errlen);
+static int c_device_count(int* n, gm_msg* m) { return p_device_count(n, m->text, sizeof m->text); }
+static int c_device_info(int dev, gm_device_desc* d, gm_msg* m) {
+	return p_device_info(dev, d->name, sizeof d->name, d->arch, sizeof d->arch, m->text, sizeof m->text);
 }
 static int c_table_types(int* types, int cap, int* quant) { return p_table_types(types, cap, quant); }
-static int c_alloc(int dev, int64_t n, uint64_t* p, char* err, int errlen) { return p_alloc(dev, n, p, err, errlen); }
-static int c_free(int dev, uint64_t p, char* err, int errlen) { return p_free(dev, p, err, errlen); }
-static int c_copy_in(int dev, uint64_t dst, const void* src, int64_t n, char* err, int errlen) {
-	return p_copy_in(dev, dst, src, n, err, errlen);
+static int c_alloc(int dev, int64_t n, uint64_t* p, gm_msg* m) { return p_alloc(dev, n, p, m->text, sizeof m->text); }
+static int c_free(int dev, uint64_t p, gm_msg* m) { return p_free(dev, p, m->text, sizeof m->text); }
+static int c_copy_in(int dev, uint64_t dst, const void* src, int64_t n, gm_msg* m) {
+	return p_copy_in(dev, dst, src, n, m->text, sizeof m->text);
 }
-static int c_copy_out(int dev, void* dst, uint64_t src, int64_t n, char* err, int errlen) {
-	return p_copy_out(dev, dst, src, n, err, errlen);
+static int c_copy_out(int dev, void* dst, uint64_t src, int64_t n, gm_msg* m) {
+	return p_copy_out(dev, dst, src, n, m->text, sizeof m->text);
 }
 static int c_gather(int dev, int type, uint64_t table, int64_t vocab, int64_t hidden, uint64_t ids, int id_bytes,
-                    int64_t n_ids, uint64_t out, int out_bf16, int64_t* bad, char* err, int errlen) {
-	return p_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, bad, err, errlen);
+                    int64_t n_ids, uint64_t out, int out_bf16, int64_t* bad, gm_msg* m) {
+	return p_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, bad, m->text, sizeof m->text);
 }
 static int c_bench_gather(int dev, int type, uint64_t table, int64_t vocab, int64_t hidden, uint64_t ids,
-                          int id_bytes, int64_t n_ids, uint64_t out, int out_bf16, int iters, float* ms, char* err,
-                          int errlen) {
-	return p_bench_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, iters, ms, err, errlen);
+                          int id_bytes, int64_t n_ids, uint64_t out, int out_bf16, int iters, float* ms, gm_msg* m) {
+	return p_bench_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, iters, ms, m->text,
+	                      sizeof m->text);
 }
-static int c_bench_copy(int dev, uint64_t dst, uint64_t src, int64_t n, int iters, float* ms, char* err, int errlen) {
-	return p_bench_copy(dev, dst, src, n, iters, ms, err, errlen);
+static int c_bench_copy(int dev, uint64_t dst, uint64_t src, int64_t n, int iters, float* ms, gm_msg* m) {
+	return p_bench_copy(dev, dst, src, n, iters, ms, m->text, sizeof m->text);
 }
 static int c_last_bound_device(void) { return p_last_bound_device(); }
 static int64_t c_launches(void) { return p_launches(); }
@@ -108,186 +123,195 @@ static int64_t c_last_grid(void) { return p_last_grid(); }
 static int64_t c_live_temps(void) { return p_live_temps(); }
 static void c_reset_probes(void) { p_reset_probes(); }
 static void c_inject_failure(int step) { p_inject_failure(step); }
-static int c_set_device(int dev, char* err, int errlen) { return p_set_device(dev, err, errlen); }
+static int c_set_device(int dev, gm_msg* m) { return p_set_device(dev, m->text, sizeof m->text); }
 static int c_current_device(void) { return p_current_device(); }
 */
 import "C"
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"unsafe"
 )
 
-// errLen is the size of the message buffer every library call gets.
-const errLen = 1024
-
-// cgoLib is the dlopened library. The library keeps process-wide state (its
-// probes, the emulation's memory map), so calls into it are serialized.
+// cgoLib is one dlopen of the library. The entry points it resolves are
+// process-wide, and the library keeps process-wide state (its probes, the
+// emulation's memory map), so calls into it are serialized by callMu.
 type cgoLib struct {
-	mu sync.Mutex
+	handle unsafe.Pointer
 }
 
-// openLib dlopens path and resolves the library's entry points. The dlopen
-// happens once per process; a later call for another path is refused.
+// openLib dlopens path and resolves the library's entry points. While a
+// library is open another path is refused; the same path may be opened
+// again (dlopen counts the references), and close undoes one openLib.
 func openLib(path string) (backend, error) {
 	openMu.Lock()
 	defer openMu.Unlock()
-	if opened != nil {
-		if openedPath != path {
-			return nil, errors.New("another library, " + openedPath + ", is already loaded")
-		}
-		return opened, nil
+	if openCount > 0 && openedPath != path {
+		return nil, fmt.Errorf("hipkern: load %s: another library, %s, is already loaded (one per process)", path, openedPath)
 	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	if msg := C.gm_open(cpath); msg != nil {
-		return nil, errors.New(C.GoString(msg))
+	callMu.Lock()
+	h := C.gm_open(cpath)
+	callMu.Unlock()
+	if h == nil {
+		return nil, fmt.Errorf("hipkern: load %s: %s (build it with bash hipkern/build.sh, or set %s)", path,
+			C.GoString(C.gm_open_error()), LibEnv)
 	}
-	opened, openedPath = &cgoLib{}, path
-	return opened, nil
+	openCount++
+	openedPath = path
+	return &cgoLib{handle: h}, nil
 }
+
+// errEmulationUnavailable is nil: with cgo the host emulation can load
+// (lib_nocgo.go has the other case).
+var errEmulationUnavailable error
 
 var (
 	openMu     sync.Mutex
-	opened     *cgoLib
-	openedPath string
+	openCount  int    // openLib calls not undone by close
+	openedPath string // the library they opened
+	callMu     sync.Mutex
 )
 
-// status turns a library status and its message into an error.
-func status(rc C.int, buf []C.char) error {
-	if rc == 0 {
-		return nil
-	}
-	return errors.New(C.GoString(&buf[0]))
+// close undoes the openLib that returned l: the library is unloaded once
+// nothing holds it open.
+func (l *cgoLib) close() {
+	openMu.Lock()
+	defer openMu.Unlock()
+	callMu.Lock()
+	C.dlclose(l.handle)
+	callMu.Unlock()
+	openCount--
 }
 
-func newErrBuf() []C.char { return make([]C.char, errLen) }
+// call runs one library entry point, which returns nonzero on failure with
+// its message written into m.
+func call(f func(m *C.gm_msg) C.int) error {
+	var m C.gm_msg
+	if f(&m) == 0 {
+		return nil
+	}
+	return errors.New(C.GoString(&m.text[0]))
+}
 
 func (l *cgoLib) abiVersion() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	return int(C.c_abi_version())
 }
 
 func (l *cgoLib) runtimeName() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	return C.GoString(C.c_runtime())
 }
 
 func (l *cgoLib) deviceCount() (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
+	callMu.Lock()
+	defer callMu.Unlock()
 	var n C.int
-	err := status(C.c_device_count(&n, &buf[0], errLen), buf)
+	err := call(func(m *C.gm_msg) C.int { return C.c_device_count(&n, m) })
 	return int(n), err
 }
 
 func (l *cgoLib) deviceInfo(dev int) (name, arch string, err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	nb := make([]C.char, 256)
-	ab := make([]C.char, 64)
-	if err := status(C.c_device_info(C.int(dev), &nb[0], 256, &ab[0], 64, &buf[0], errLen), buf); err != nil {
+	callMu.Lock()
+	defer callMu.Unlock()
+	var d C.gm_device_desc
+	if err := call(func(m *C.gm_msg) C.int { return C.c_device_info(C.int(dev), &d, m) }); err != nil {
 		return "", "", err
 	}
-	return C.GoString(&nb[0]), C.GoString(&ab[0]), nil
+	return C.GoString(&d.name[0]), C.GoString(&d.arch[0]), nil
 }
 
+// tableTypes asks the library how many types it has, then for the types.
 func (l *cgoLib) tableTypes() (all []int, quant int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	types := make([]C.int, 64)
+	callMu.Lock()
+	defer callMu.Unlock()
 	var q C.int
-	n := int(C.c_table_types(&types[0], C.int(len(types)), &q))
-	n = min(n, len(types))
-	for _, t := range types[:n] {
+	types := make([]C.int, C.c_table_types(nil, 0, &q))
+	C.c_table_types(unsafe.SliceData(types), C.int(len(types)), &q)
+	for _, t := range types {
 		all = append(all, int(t))
 	}
 	return all, int(q)
 }
 
 func (l *cgoLib) alloc(dev int, n int64) (uint64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
+	callMu.Lock()
+	defer callMu.Unlock()
 	var p C.uint64_t
-	err := status(C.c_alloc(C.int(dev), C.int64_t(n), &p, &buf[0], errLen), buf)
+	err := call(func(m *C.gm_msg) C.int { return C.c_alloc(C.int(dev), C.int64_t(n), &p, m) })
 	return uint64(p), err
 }
 
 func (l *cgoLib) free(dev int, p uint64) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	return status(C.c_free(C.int(dev), C.uint64_t(p), &buf[0], errLen), buf)
+	callMu.Lock()
+	defer callMu.Unlock()
+	return call(func(m *C.gm_msg) C.int { return C.c_free(C.int(dev), C.uint64_t(p), m) })
 }
 
 func (l *cgoLib) copyIn(dev int, dst uint64, src []byte) error {
-	if len(src) == 0 {
-		return nil
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	rc := C.c_copy_in(C.int(dev), C.uint64_t(dst), unsafe.Pointer(&src[0]), C.int64_t(len(src)), &buf[0], errLen)
-	return status(rc, buf)
+	callMu.Lock()
+	defer callMu.Unlock()
+	return call(func(m *C.gm_msg) C.int {
+		return C.c_copy_in(C.int(dev), C.uint64_t(dst), unsafe.Pointer(unsafe.SliceData(src)), C.int64_t(len(src)), m)
+	})
 }
 
 func (l *cgoLib) copyOut(dev int, dst []byte, src uint64) error {
-	if len(dst) == 0 {
-		return nil
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	rc := C.c_copy_out(C.int(dev), unsafe.Pointer(&dst[0]), C.uint64_t(src), C.int64_t(len(dst)), &buf[0], errLen)
-	return status(rc, buf)
+	callMu.Lock()
+	defer callMu.Unlock()
+	return call(func(m *C.gm_msg) C.int {
+		return C.c_copy_out(C.int(dev), unsafe.Pointer(unsafe.SliceData(dst)), C.uint64_t(src), C.int64_t(len(dst)), m)
+	})
 }
 
+// gather returns the smallest bad position, or -1 when there is none or the
+// call failed.
 func (l *cgoLib) gather(g gatherCall) (badPos int64, err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	bad := C.int64_t(-1)
-	rc := C.c_gather(C.int(g.dev), C.int(g.tableType), C.uint64_t(g.table), C.int64_t(g.vocab), C.int64_t(g.hidden),
-		C.uint64_t(g.ids), C.int(g.idBytes), C.int64_t(g.nIDs), C.uint64_t(g.out), boolInt(g.outBF16), &bad,
-		&buf[0], errLen)
-	switch rc {
+	callMu.Lock()
+	defer callMu.Unlock()
+	var m C.gm_msg
+	var bad C.int64_t
+	switch C.c_gather(C.int(g.dev), C.int(g.tableType), C.uint64_t(g.table), C.int64_t(g.vocab), C.int64_t(g.hidden),
+		C.uint64_t(g.ids), C.int(g.idBytes), C.int64_t(g.nIDs), C.uint64_t(g.out), boolInt(g.outBF16), &bad, &m) {
 	case 0:
 		return -1, nil
 	case 1:
 		return int64(bad), nil
 	}
-	return -1, errors.New(C.GoString(&buf[0]))
+	return -1, errors.New(C.GoString(&m.text[0]))
 }
 
 func (l *cgoLib) benchGather(g gatherCall, iters int) (float64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
+	callMu.Lock()
+	defer callMu.Unlock()
 	var ms C.float
-	rc := C.c_bench_gather(C.int(g.dev), C.int(g.tableType), C.uint64_t(g.table), C.int64_t(g.vocab),
-		C.int64_t(g.hidden), C.uint64_t(g.ids), C.int(g.idBytes), C.int64_t(g.nIDs), C.uint64_t(g.out),
-		boolInt(g.outBF16), C.int(iters), &ms, &buf[0], errLen)
-	return float64(ms), status(rc, buf)
+	err := call(func(m *C.gm_msg) C.int {
+		return C.c_bench_gather(C.int(g.dev), C.int(g.tableType), C.uint64_t(g.table), C.int64_t(g.vocab),
+			C.int64_t(g.hidden), C.uint64_t(g.ids), C.int(g.idBytes), C.int64_t(g.nIDs), C.uint64_t(g.out),
+			boolInt(g.outBF16), C.int(iters), &ms, m)
+	})
+	return float64(ms), err
 }
 
 func (l *cgoLib) benchCopy(dev int, dst, src uint64, n int64, iters int) (float64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
+	callMu.Lock()
+	defer callMu.Unlock()
 	var ms C.float
-	rc := C.c_bench_copy(C.int(dev), C.uint64_t(dst), C.uint64_t(src), C.int64_t(n), C.int(iters), &ms, &buf[0], errLen)
-	return float64(ms), status(rc, buf)
+	err := call(func(m *C.gm_msg) C.int {
+		return C.c_bench_copy(C.int(dev), C.uint64_t(dst), C.uint64_t(src), C.int64_t(n), C.int(iters), &ms, m)
+	})
+	return float64(ms), err
 }
 
 func (l *cgoLib) probes() probeState {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	return probeState{
 		boundDevice: int(C.c_last_bound_device()),
 		launches:    int64(C.c_launches()),
@@ -297,27 +321,26 @@ func (l *cgoLib) probes() probeState {
 }
 
 func (l *cgoLib) resetProbes() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	C.c_reset_probes()
 }
 
 func (l *cgoLib) injectFailure(step int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	C.c_inject_failure(C.int(step))
 }
 
 func (l *cgoLib) setDevice(dev int) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	buf := newErrBuf()
-	return status(C.c_set_device(C.int(dev), &buf[0], errLen), buf)
+	callMu.Lock()
+	defer callMu.Unlock()
+	return call(func(m *C.gm_msg) C.int { return C.c_set_device(C.int(dev), m) })
 }
 
 func (l *cgoLib) currentDevice() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	callMu.Lock()
+	defer callMu.Unlock()
 	return int(C.c_current_device())
 }
 

@@ -81,10 +81,10 @@ func (p *provider) Embedding(out, table, ids *gather.Tensor) error {
 	if out.Type == gguf.TypeBF16 {
 		outElem = 2
 	}
-	if _, ok := mul64(n, hidden, outElem); !ok {
+	if !fitsInt64(n, hidden, outElem) {
 		return fmt.Errorf("hipkern: %s: out of %d x %d elements overflows int64 bytes", p.name, n, hidden)
 	}
-	if _, ok := mul64(vocab, rowBytes, 1); !ok {
+	if !fitsInt64(vocab, rowBytes) {
 		return fmt.Errorf("hipkern: %s: table of %d rows x %d bytes overflows int64", p.name, vocab, rowBytes)
 	}
 	if dev.Ordinal < 0 || dev.Ordinal >= p.devices {
@@ -154,15 +154,15 @@ func checkShapes(out, table, ids *gather.Tensor) error {
 	return nil
 }
 
-// mul64 returns a*b*c for non-negative operands, and false if it overflows
-// int64.
-func mul64(a, b, c int64) (int64, bool) {
-	if a != 0 && b > math.MaxInt64/a {
-		return 0, false
+// fitsInt64 reports whether multiplying the non-negative factors in turn
+// stays within an int64.
+func fitsInt64(factors ...int64) bool {
+	p := int64(1)
+	for _, f := range factors {
+		if f != 0 && p > math.MaxInt64/f {
+			return false
+		}
+		p *= f
 	}
-	ab := a * b
-	if ab != 0 && c > math.MaxInt64/ab {
-		return 0, false
-	}
-	return ab * c, true
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,19 +39,34 @@ var tables = []table{
 // deltaFile holds IQ1S_DELTA, written as a float literal macro.
 const deltaFile = "iq1s_delta.txt"
 
+// exit ends the process; TestCommand replaces it to read the status.
+var exit = os.Exit
+
 func main() {
-	src := flag.String("src", "testdata/codebooks", "directory of the codebook .txt files")
-	out := flag.String("out", "hipkern/codebooks.h", "header to write")
-	flag.Parse()
+	exit(run(os.Args[1:], os.Stderr))
+}
+
+// run is the command without the process around it: it parses args, writes
+// the header and returns the exit status (2 for bad arguments, 1 for a
+// failure, said on stderr).
+func run(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gencodebooks", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	src := fs.String("src", "testdata/codebooks", "directory of the codebook .txt files")
+	out := fs.String("out", "hipkern/codebooks.h", "header to write")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
 	h, err := Generate(*src)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, err)
+		return 1
 	}
 	if err := os.WriteFile(*out, h, 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gencodebooks:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "gencodebooks:", err)
+		return 1
 	}
+	return 0
 }
 
 // Generate returns the header made from the codebook files in dir.
