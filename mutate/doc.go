@@ -10,7 +10,11 @@
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
 //
 // Packages default to the row's: ./gguf/... ./gather/... ./engine/...
-// ./hipkern/..., in the module at --dir. Flags may come before or after
+// ./hipkern/..., in the module at --dir. A pattern that matches nothing, or
+// a package that does not load, is a configuration error (exit 8), not
+// silently skipped. A generic mutant identical to a catalog mutant (same
+// file, same resulting source) is dropped: the catalog entry, which names
+// its expected killer, stands for it. Flags may come before or after
 // the arguments.
 //
 // # Pipeline
@@ -88,7 +92,11 @@
 // --report-dir (default reports/) gets <name>.json (mutation-testing-report-schema
 // v2, with this tool's full evidence under "gathermut") and <name>.md (for
 // a pull request). --shard k/n runs the mutants whose index in the
-// id-sorted list is k mod n; merge combines the shard reports.
+// id-sorted list is k mod n; merge combines the shard reports, and
+// refuses a set that is not one whole run: a shard missing or given twice,
+// shards of different n or mixed with an unsharded report, or runs of
+// other packages, catalog or judging flags (--strict-timeouts,
+// --operators, --timeout-factor, ...).
 package main
 
 const usage = `usage: mutate <command> [flags] [args]
