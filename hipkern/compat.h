@@ -120,8 +120,15 @@ static inline hipError_t hipGetDeviceCount(int* n) {
   return hipSuccess;
 }
 
+// gm_emu_fail records e as the last error and returns it: as on a GPU
+// runtime, a failed call leaves its error for the next hipGetLastError.
+static inline hipError_t gm_emu_fail(hipError_t e) {
+  gm_emu_last = e;
+  return e;
+}
+
 static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int dev) {
-  if (dev < 0 || dev >= GM_EMU_DEVICES) return hipErrorInvalidDevice;
+  if (dev < 0 || dev >= GM_EMU_DEVICES) return gm_emu_fail(hipErrorInvalidDevice);
   snprintf(p->name, sizeof p->name, "host emulation device %d", dev);
   return hipSuccess;
 }
@@ -131,7 +138,7 @@ static inline void gm_arch_of(const hipDeviceProp_t&, char* buf, size_t n) {
 }
 
 static inline hipError_t hipSetDevice(int dev) {
-  if (dev < 0 || dev >= GM_EMU_DEVICES) return hipErrorInvalidDevice;
+  if (dev < 0 || dev >= GM_EMU_DEVICES) return gm_emu_fail(hipErrorInvalidDevice);
   gm_emu_current = dev;
   return hipSuccess;
 }
@@ -165,7 +172,7 @@ static inline hipError_t hipMalloc(void** p, size_t n) {
   if (a == NULL || base == NULL) {
     free(a);
     free(base);
-    return hipErrorOutOfMemory;
+    return gm_emu_fail(hipErrorOutOfMemory);
   }
   a->base = base;
   a->size = n == 0 ? 1 : n;
@@ -186,7 +193,7 @@ static inline hipError_t hipFree(void* p) {
       return hipSuccess;
     }
   }
-  return p == NULL ? hipSuccess : hipErrorInvalidValue;
+  return p == NULL ? hipSuccess : gm_emu_fail(hipErrorInvalidValue);
 }
 
 static inline hipError_t hipMemcpy(void* dst, const void* src, size_t n, int) {

@@ -307,6 +307,11 @@ static bool gm_injected(int step, char* err, int errlen) {
 // the ambient current device.
 static bool gm_bind(int device, char* err, int errlen) {
   if (!gm_check(hipSetDevice(device), "hipSetDevice", device, err, errlen)) return false;
+  // A failed runtime call of an earlier request (a bad device ordinal, a
+  // failed allocation) leaves its error as the last error, which the
+  // launch checks below read with hipGetLastError: clear it, so a request
+  // never fails with an earlier one's error (no sticky state).
+  (void)hipGetLastError();
   int cur = -1;
   if (!gm_check(hipGetDevice(&cur), "hipGetDevice", device, err, errlen)) return false;
   gm_bound_device = cur;

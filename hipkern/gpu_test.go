@@ -668,3 +668,35 @@ func TestLibraryBench(t *testing.T) {
 		t.Errorf("benchGather of a bad id: %v", err)
 	}
 }
+
+// TestGPUAfterFailedCall: a runtime call that fails (a bad device ordinal,
+// a free of an address the runtime never gave) leaves the runtime's last
+// error set; the next request must not report it as its own launch error.
+func TestGPUAfterFailedCall(t *testing.T) {
+	lib, _ := needGPU(t)
+	table := upload(t, gpu0, make([]byte, 2*34), 0) // two Q8_0 rows of one block
+	ids := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{1, 0}), 0)
+	out := newDevBuf(t, gpu0, 2*32*4).base
+	g := gatherCall{tableType: int(gguf.TypeQ8_0), table: uint64(table), vocab: 2, hidden: 32, ids: uint64(ids),
+		idBytes: 4, nIDs: 2, out: uint64(out)}
+	for _, fail := range []struct {
+		name string
+		call func() error
+	}{
+		{"bad device", func() error { return lib.setDevice(1000) }},
+		{"bad free", func() error { return lib.free(0, 8) }},
+	} {
+		if err := fail.call(); err == nil {
+			t.Fatalf("%s: no error", fail.name)
+		}
+		if _, err := lib.gather(g); err != nil {
+			t.Errorf("gather after a %s: %v", fail.name, err)
+		}
+		if err := fail.call(); err == nil {
+			t.Fatalf("%s: no error", fail.name)
+		}
+		if _, err := lib.benchGather(g, 1); err != nil {
+			t.Errorf("benchGather after a %s: %v", fail.name, err)
+		}
+	}
+}
