@@ -37,6 +37,7 @@ var ErrNoEmulation = errors.New("hipkern: no host emulation here")
 // path for real; it is never evidence about a GPU (EVIDENCE.md records
 // real GPU runs only).
 func LoadEmulation() error {
+	//gathermut:equivalent(branch-if) errEmulationUnavailable is nil in a cgo build, the only build that loads a library (and that a mutation run tests); TestLoadEmulationWithoutCgo covers the branch without cgo
 	if errEmulationUnavailable != nil {
 		return errEmulationUnavailable
 	}
