@@ -12,6 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gathermut/mutate/config"
+	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/lab"
 	"gathermut/mutate/load"
 	"gathermut/mutate/report"
 )
@@ -37,14 +40,14 @@ type benchRow struct {
 // benchCmd times seconds per mutant: this tool on the fixture and on an
 // eighth of ./gather/... with -j 1 and -j 2, and gremlins on the same
 // fixture.
-func benchCmd(o options, stdout, stderr io.Writer) error {
-	root, _, err := load.ModuleRoot(o.dir)
+func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
+	root, _, err := load.ModuleRoot(cfg.Dir)
 	if err != nil {
-		return fail(report.ExitConfig, "%v", err)
+		return lab.Fail(exitcode.Config, "%v", err)
 	}
 	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
 	if _, err := os.Stat(fixtureDir); err != nil {
-		return fail(report.ExitConfig, "bench: no fixture at %s", fixtureDir)
+		return lab.Fail(exitcode.Config, "bench: no fixture at %s", fixtureDir)
 	}
 	tmp, err := os.MkdirTemp("", "gathermut-bench-")
 	if err != nil {
@@ -53,8 +56,10 @@ func benchCmd(o options, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 	tool := filepath.Join(tmp, "mutate")
 	fmt.Fprintln(stderr, "bench: building the tool")
-	if out, err := runGo(root, "build", "-o", tool, "./mutate"); err != nil {
-		return fail(report.ExitConfig, "bench: build: %v %s", err, out)
+	build := osexec.Command("go", "build", "-o", tool, "./mutate")
+	build.Dir, build.Env = root, load.Env()
+	if out, err := build.CombinedOutput(); err != nil {
+		return lab.Fail(exitcode.Config, "bench: build: %v %s", err, out)
 	}
 	var rows []benchRow
 	type target struct {
@@ -74,7 +79,7 @@ func benchCmd(o options, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "bench: gathermut on %s with -j %d\n", t.name, j)
 			row, err := benchOurs(tool, t.dir, tmp, t.name, j, t.args)
 			if err != nil {
-				return fail(report.ExitConfig, "bench: %v", err)
+				return lab.Fail(exitcode.Config, "bench: %v", err)
 			}
 			rows = append(rows, row)
 		}
@@ -106,7 +111,7 @@ func benchCmd(o options, stdout, stderr io.Writer) error {
 	if gremlinsErr != nil {
 		// The bench is a comparison: without the reference tool's rows it
 		// has not measured what it is for.
-		return fail(report.ExitConfig, "bench: gremlins: %v", gremlinsErr)
+		return lab.Fail(exitcode.Config, "bench: gremlins: %v", gremlinsErr)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@
 //	     (mutants that did not run are listed, and do not fail the run)
 //	1    a mutant survived
 //	2    usage error
-//	3    the baseline is failing
+//	3    the baseline is failing (a test fails or hangs without any mutant)
 //	4    a generic mutant timed out, with --strict-timeouts (by default a
 //	     timeout counts as detected, as in the score: the tests hung
 //	     instead of passing; a catalog mutant that times out is exit 5)
@@ -98,35 +98,3 @@
 // other packages, catalog or judging flags (--strict-timeouts,
 // --operators, --timeout-factor, ...).
 package main
-
-const usage = `usage: mutate <command> [flags] [args]
-
-commands:
-  all   [packages]         run every mutant and write reports
-  list  [packages]         list the mutants
-  run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything; a,b,c for several)
-  diff  <id|glob> [pkgs]   print the mutants' diffs
-  merge <report.json...>   merge shard reports (refuses reports of different trees)
-  bench                    seconds per mutant on the fixture and an eighth of ./gather/..., -j 1 and 2, against gremlins
-
-packages default to ./gguf/... ./gather/... ./engine/... ./hipkern/...
-
-flags:
-  -j N                  parallel workers (default: number of CPUs)
-  --timeout-factor F    test timeout = F * baseline time of the selected tests + floor (default 3)
-  --timeout-floor D     constant part of the test timeout (default 10s)
-  --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
-  --dir DIR             a directory of the module to test (default .)
-  --report-dir DIR      where reports go (default reports)
-  --name NAME           report base name (default mutation)
-  --catalog PKG         catalog package, import path or ./dir (default ./mutants; empty: none)
-  --only-catalog        only catalog mutants
-  --in-diff REF         only mutants on lines changed since git REF
-  --shard K/N           only the mutants whose index in the id-sorted list is K mod N
-  --operators LIST      comma-separated generic operators (default all)
-  -v                    print each mutant's verdict on stderr as it finishes
-
-exit status: 0 ok, 1 survivors, 2 usage, 3 baseline failing, 4 timeouts (--strict-timeouts),
-5 catalog mutant not killed by its expected test, 6 errors, 7 source tree
-changed, 8 invalid configuration, 130 interrupted.
-`

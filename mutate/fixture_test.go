@@ -14,9 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"gathermut/mutate/exec"
+	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
+	"gathermut/mutate/tree"
 )
 
 // The fixture tests build the real command once and run it on the fixture
@@ -48,7 +49,7 @@ const fixture = "testdata/fixture"
 var fastFlags = []string{"-j", "2", "--timeout-floor", "2s"}
 
 type runResult struct {
-	code   int
+	code   exitcode.Code
 	stdout string
 	stderr string
 }
@@ -61,9 +62,9 @@ func runMutate(t *testing.T, dir string, env []string, args ...string) runResult
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	code := 0
+	code := exitcode.OK
 	if ee, ok := err.(*osexec.ExitError); ok {
-		code = ee.ExitCode()
+		code = exitcode.Code(ee.ExitCode())
 	} else if err != nil {
 		t.Fatalf("mutate %v: %v", args, err)
 	}
@@ -89,7 +90,7 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	tree, err := exec.HashTree(dir, []string{"target/kernel/scale.kern"})
+	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +187,8 @@ func TestFixtureFullRun(t *testing.T) {
 	reports := t.TempDir()
 	tmp := t.TempDir()
 	res := runMutate(t, fixture, []string{"TMPDIR=" + tmp}, append([]string{"all", "./...", "--report-dir", reports}, fastFlags...)...)
-	if res.code != report.ExitSurvivors {
-		t.Fatalf("exit %d, want %d (survivors)\nstdout:\n%s\nstderr:\n%s", res.code, report.ExitSurvivors, res.stdout, res.stderr)
+	if res.code != exitcode.Survivors {
+		t.Fatalf("exit %d, want %d (survivors)\nstdout:\n%s\nstderr:\n%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
 	// the spin mutants hang: their test processes must have been killed
 	for _, p := range processesUnder(t, tmp) {
@@ -301,7 +302,7 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 		shard := fmt.Sprintf("%d/3", k)
 		args := append([]string{"all", "./...", "--shard", shard, "--report-dir", reports}, append(fastFlags, shardOperators...)...)
 		res := runMutate(t, fixture, nil, args...)
-		if res.code == report.ExitUsage || res.code == report.ExitConfig || res.code == report.ExitBaseline {
+		if res.code == exitcode.Usage || res.code == exitcode.Config || res.code == exitcode.Baseline {
 			t.Fatalf("shard %s: exit %d\n%s", shard, res.code, res.stderr)
 		}
 		path := filepath.Join(reports, fmt.Sprintf("mutation-shard-%d-of-3.json", k))
@@ -337,8 +338,8 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 
 	// merge rebuilds one report from the shards
 	res := runMutate(t, ".", nil, append([]string{"merge", "--report-dir", reports, "--name", "merged"}, paths...)...)
-	if res.code != report.ExitSurvivors {
-		t.Fatalf("merge: exit %d, want %d\n%s%s", res.code, report.ExitSurvivors, res.stdout, res.stderr)
+	if res.code != exitcode.Survivors {
+		t.Fatalf("merge: exit %d, want %d\n%s%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
 	_, merged := readReport(t, filepath.Join(reports, "merged.json"))
 	if len(merged) != len(union) {
@@ -389,8 +390,8 @@ func TestFixtureInterrupted(t *testing.T) {
 	}
 	err = cmd.Wait()
 	ee, ok := err.(*osexec.ExitError)
-	if !ok || ee.ExitCode() != report.ExitInterrupted {
-		t.Fatalf("after SIGINT: %v, want exit %d", err, report.ExitInterrupted)
+	if !ok || exitcode.Code(ee.ExitCode()) != exitcode.Interrupted {
+		t.Fatalf("after SIGINT: %v, want exit %d", err, exitcode.Interrupted)
 	}
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed by the interrupted run: %s -> %s", before, after)
@@ -517,8 +518,8 @@ func TestFixtureCatalogErrors(t *testing.T) {
 	}
 	reports := t.TempDir()
 	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
-	if res.code != report.ExitCatalog {
-		t.Fatalf("exit %d, want %d\n%s%s", res.code, report.ExitCatalog, res.stdout, res.stderr)
+	if res.code != exitcode.Catalog {
+		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitcode.Catalog, res.stdout, res.stderr)
 	}
 	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	for id, want := range map[string]struct {
@@ -548,8 +549,8 @@ func TestFixtureSuppressionWithoutReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := runMutate(t, dir, nil, "list", "./weak")
-	if res.code != report.ExitConfig || !strings.Contains(res.stderr, "weak/bad.go:4: //gathermut:equivalent needs a reason") {
-		t.Errorf("exit %d, stderr %q; want %d and the file:line", res.code, res.stderr, report.ExitConfig)
+	if res.code != exitcode.Config || !strings.Contains(res.stderr, "weak/bad.go:4: //gathermut:equivalent needs a reason") {
+		t.Errorf("exit %d, stderr %q; want %d and the file:line", res.code, res.stderr, exitcode.Config)
 	}
 }
 
@@ -560,15 +561,15 @@ func TestFixtureBaselineRed(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := runMutate(t, dir, nil, append([]string{"all", "./spin", "--report-dir", t.TempDir()}, fastFlags...)...)
-	if res.code != report.ExitBaseline || !strings.Contains(res.stderr, "fixture/spin.TestBroken") || !strings.Contains(res.stderr, "broken on purpose") {
-		t.Errorf("exit %d, stderr:\n%s\nwant %d naming the failing test", res.code, res.stderr, report.ExitBaseline)
+	if res.code != exitcode.Baseline || !strings.Contains(res.stderr, "fixture/spin.TestBroken") || !strings.Contains(res.stderr, "broken on purpose") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %d naming the failing test", res.code, res.stderr, exitcode.Baseline)
 	}
 }
 
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{}, {"frobnicate"}, {"all", "--shard", "3/3"}, {"all", "-j", "0"}, {"run"}, {"merge"}} {
-		if res := runMutate(t, fixture, nil, args...); res.code != report.ExitUsage {
-			t.Errorf("mutate %v: exit %d, want %d (%s)", args, res.code, report.ExitUsage, res.stderr)
+		if res := runMutate(t, fixture, nil, args...); res.code != exitcode.Usage {
+			t.Errorf("mutate %v: exit %d, want %d (%s)", args, res.code, exitcode.Usage, res.stderr)
 		}
 	}
 }
@@ -606,8 +607,8 @@ func TestFixtureKernelBuilt(t *testing.T) {
 	before := treeHash(t, dir)
 	reports := t.TempDir()
 	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
-	if res.code != report.ExitCatalog {
-		t.Fatalf("exit %d, want %d (the broken build is a catalog failure)\n%s%s", res.code, report.ExitCatalog, res.stdout, res.stderr)
+	if res.code != exitcode.Catalog {
+		t.Fatalf("exit %d, want %d (the broken build is a catalog failure)\n%s%s", res.code, exitcode.Catalog, res.stdout, res.stderr)
 	}
 	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	if o := outcomes["kernel-factor"]; o.Result.Status != mutant.Killed || !o.Result.ExpectedKiller || !strings.Contains(o.Result.Excerpt, `kernel = "y = x * 3\n"`) {
@@ -639,7 +640,7 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	}
 	reports := t.TempDir()
 	res := runMutate(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports, "--name", "run"}, fastFlags...)...)
-	if res.code != report.ExitOK {
+	if res.code != exitcode.OK {
 		t.Fatalf("run %s: exit %d\n%s%s", glob, res.code, res.stdout, res.stderr)
 	}
 	_, outcomes := readReport(t, filepath.Join(reports, "run.json"))
@@ -659,7 +660,7 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	}
 
 	res = runMutate(t, ".", nil, "list", "--dir", fixture)
-	if res.code != report.ExitConfig || !strings.Contains(res.stderr, "pattern ./gguf/...: lstat ./gguf/: no such file or directory") {
+	if res.code != exitcode.Config || !strings.Contains(res.stderr, "pattern ./gguf/...: lstat ./gguf/: no such file or directory") {
 		t.Errorf("list with the default patterns in the fixture: exit %d, %s", res.code, res.stderr)
 	}
 }

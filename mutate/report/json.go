@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"gathermut/mutate/config"
+	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 )
 
@@ -43,28 +44,28 @@ type BaselineInfo struct {
 
 // Meta is the run-level information of a report.
 type Meta struct {
-	Name        string       `json:"name"`
-	Module      string       `json:"module"`
-	Root        string       `json:"root"`
-	Patterns    []string     `json:"patterns"`
-	Catalog     string       `json:"catalog,omitempty"`
-	Started     time.Time    `json:"started"`
-	WallSeconds float64      `json:"wallSeconds"`
-	Jobs        int          `json:"jobs"`
-	Machine     Machine      `json:"machine"`
-	GoVersion   string       `json:"goVersion"`
-	Version     string       `json:"version"`
-	TreeBefore  string       `json:"treeBefore"`
-	TreeAfter   string       `json:"treeAfter"`
-	TreeChanged []string     `json:"treeChanged,omitempty"`
-	Interrupted bool         `json:"interrupted"`
-	Shard       string       `json:"shard,omitempty"`
-	Shards      []string     `json:"shards,omitempty"` // merged reports
-	Flags       []string     `json:"flags"`
-	Baseline    BaselineInfo `json:"baseline"`
-	Summary     Summary      `json:"summary"`
-	ExitCode    int          `json:"exitCode"`
-	Reason      string       `json:"reason"`
+	Name        string        `json:"name"`
+	Module      string        `json:"module"`
+	Root        string        `json:"root"`
+	Patterns    []string      `json:"patterns"`
+	Catalog     string        `json:"catalog,omitempty"`
+	Started     time.Time     `json:"started"`
+	WallSeconds float64       `json:"wallSeconds"`
+	Jobs        int           `json:"jobs"`
+	Machine     Machine       `json:"machine"`
+	GoVersion   string        `json:"goVersion"`
+	Version     string        `json:"version"`
+	TreeBefore  string        `json:"treeBefore"`
+	TreeAfter   string        `json:"treeAfter"`
+	TreeChanged []string      `json:"treeChanged,omitempty"`
+	Interrupted bool          `json:"interrupted"`
+	Shard       string        `json:"shard,omitempty"`
+	Shards      []string      `json:"shards,omitempty"` // merged reports
+	Config      config.Config `json:"config"`           // the run's configuration
+	Baseline    BaselineInfo  `json:"baseline"`
+	Summary     Summary       `json:"summary"`
+	ExitCode    exitcode.Code `json:"exitCode"`
+	Reason      string        `json:"reason"`
 }
 
 // Report is the mutation-testing-report-schema document.
@@ -76,7 +77,7 @@ type Report struct {
 	Files         map[string]*FileResult `json:"files"`
 	Framework     Framework              `json:"framework"`
 	System        System                 `json:"system"`
-	Config        map[string]any         `json:"config,omitempty"`
+	Config        *config.Config         `json:"config,omitempty"`
 	Gathermut     Meta                   `json:"gathermut"`
 }
 
@@ -184,7 +185,7 @@ func Build(meta Meta, outcomes []mutant.Outcome, sources map[string]string) *Rep
 		ProjectRoot:   meta.Root,
 		Files:         map[string]*FileResult{},
 		Framework:     Framework{Name: "gathermut mutate", Version: meta.Version},
-		Config:        map[string]any{"flags": meta.Flags, "patterns": meta.Patterns},
+		Config:        &meta.Config,
 		Gathermut:     meta,
 	}
 	r.System.CI = os.Getenv("CI") != ""
@@ -359,23 +360,9 @@ func Merge(name string, reports []*Report) (*Report, error) {
 		TreeChanged:    merged.Gathermut.TreeAfter != merged.Gathermut.TreeBefore,
 		BaselineRed:    len(merged.Gathermut.Baseline.Failing) > 0,
 		Interrupted:    merged.Gathermut.Interrupted,
-		StrictTimeouts: slices.Contains(first.Flags, "--strict-timeouts=true"),
+		StrictTimeouts: first.Config.StrictTimeouts,
 	})
 	return merged, nil
-}
-
-// verdictFlags are the flags, as Meta.Flags records them, that change
-// which mutants run or how they are judged; shards must agree on them.
-func verdictFlags(flags []string) []string {
-	var out []string
-	for _, f := range flags {
-		name, _, _ := strings.Cut(f, "=")
-		switch name {
-		case "--catalog", "--in-diff", "--only-catalog", "--operators", "--strict-timeouts", "--timeout-factor", "--timeout-floor":
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // checkShardSet refuses a merge that would pass for a whole run but is
@@ -391,8 +378,8 @@ func checkShardSet(reports []*Report) error {
 		if strings.Join(g.Patterns, " ") != strings.Join(first.Patterns, " ") || g.Catalog != first.Catalog || g.Module != first.Module {
 			return fmt.Errorf("report: merge: %s ran %s %v (catalog %q) but %s ran %s %v (catalog %q)", g.Name, g.Module, g.Patterns, g.Catalog, first.Name, first.Module, first.Patterns, first.Catalog)
 		}
-		if a, b := verdictFlags(g.Flags), verdictFlags(first.Flags); !slices.Equal(a, b) {
-			return fmt.Errorf("report: merge: %s ran with %v but %s with %v", g.Name, a, first.Name, b)
+		if d := first.Config.Judging().Diff(g.Config.Judging()); len(d) > 0 {
+			return fmt.Errorf("report: merge: %s and %s were judged differently (%s)", first.Name, g.Name, strings.Join(d, "; "))
 		}
 		if (g.Shard == "") != (first.Shard == "") {
 			return fmt.Errorf("report: merge: %s and %s: shard reports mixed with an unsharded one", g.Name, first.Name)

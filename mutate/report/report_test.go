@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/config"
+	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 )
 
@@ -66,18 +68,18 @@ func TestExitCode(t *testing.T) {
 	for _, c := range []struct {
 		cond Conditions
 		sum  Summary
-		code int
+		code exitcode.Code
 	}{
-		{Conditions{TreeChanged: true, BaselineRed: true}, s, ExitTreeChanged},
-		{Conditions{BaselineRed: true, Interrupted: true}, s, ExitBaseline},
-		{Conditions{Interrupted: true}, s, ExitInterrupted},
-		{Conditions{}, s, ExitCatalog},
-		{Conditions{}, Summarize(sample()[:4]), ExitSurvivors},
-		{Conditions{StrictTimeouts: true}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitTimeouts},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), ExitErrors},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Killed, "")}), ExitOK},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("b", mutant.Error, "")}), ExitErrors},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.Killed, ""), outcome("b", mutant.NotRun, "no compiler")}), ExitOK},
+		{Conditions{TreeChanged: true, BaselineRed: true}, s, exitcode.TreeChanged},
+		{Conditions{BaselineRed: true, Interrupted: true}, s, exitcode.Baseline},
+		{Conditions{Interrupted: true}, s, exitcode.Interrupted},
+		{Conditions{}, s, exitcode.Catalog},
+		{Conditions{}, Summarize(sample()[:4]), exitcode.Survivors},
+		{Conditions{StrictTimeouts: true}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), exitcode.Timeouts},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), exitcode.Errors},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Killed, "")}), exitcode.OK},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("b", mutant.Error, "")}), exitcode.Errors},
+		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.Killed, ""), outcome("b", mutant.NotRun, "no compiler")}), exitcode.OK},
 	} {
 		code, reason := ExitCode(c.sum, c.cond)
 		if code != c.code || reason == "" {
@@ -123,7 +125,7 @@ func TestWriteReadMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(all) || merged.Gathermut.WallSeconds != 5 || len(merged.Gathermut.Shards) != 2 || merged.Gathermut.ExitCode != ExitCatalog {
+	if len(got) != len(all) || merged.Gathermut.WallSeconds != 5 || len(merged.Gathermut.Shards) != 2 || merged.Gathermut.ExitCode != exitcode.Catalog {
 		t.Errorf("merged: %d mutants, wall %v, shards %v, exit %d", len(got), merged.Gathermut.WallSeconds, merged.Gathermut.Shards, merged.Gathermut.ExitCode)
 	}
 	for _, o := range got {
@@ -171,8 +173,12 @@ func TestScoreWithoutJudgedMutants(t *testing.T) {
 // flags is refused.
 func TestMergeChecksShardSet(t *testing.T) {
 	shard := func(k string, flags ...string) *Report {
-		meta := Meta{Name: "s" + k, Module: "m", Patterns: []string{"./..."}, TreeBefore: "abc", TreeAfter: "abc", Shard: k,
-			Flags: append([]string{"--name=s" + k, "--shard=" + k}, flags...)}
+		cfg := config.Default()
+		cfg.Name = "s" + k
+		if len(flags) > 0 {
+			cfg.StrictTimeouts = true
+		}
+		meta := Meta{Name: "s" + k, Module: "m", Patterns: []string{"./..."}, TreeBefore: "abc", TreeAfter: "abc", Shard: k, Config: cfg}
 		return Build(meta, []mutant.Outcome{outcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, nil)
 	}
 	whole := shard("")
@@ -190,7 +196,7 @@ func TestMergeChecksShardSet(t *testing.T) {
 		{"different split", []*Report{shard("0/2"), shard("1/3")}, "of 2 shards"},
 		{"mixed", []*Report{shard("0/1"), whole}, "mixed with an unsharded one"},
 		{"patterns", []*Report{shard("0/2"), otherPatterns}, "ran m [./p]"},
-		{"judging flags", []*Report{shard("0/2"), shard("1/2", "--strict-timeouts=true")}, "--strict-timeouts=true"},
+		{"judging flags", []*Report{shard("0/2"), shard("1/2", "--strict-timeouts")}, "StrictTimeouts: false vs true"},
 		{"not k/n", []*Report{shard("x")}, `shard "x" is not k/n`},
 	} {
 		_, err := Merge("all", c.reports)
@@ -206,20 +212,18 @@ func TestMergeKeepsStrictTimeouts(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		var reports []*Report
 		for k, st := range []mutant.Status{mutant.Killed, mutant.TimedOut} {
-			flags := []string{fmt.Sprintf("--shard=%d/2", k)}
-			if strict {
-				flags = append(flags, "--strict-timeouts=true")
-			}
-			meta := Meta{Name: fmt.Sprint(k), TreeBefore: "abc", TreeAfter: "abc", Shard: fmt.Sprintf("%d/2", k), Flags: flags}
+			cfg := config.Default()
+			cfg.StrictTimeouts = strict
+			meta := Meta{Name: fmt.Sprint(k), TreeBefore: "abc", TreeAfter: "abc", Shard: fmt.Sprintf("%d/2", k), Config: cfg}
 			reports = append(reports, Build(meta, []mutant.Outcome{outcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, nil))
 		}
 		merged, err := Merge("all", reports)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := ExitOK
+		want := exitcode.OK
 		if strict {
-			want = ExitTimeouts
+			want = exitcode.Timeouts
 		}
 		if merged.Gathermut.ExitCode != want {
 			t.Errorf("strict %v: exit %d, want %d", strict, merged.Gathermut.ExitCode, want)

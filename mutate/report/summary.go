@@ -5,22 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
-)
-
-// Exit codes of the mutate command, most important first when several
-// apply.
-const (
-	ExitOK          = 0   // nothing survived; every catalog mutant was killed by an expected test
-	ExitSurvivors   = 1   // a mutant survived
-	ExitUsage       = 2   // bad command line
-	ExitBaseline    = 3   // the unmutated tests fail
-	ExitTimeouts    = 4   // a mutant timed out (and nothing worse happened)
-	ExitCatalog     = 5   // a catalog mutant was not killed by its expected test
-	ExitErrors      = 6   // a mutant could not be judged (tool error, no test ran)
-	ExitTreeChanged = 7   // the source tree differs after the run
-	ExitConfig      = 8   // the module, catalog or a suppression comment is invalid
-	ExitInterrupted = 130 // interrupted (Ctrl-C); the partial report is written
 )
 
 // Summary counts outcomes.
@@ -69,59 +55,57 @@ type Conditions struct {
 	Interrupted  bool
 	BaselineNote string
 	// StrictTimeouts makes a timed-out generic mutant fail the run (exit
-	// ExitTimeouts). Otherwise a timeout counts as detected, as in the
+	// exitcode.Timeouts). Otherwise a timeout counts as detected, as in the
 	// score: the tests did not pass under the mutant, they hung.
 	StrictTimeouts bool
 }
 
-// ExitCode picks the exit code and says why in one line.
-func ExitCode(s Summary, c Conditions) (int, string) {
+// ExitCode picks the exit code and says why in one line: every condition
+// that applies is listed, and the code is the first of them in
+// exitcode.Priority order.
+func ExitCode(s Summary, c Conditions) (exitcode.Code, string) {
 	var reasons []string
-	code := ExitOK
-	pick := func(c int) {
-		if code == ExitOK {
-			code = c
+	applies := map[exitcode.Code]bool{}
+	add := func(code exitcode.Code, reason string) {
+		if code != exitcode.OK {
+			applies[code] = true
 		}
+		reasons = append(reasons, reason)
 	}
 	if c.TreeChanged {
-		pick(ExitTreeChanged)
-		reasons = append(reasons, "the source tree changed during the run")
+		add(exitcode.TreeChanged, "the source tree changed during the run")
 	}
 	if c.BaselineRed {
-		pick(ExitBaseline)
-		reasons = append(reasons, "the baseline is failing: "+c.BaselineNote)
+		add(exitcode.Baseline, "the baseline is failing: "+c.BaselineNote)
 	}
 	if c.Interrupted {
-		pick(ExitInterrupted)
-		reasons = append(reasons, "interrupted")
+		add(exitcode.Interrupted, "interrupted")
 	}
 	if n := len(s.CatalogFailures); n > 0 {
-		pick(ExitCatalog)
-		reasons = append(reasons, fmt.Sprintf("%d catalog mutant(s) not killed by an expected test (%s)", n, strings.Join(s.CatalogFailures, ", ")))
+		add(exitcode.Catalog, fmt.Sprintf("%d catalog mutant(s) not killed by an expected test (%s)", n, strings.Join(s.CatalogFailures, ", ")))
 	}
 	if n := s.Counts[mutant.Survived]; n > 0 {
-		pick(ExitSurvivors)
-		reasons = append(reasons, fmt.Sprintf("%d survived", n))
+		add(exitcode.Survivors, fmt.Sprintf("%d survived", n))
 	}
 	if n := s.Counts[mutant.TimedOut]; n > 0 {
 		if c.StrictTimeouts {
-			pick(ExitTimeouts)
-			reasons = append(reasons, fmt.Sprintf("%d timed out", n))
+			add(exitcode.Timeouts, fmt.Sprintf("%d timed out", n))
 		} else {
-			reasons = append(reasons, fmt.Sprintf("%d timed out (the tests hung: counted as detected)", n))
+			add(exitcode.OK, fmt.Sprintf("%d timed out (the tests hung: counted as detected)", n))
 		}
 	}
 	if n := s.Counts[mutant.Error]; n > 0 {
-		pick(ExitErrors)
-		reasons = append(reasons, fmt.Sprintf("%d error(s)", n))
+		add(exitcode.Errors, fmt.Sprintf("%d error(s)", n))
 	}
 	if n := s.Counts[mutant.NotRun]; n > 0 {
-		reasons = append(reasons, fmt.Sprintf("%d not run", n))
+		add(exitcode.OK, fmt.Sprintf("%d not run", n))
 	}
-	if code == ExitOK {
-		return code, fmt.Sprintf("ok: %d mutants, none survived and every catalog mutant was killed by its expected test (%s)", s.Total, strings.Join(append([]string{"score " + FormatScore(s)}, reasons...), "; "))
+	for _, code := range exitcode.Priority() {
+		if applies[code] {
+			return code, strings.Join(reasons, "; ")
+		}
 	}
-	return code, strings.Join(reasons, "; ")
+	return exitcode.OK, fmt.Sprintf("ok: %d mutants, none survived and every catalog mutant was killed by its expected test (%s)", s.Total, strings.Join(append([]string{"score " + FormatScore(s)}, reasons...), "; "))
 }
 
 // FormatScore prints the score, or "n/a" when no mutant was judged (every

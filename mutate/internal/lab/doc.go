@@ -1,12 +1,9 @@
-// Package exec runs mutants: the source-tree hash, the baseline, the
-// per-mutant build and test, kernel mutants, and the verdicts.
-//
-// Tree hash: sha256 of every source file under the module root (Go,
-// assembly, C/C++, HIP/CUDA, shell, syso, go.mod, go.sum, anything under a
-// testdata directory, and the catalog's kernel sources), skipping
-// directories that start with "." or "_". Reports are not sources, so
-// writing them into the tree does not change it. Taken before and after a
-// run; the run fails if they differ.
+// Package lab is the mutation pipeline of the mutate command, in the steps
+// cargo-mutants names: discover (load the module, read the catalog, make
+// the mutants, filter them), baseline, build, test (run each mutant's
+// selected tests and judge it) and outcome (the reports and the exit
+// code). The command's flags arrive as a config.Config; Run returns an
+// *Exit carrying the exit code.
 //
 // Baseline: each observing package's test binary is built once with
 // -cover -covermode=set -coverpkg=<the mutated packages it imports>; each
@@ -43,4 +40,4 @@
 // each mutant copies Kernel.Sources into a temp tree with the rewrite,
 // runs Kernel.Build ({src}, {out} substituted; a failure is unviable) and
 // runs the killers with Kernel.LibEnv={out}.
-package exec
+package lab

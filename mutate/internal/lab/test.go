@@ -1,9 +1,7 @@
-package exec
+package lab
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,6 +17,7 @@ import (
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/testbin"
 )
 
 // Options configure a Runner.
@@ -235,20 +234,20 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 		bin, built := bins[p.pkg.Path]
 		if !built {
 			bin = filepath.Join(dir, fmt.Sprintf("p%d.test", i))
-			cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
+			cmdline, out, err := testbin.Go(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
 			res.Commands = append(res.Commands, cmdline)
 			if ctx.Err() != nil {
 				return res
 			}
 			if err != nil {
 				res.Status, res.Why = mutant.Unviable, "does not compile: "+firstLine(compileError(out))
-				res.Excerpt = limit(out, 4<<10)
-				res.ExitCode = exitCode(err)
+				res.Excerpt = testbin.Limit(out, 4<<10)
+				res.ExitCode = testbin.ExitCode(err)
 				return res
 			}
 			bins[p.pkg.Path] = bin
 		}
-		run, err := runBinary(ctx, runOptions{
+		run, err := testbin.Run(ctx, testbin.Options{
 			Binary:   bin,
 			Dir:      p.pkg.Dir,
 			Package:  p.pkg.Path,
@@ -274,7 +273,7 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 	return v.result(res, m, expected)
 }
 
-func (v *verdict) add(pkg string, run *BinaryRun) {
+func (v *verdict) add(pkg string, run *testbin.Result) {
 	v.exitCode = max(v.exitCode, run.ExitCode)
 	var failedHere, running []string
 	for name, t := range run.Tests {
@@ -283,11 +282,11 @@ func (v *verdict) add(pkg string, run *BinaryRun) {
 		case "fail":
 			failedHere = append(failedHere, id)
 			v.ran = append(v.ran, id)
-			v.excerpt.WriteString(limit(t.Output, 2<<10))
+			v.excerpt.WriteString(testbin.Limit(t.Output, 2<<10))
 		case "pass":
 			v.ran = append(v.ran, id)
 		case "skip":
-			v.skipped[id] = SkipMessage(t.Output)
+			v.skipped[id] = testbin.SkipMessage(t.Output)
 		case "run":
 			running = append(running, id)
 		}
@@ -309,7 +308,7 @@ func (v *verdict) add(pkg string, run *BinaryRun) {
 		} else {
 			failedHere = []string{pkg + " (test binary)"}
 		}
-		v.excerpt.WriteString(limit(run.Output, 2<<10))
+		v.excerpt.WriteString(testbin.Limit(run.Output, 2<<10))
 	}
 	v.failed = append(v.failed, failedHere...)
 }
@@ -318,7 +317,7 @@ func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string
 	sort.Strings(v.failed)
 	res.ExitCode = v.exitCode
 	res.TestsRun = len(v.ran)
-	res.Excerpt = limit(v.excerpt.String(), 4<<10)
+	res.Excerpt = testbin.Limit(v.excerpt.String(), 4<<10)
 	expectedRan := false
 	for _, id := range v.ran {
 		if expected[id] {
@@ -393,28 +392,16 @@ func prefixed(pkg string, names []string) []string {
 	return out
 }
 
-// Overlay is go build's -overlay file format.
-type Overlay struct {
-	Replace map[string]string
-}
-
 // writeOverlay writes the mutated source and the overlay that maps the
 // original path to it; it returns the overlay's path.
 func writeOverlay(dir, root string, m mutant.Mutant) (string, error) {
 	orig := filepath.Join(root, filepath.FromSlash(m.File))
 	mutated := filepath.Join(dir, filepath.Base(orig))
 	if err := os.WriteFile(mutated, m.Source, 0o644); err != nil {
-		return "", fmt.Errorf("exec: write mutant: %w", err)
-	}
-	data, err := json.Marshal(Overlay{Replace: map[string]string{orig: mutated}})
-	if err != nil {
-		return "", err
+		return "", fmt.Errorf("lab: write mutant: %w", err)
 	}
 	path := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return "", fmt.Errorf("exec: write overlay: %w", err)
-	}
-	return path, nil
+	return path, testbin.WriteOverlay(path, map[string]string{orig: mutated})
 }
 
 // compileError keeps the compiler's messages from go test -c output.
@@ -430,12 +417,4 @@ func compileError(out string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
-}
-
-func exitCode(err error) int {
-	var ee interface{ ExitCode() int }
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	return -1
 }

@@ -1,11 +1,11 @@
-package main
+package lab
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -157,7 +157,7 @@ func runGo(dir string, args ...string) ([]byte, error) {
 // runGoStderr is runGo that also returns what go printed on stderr (its
 // warnings, when it succeeds).
 func runGoStderr(dir string, args ...string) (stdout, stderr []byte, err error) {
-	cmd := osexec.Command("go", args...)
+	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Env = load.Env()
 	var errBuf bytes.Buffer
@@ -199,8 +199,8 @@ func validateCatalog(c catalog.Catalog) error {
 	return nil
 }
 
-func newCmd(dir, name string, args ...string) *osexec.Cmd {
-	cmd := osexec.Command(name, args...)
+func newCmd(dir, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = load.Env()
 	return cmd

@@ -1,4 +1,4 @@
-package exec
+package lab
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/testbin"
 )
 
 // Test statuses in the baseline.
@@ -123,7 +124,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 				args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
 			}
 			args = append(args, path)
-			cmdline, out, err := goBuild(ctx, prog.Root, args...)
+			cmdline, out, err := testbin.Go(ctx, prog.Root, args...)
 			mu.Lock()
 			b.Commands = append(b.Commands, cmdline)
 			mu.Unlock()
@@ -155,7 +156,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 			n++
 			profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", n))
 			p.Go(func(ctx context.Context) error {
-				res, err := runBinary(ctx, runOptions{Binary: bins[path], Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Cover: profile})
+				res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Cover: profile})
 				if err != nil {
 					return err
 				}
@@ -184,14 +185,14 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 	}
 
 	// Run 2: all tests of each package in one process.
-	seconds := map[string]*BinaryRun{}
+	seconds := map[string]*testbin.Result{}
 	p = pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
 	for _, path := range o.Packages {
 		if len(prog.Tests(path)) == 0 {
 			continue
 		}
 		p.Go(func(ctx context.Context) error {
-			res, err := runBinary(ctx, runOptions{Binary: bins[path], Dir: b.Packages[path].Dir, Package: path})
+			res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: b.Packages[path].Dir, Package: path})
 			if err != nil {
 				return err
 			}
@@ -235,7 +236,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 				b.Failing = append(b.Failing, path+"."+name)
 			}
 			if t.Status == BaseSkip {
-				t.Skip = SkipMessage(f.output)
+				t.Skip = testbin.SkipMessage(f.output)
 			}
 			pb.Tests[name] = t
 			pb.Names = append(pb.Names, name)

@@ -1,11 +1,11 @@
-package exec
+package lab
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +14,7 @@ import (
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/testbin"
 )
 
 // kernelState is built once per run: the kernel package's test binary and
@@ -30,7 +31,7 @@ type kernelState struct {
 // FindTool returns the first of tools found on PATH.
 func FindTool(tools []string) (string, bool) {
 	for _, t := range tools {
-		if p, err := osexec.LookPath(t); err == nil {
+		if p, err := exec.LookPath(t); err == nil {
 			return p, true
 		}
 	}
@@ -67,15 +68,15 @@ func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return res
 	}
 	if err != nil {
-		res.Status, res.Why, res.Excerpt = mutant.Unviable, "kernel build failed: "+firstLine(out), limit(out, 4<<10)
-		res.ExitCode = exitCode(err)
+		res.Status, res.Why, res.Excerpt = mutant.Unviable, "kernel build failed: "+firstLine(out), testbin.Limit(out, 4<<10)
+		res.ExitCode = testbin.ExitCode(err)
 		return res
 	}
 	expected := map[string]bool{}
 	for _, e := range m.Expected {
 		expected[e] = true
 	}
-	run, err := runBinary(ctx, runOptions{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.TimeoutFloor * 6})
+	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.TimeoutFloor * 6})
 	if run != nil {
 		res.Commands = append(res.Commands, run.Command)
 	}
@@ -101,7 +102,7 @@ func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
 		return
 	}
 	ks.bin = filepath.Join(r.Opts.TempDir, "kernel.test")
-	cmdline, out, err := goBuild(ctx, r.Prog.Root, "test", "-c", "-o", ks.bin, k.Package)
+	cmdline, out, err := testbin.Go(ctx, r.Prog.Root, "test", "-c", "-o", ks.bin, k.Package)
 	ks.commands = append(ks.commands, cmdline)
 	if err != nil {
 		ks.err = "kernel package test build failed: " + firstLine(compileError(out))
@@ -118,7 +119,7 @@ func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
 		ks.err = "unmutated kernel does not build: " + firstLine(out)
 		return
 	}
-	run, err := runBinary(ctx, runOptions{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}})
+	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}})
 	if err != nil {
 		ks.err = err.Error()
 		return
@@ -132,7 +133,7 @@ func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
 		var skipped []string
 		for name, t := range run.Tests {
 			if t.Action == "skip" {
-				skipped = append(skipped, k.Package+"."+name+": "+SkipMessage(t.Output))
+				skipped = append(skipped, k.Package+"."+name+": "+testbin.SkipMessage(t.Output))
 			}
 		}
 		if len(skipped) > 0 {
@@ -196,9 +197,9 @@ func buildKernel(ctx context.Context, root string, k *catalog.Kernel, dir string
 	if len(argv) == 0 {
 		return "", "", "", fmt.Errorf("kernel: empty Build command")
 	}
-	cmd := command(ctx, root, load.Env(), argv...)
+	cmd := testbin.Command(ctx, root, load.Env(), argv...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err = cmd.Run()
-	return lib, commandLine(root, argv), buf.String(), err
+	return lib, testbin.CommandLine(root, argv), buf.String(), err
 }

@@ -1,4 +1,4 @@
-package exec
+package testbin
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"sort"
 	"strings"
 	"sync"
@@ -19,11 +19,11 @@ import (
 	"gathermut/mutate/load"
 )
 
-// command builds a child process in its own process group, so a timeout or
+// Command builds a child process in its own process group, so a timeout or
 // an interrupt kills it and everything it started (test2json, the test
 // binary, the compiler).
-func command(ctx context.Context, dir string, env []string, argv ...string) *osexec.Cmd {
-	cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
+func Command(ctx context.Context, dir string, env []string, argv ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -37,8 +37,8 @@ func command(ctx context.Context, dir string, env []string, argv ...string) *ose
 	return cmd
 }
 
-// commandLine renders argv for a report.
-func commandLine(dir string, argv []string) string {
+// CommandLine renders argv for a report.
+func CommandLine(dir string, argv []string) string {
 	var parts []string
 	for _, a := range argv {
 		if a == "" || strings.ContainsAny(a, " \t\"'$|&;()<>*?[]") {
@@ -59,9 +59,9 @@ var (
 // without a go command in between.
 func test2json() (string, error) {
 	test2jsonOnce.Do(func() {
-		out, err := osexec.Command("go", "tool", "-n", "test2json").Output()
+		out, err := exec.Command("go", "tool", "-n", "test2json").Output()
 		if err != nil {
-			test2jsonErr = fmt.Errorf("exec: find test2json: %w", err)
+			test2jsonErr = fmt.Errorf("testbin: find test2json: %w", err)
 			return
 		}
 		test2jsonPath = strings.TrimSpace(string(out))
@@ -69,14 +69,14 @@ func test2json() (string, error) {
 	return test2jsonPath, test2jsonErr
 }
 
-// goBuild runs a go command and returns its combined output.
-func goBuild(ctx context.Context, dir string, args ...string) (string, string, error) {
+// Go runs a go command and returns its combined output.
+func Go(ctx context.Context, dir string, args ...string) (string, string, error) {
 	argv := append([]string{"go"}, args...)
-	cmd := command(ctx, dir, load.Env(), argv...)
+	cmd := Command(ctx, dir, load.Env(), argv...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	return commandLine(dir, argv), out.String(), err
+	return CommandLine(dir, argv), out.String(), err
 }
 
 // TestOutcome is what one top-level test did in one run.
@@ -86,8 +86,8 @@ type TestOutcome struct {
 	Output  string        // its output, trimmed
 }
 
-// BinaryRun is the result of one run of a test binary.
-type BinaryRun struct {
+// Result is the result of one run of a test binary.
+type Result struct {
 	Command  string
 	ExitCode int
 	TimedOut bool
@@ -97,15 +97,15 @@ type BinaryRun struct {
 }
 
 // Failed lists the tests that failed, sorted.
-func (r *BinaryRun) Failed() []string { return r.withAction("fail") }
+func (r *Result) Failed() []string { return r.withAction("fail") }
 
 // Ran lists the tests that passed or failed (skipped tests did not run to a
 // verdict).
-func (r *BinaryRun) Ran() []string {
+func (r *Result) Ran() []string {
 	return append(r.withAction("pass"), r.withAction("fail")...)
 }
 
-func (r *BinaryRun) withAction(action string) []string {
+func (r *Result) withAction(action string) []string {
 	var out []string
 	for name, t := range r.Tests {
 		if t.Action == action {
@@ -116,8 +116,8 @@ func (r *BinaryRun) withAction(action string) []string {
 	return out
 }
 
-// runOptions configure one test-binary run.
-type runOptions struct {
+// Options configure one test-binary run.
+type Options struct {
 	Binary   string
 	Dir      string // the package directory
 	Package  string
@@ -130,9 +130,9 @@ type runOptions struct {
 
 const maxOutput = 64 << 10
 
-// runBinary runs a compiled test binary under test2json and parses its
+// Run runs a compiled test binary under test2json and parses its
 // events. A timeout kills the process group and marks the run timed out.
-func runBinary(ctx context.Context, o runOptions) (*BinaryRun, error) {
+func Run(ctx context.Context, o Options) (*Result, error) {
 	t2j, err := test2json()
 	if err != nil {
 		return nil, err
@@ -153,29 +153,29 @@ func runBinary(ctx context.Context, o runOptions) (*BinaryRun, error) {
 		runCtx, cancel = context.WithTimeout(ctx, o.Timeout)
 		defer cancel()
 	}
-	cmd := command(runCtx, o.Dir, append(os.Environ(), o.Env...), argv...)
+	cmd := Command(runCtx, o.Dir, append(os.Environ(), o.Env...), argv...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	res := &BinaryRun{Command: commandLine(o.Dir, argv), Tests: map[string]*TestOutcome{}}
+	res := &Result{Command: CommandLine(o.Dir, argv), Tests: map[string]*TestOutcome{}}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("exec: start %s: %w", o.Binary, err)
+		return nil, fmt.Errorf("testbin: start %s: %w", o.Binary, err)
 	}
 	pkgOut := parseEvents(stdout, res)
 	waitErr := cmd.Wait()
 	res.Elapsed = time.Since(start)
-	res.Output = limit(pkgOut.String()+stderr.String(), maxOutput)
+	res.Output = Limit(pkgOut.String()+stderr.String(), maxOutput)
 	if runCtx.Err() != nil && ctx.Err() == nil {
 		res.TimedOut = true
 	}
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
-	var exitErr *osexec.ExitError
+	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil:
 	case errors.As(waitErr, &exitErr):
@@ -183,7 +183,7 @@ func runBinary(ctx context.Context, o runOptions) (*BinaryRun, error) {
 	case res.TimedOut:
 		res.ExitCode = -1
 	default:
-		return res, fmt.Errorf("exec: run %s: %w", o.Binary, waitErr)
+		return res, fmt.Errorf("testbin: run %s: %w", o.Binary, waitErr)
 	}
 	return res, nil
 }
@@ -197,7 +197,7 @@ type event struct {
 
 // parseEvents reads test2json events into res; it returns the output that
 // belongs to no top-level test.
-func parseEvents(r io.Reader, res *BinaryRun) *strings.Builder {
+func parseEvents(r io.Reader, res *Result) *strings.Builder {
 	var pkgOut strings.Builder
 	outputs := map[string]*strings.Builder{}
 	sc := bufio.NewScanner(r)
@@ -234,12 +234,13 @@ func parseEvents(r io.Reader, res *BinaryRun) *strings.Builder {
 		}
 	}
 	for name, b := range outputs {
-		res.Tests[name].Output = limit(b.String(), maxOutput)
+		res.Tests[name].Output = Limit(b.String(), maxOutput)
 	}
 	return &pkgOut
 }
 
-func limit(s string, n int) string {
+// Limit cuts s to n bytes, marking the cut.
+func Limit(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -266,4 +267,31 @@ func SkipMessage(output string) string {
 		return "skipped"
 	}
 	return strings.Join(lines, " ")
+}
+
+// ExitCode returns the exit status carried by a command's error, or -1.
+func ExitCode(err error) int {
+	var ee interface{ ExitCode() int }
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// Overlay is go build's -overlay file format.
+type Overlay struct {
+	Replace map[string]string
+}
+
+// WriteOverlay writes an overlay file at path that maps each original path
+// to the file that replaces it.
+func WriteOverlay(path string, replace map[string]string) error {
+	data, err := json.Marshal(Overlay{Replace: replace})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("testbin: write overlay: %w", err)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package exec
+package tree
 
 import (
 	"crypto/sha256"
@@ -70,12 +70,12 @@ func HashTree(root string, extra []string) (Tree, error) {
 		return nil
 	})
 	if err != nil {
-		return Tree{}, fmt.Errorf("exec: hash tree %s: %w", root, err)
+		return Tree{}, fmt.Errorf("tree: hash tree %s: %w", root, err)
 	}
 	for _, rel := range extra {
 		if _, done := t.Files[rel]; !done {
 			if err := t.add(root, rel); err != nil {
-				return Tree{}, fmt.Errorf("exec: hash tree %s: %w", root, err)
+				return Tree{}, fmt.Errorf("tree: hash tree %s: %w", root, err)
 			}
 		}
 	}

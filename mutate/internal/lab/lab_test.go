@@ -1,7 +1,6 @@
-package exec
+package lab
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,56 +9,8 @@ import (
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/testbin"
 )
-
-func TestIsSourceFile(t *testing.T) {
-	for path, want := range map[string]bool{
-		"gguf/types.go": true, "go.mod": true, "go.sum": true, "hipkern/gather.hip": true, "hipkern/build.sh": true,
-		"testdata/golden.bin": true, "mutate/testdata/fixture/x.kern": true, "reports/mutation.json": false, "README.md": false,
-		"notes.txt": false, "testdata": false,
-	} {
-		if got := IsSourceFile(path); got != want {
-			t.Errorf("%s: %v, want %v", path, got, want)
-		}
-	}
-}
-
-func TestHashTree(t *testing.T) {
-	dir := t.TempDir()
-	write := func(rel, data string) {
-		path := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module m\n")
-	write("a/a.go", "package a\n")
-	write("a/k.kern", "kernel\n")
-	write(".git/HEAD", "ref\n")
-	a, err := HashTree(dir, []string{"a/k.kern"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(a.Files) != 3 {
-		t.Errorf("files %v", a.Files)
-	}
-	write("reports/mutation.md", "# report\n")
-	write(".git/HEAD", "other\n")
-	b, _ := HashTree(dir, []string{"a/k.kern"})
-	if b.Hash != a.Hash {
-		t.Errorf("a report or .git changed the tree hash")
-	}
-	write("a/k.kern", "kernel!\n")
-	write("a/b.go", "package a\n")
-	c, _ := HashTree(dir, []string{"a/k.kern"})
-	if c.Hash == a.Hash {
-		t.Errorf("hash did not change")
-	}
-	if got := strings.Join(a.Changed(c), ","); got != "a/b.go,a/k.kern" {
-		t.Errorf("changed %s", got)
-	}
-}
 
 func TestReadProfileAndCovers(t *testing.T) {
 	profile := filepath.Join(t.TempDir(), "c.out")
@@ -105,54 +56,17 @@ func TestReadProfileAndCovers(t *testing.T) {
 	}
 }
 
-func TestParseEvents(t *testing.T) {
-	lines := []string{
-		`{"Action":"start","Package":"p"}`,
-		`{"Action":"run","Package":"p","Test":"TestA"}`,
-		`{"Action":"output","Package":"p","Test":"TestA","Output":"    a_test.go:9: boom\n"}`,
-		`{"Action":"run","Package":"p","Test":"TestA/sub"}`,
-		`{"Action":"pass","Package":"p","Test":"TestA/sub","Elapsed":0.01}`,
-		`{"Action":"fail","Package":"p","Test":"TestA","Elapsed":0.5}`,
-		`{"Action":"run","Package":"p","Test":"TestB"}`,
-		`{"Action":"output","Package":"p","Test":"TestB","Output":"    b_test.go:3: no GPU here\n"}`,
-		`{"Action":"skip","Package":"p","Test":"TestB","Elapsed":0}`,
-		`{"Action":"run","Package":"p","Test":"TestC"}`,
-		`{"Action":"output","Package":"p","Output":"panic: oops\n"}`,
-		`not json`,
-	}
-	res := &BinaryRun{Tests: map[string]*TestOutcome{}}
-	pkgOut := parseEvents(strings.NewReader(strings.Join(lines, "\n")+"\n"), res)
-	if a := res.Tests["TestA"]; a.Action != "fail" || a.Elapsed != 500*time.Millisecond || !strings.Contains(a.Output, "boom") {
-		t.Errorf("TestA %+v", a)
-	}
-	if res.Tests["TestB"].Action != "skip" || SkipMessage(res.Tests["TestB"].Output) != "no GPU here" {
-		t.Errorf("TestB %+v", res.Tests["TestB"])
-	}
-	if res.Tests["TestC"].Action != "run" || len(res.Tests) != 3 {
-		t.Errorf("tests %+v", res.Tests)
-	}
-	if !strings.Contains(pkgOut.String(), "panic: oops") || !strings.Contains(pkgOut.String(), "not json") {
-		t.Errorf("package output %q", pkgOut.String())
-	}
-	if got := strings.Join(res.Failed(), ","); got != "TestA" {
-		t.Errorf("failed %s", got)
-	}
-	if got := strings.Join(res.Ran(), ","); got != "TestA" {
-		t.Errorf("ran %s", got)
-	}
-}
-
 func TestVerdicts(t *testing.T) {
-	run := func(tests map[string]string, exit int, timedOut bool) *BinaryRun {
-		r := &BinaryRun{Tests: map[string]*TestOutcome{}, ExitCode: exit, TimedOut: timedOut}
+	run := func(tests map[string]string, exit int, timedOut bool) *testbin.Result {
+		r := &testbin.Result{Tests: map[string]*testbin.TestOutcome{}, ExitCode: exit, TimedOut: timedOut}
 		for name, action := range tests {
-			r.Tests[name] = &TestOutcome{Action: action, Output: "    x_test.go:1: message of " + name + "\n"}
+			r.Tests[name] = &testbin.TestOutcome{Action: action, Output: "    x_test.go:1: message of " + name + "\n"}
 		}
 		return r
 	}
 	for _, c := range []struct {
 		name    string
-		run     *BinaryRun
+		run     *testbin.Result
 		catalog bool
 		status  mutant.Status
 		why     string
@@ -193,23 +107,6 @@ func TestVerdicts(t *testing.T) {
 }
 
 func catalogEntry() *catalog.Entry { return &catalog.Entry{ID: "c", Killers: []string{"p.TestK"}} }
-
-func TestWriteOverlay(t *testing.T) {
-	dir := t.TempDir()
-	path, err := writeOverlay(dir, "/mod", mutant.Mutant{File: "a/b.go", Source: []byte("package a\n")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ov Overlay
-	data, _ := os.ReadFile(path)
-	if err := json.Unmarshal(data, &ov); err != nil {
-		t.Fatal(err)
-	}
-	mutated := ov.Replace["/mod/a/b.go"]
-	if got, _ := os.ReadFile(mutated); len(ov.Replace) != 1 || string(got) != "package a\n" || filepath.Dir(mutated) != dir {
-		t.Errorf("overlay %s: %q", data, got)
-	}
-}
 
 func TestSplitTestIDAndTimeout(t *testing.T) {
 	if pkg, name, err := SplitTestID("gathermut/gguf.TestOpen"); err != nil || pkg != "gathermut/gguf" || name != "TestOpen" {

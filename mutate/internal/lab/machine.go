@@ -1,9 +1,9 @@
-package main
+package lab
 
 import (
 	"bufio"
 	"os"
-	osexec "os/exec"
+	"os/exec"
 	"runtime"
 	"strings"
 
@@ -39,10 +39,10 @@ func cpuModel() string {
 }
 
 func nvidiaGPUs() []report.GPU {
-	if _, err := osexec.LookPath("nvidia-smi"); err != nil {
+	if _, err := exec.LookPath("nvidia-smi"); err != nil {
 		return nil
 	}
-	out, err := osexec.Command("nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader").Output()
+	out, err := exec.Command("nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader").Output()
 	if err != nil {
 		return nil
 	}
@@ -59,10 +59,10 @@ func nvidiaGPUs() []report.GPU {
 // amdGPUs reads rocminfo's agents: a GPU agent has a "Name: gfx..." line
 // and a "Marketing Name:" line.
 func amdGPUs() []report.GPU {
-	if _, err := osexec.LookPath("rocminfo"); err != nil {
+	if _, err := exec.LookPath("rocminfo"); err != nil {
 		return nil
 	}
-	out, err := osexec.Command("rocminfo").Output()
+	out, err := exec.Command("rocminfo").Output()
 	if err != nil {
 		return nil
 	}
@@ -91,7 +91,7 @@ func amdGPUs() []report.GPU {
 }
 
 func goVersion() string {
-	out, err := osexec.Command("go", "env", "GOVERSION").Output()
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
 	if err != nil {
 		return runtime.Version()
 	}

@@ -1,0 +1,166 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultPatterns are the row's packages, used when no pattern is given.
+var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
+
+// Config is one run's configuration.
+type Config struct {
+	Command         string   `json:"command"`          // all, list, run, diff
+	Select          string   `json:"select,omitempty"` // the id glob of run and diff
+	Dir             string   `json:"dir"`              // a directory of the module to test
+	Patterns        []string `json:"patterns"`         // package patterns (DefaultPatterns when none given)
+	Jobs            int      `json:"jobs"`             // parallel workers
+	TimeoutFactor   float64  `json:"timeoutFactor"`    // test timeout = factor * baseline time of the selected tests + floor
+	TimeoutFloor    Duration `json:"timeoutFloor"`     //
+	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
+	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
+	ReportDir       string   `json:"reportDir"`        // where reports go
+	Name            string   `json:"name"`             // report base name
+	Catalog         string   `json:"catalog"`          // catalog package, import path or ./dir; "" for none
+	CatalogExplicit bool     `json:"catalogExplicit"`  // --catalog was given (a missing catalog is then an error)
+	OnlyCatalog     bool     `json:"onlyCatalog"`      // only catalog mutants
+	InDiff          string   `json:"inDiff,omitempty"` // only mutants on lines changed since this git ref
+	Shard           Shard    `json:"shard"`            // the part of the id-sorted mutants to run
+	Operators       []string `json:"operators"`        // generic operators; empty: all
+	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
+	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
+	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+}
+
+// Default returns the configuration of a plain "mutate all".
+func Default() Config {
+	return Config{
+		Command:         "all",
+		Dir:             ".",
+		Jobs:            1,
+		TimeoutFactor:   3,
+		TimeoutFloor:    Duration(10 * time.Second),
+		BaselineTimeout: Duration(10 * time.Minute),
+		ReportDir:       "reports",
+		Catalog:         "./mutants",
+		Schemata:        true,
+	}
+}
+
+// Judging is the part of a configuration that decides which mutants run
+// and how they are judged: reports of runs that differ in it are not parts
+// of one run. Whether schemata were used is not part of it: both modes
+// give the same verdicts.
+type Judging struct {
+	Select         string
+	Catalog        string
+	OnlyCatalog    bool
+	InDiff         string
+	Operators      string
+	StrictTimeouts bool
+	TimeoutFactor  float64
+	TimeoutFloor   Duration
+}
+
+// Judging returns the verdict-deciding part of c.
+func (c Config) Judging() Judging {
+	return Judging{
+		Select: c.Select, Catalog: c.Catalog, OnlyCatalog: c.OnlyCatalog, InDiff: c.InDiff,
+		Operators: strings.Join(c.Operators, ","), StrictTimeouts: c.StrictTimeouts,
+		TimeoutFactor: c.TimeoutFactor, TimeoutFloor: c.TimeoutFloor,
+	}
+}
+
+// Diff lists the fields in which j and other differ, as "Field: a vs b".
+func (j Judging) Diff(other Judging) []string {
+	var out []string
+	a, b := reflect.ValueOf(j), reflect.ValueOf(other)
+	for i := 0; i < a.NumField(); i++ {
+		x, y := a.Field(i).Interface(), b.Field(i).Interface()
+		if x != y {
+			out = append(out, fmt.Sprintf("%s: %v vs %v", a.Type().Field(i).Name, x, y))
+		}
+	}
+	return out
+}
+
+// Validate checks what the flags alone can tell.
+func (c Config) Validate() error {
+	if c.Jobs < 1 {
+		return fmt.Errorf("-j must be at least 1")
+	}
+	if c.TimeoutFactor < 0 || c.TimeoutFloor < 0 || c.BaselineTimeout <= 0 {
+		return fmt.Errorf("timeouts must not be negative (factor %v, floor %v, baseline %v)", c.TimeoutFactor, c.TimeoutFloor, c.BaselineTimeout)
+	}
+	return nil
+}
+
+// ReportName is the report base name: Name, or mutation (mutation-shard-K-of-N
+// for a shard).
+func (c Config) ReportName() string {
+	switch {
+	case c.Name != "":
+		return c.Name
+	case c.Shard.N > 0:
+		return fmt.Sprintf("mutation-shard-%d-of-%d", c.Shard.K, c.Shard.N)
+	}
+	return "mutation"
+}
+
+// Shard selects the mutants whose index in the id-sorted list is K mod N;
+// N == 0 means all.
+type Shard struct {
+	K int `json:"k"`
+	N int `json:"n"`
+}
+
+// String is "k/n", or "" for no shard.
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// ParseShard parses "k/n" (0 <= k < n); "" is no shard.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
+		return Shard{}, fmt.Errorf("--shard %q: want k/n with 0 <= k < n", s)
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+// Duration is a time.Duration written as "2s" in JSON.
+type Duration time.Duration
+
+// D returns the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// UnmarshalJSON reads a duration string.
+func (d *Duration) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("config: duration: %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("config: duration: %w", err)
+	}
+	*d = Duration(v)
+	return nil
+}

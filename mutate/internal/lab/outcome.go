@@ -1,0 +1,140 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"gathermut/mutate/exitcode"
+	"gathermut/mutate/mutant"
+	"gathermut/mutate/report"
+	"gathermut/mutate/tree"
+)
+
+// execute runs the baseline and the mutants, then writes the reports.
+func (l *lab) execute(ctx context.Context, d *discovery) error {
+	meta := report.Meta{
+		Name:       l.cfg.ReportName(),
+		Module:     l.module,
+		Root:       l.root,
+		Patterns:   l.cfg.Patterns,
+		Catalog:    l.catPath,
+		Started:    l.started,
+		Jobs:       l.cfg.Jobs,
+		Machine:    describeMachine(),
+		GoVersion:  goVersion(),
+		Version:    Version,
+		TreeBefore: d.before.Hash,
+		Config:     l.cfg,
+		Shard:      l.cfg.Shard.String(),
+	}
+	ms := d.mutants
+
+	// Baseline over every package that can observe a mutant to run.
+	observers := map[string]bool{}
+	mutated := map[string]bool{}
+	for _, m := range ms {
+		if m.Kind != mutant.Go || m.Invalid != "" || m.Unviable != "" || m.Equivalent != "" {
+			continue
+		}
+		mutated[m.Package] = true
+		for _, p := range l.prog.Observers(m.Package) {
+			observers[p] = true
+		}
+	}
+	fmt.Fprintf(l.stderr, "mutate: %d mutants; baseline of %d packages\n", len(ms), len(observers))
+	base, err := RunBaseline(ctx, l.prog, BaselineOptions{
+		Jobs:     l.cfg.Jobs,
+		TempDir:  l.tmp,
+		Packages: sortedKeys(observers),
+		Cover:    sortedKeys(mutated),
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Fail(exitcode.Interrupted, "interrupted during the baseline")
+		}
+		return Fail(exitcode.Baseline, "%v", err)
+	}
+	meta.Baseline = baselineInfo(base)
+	var outcomes []mutant.Outcome
+	interrupted := false
+	if base.Red() {
+		fmt.Fprintf(l.stderr, "mutate: baseline failing: %s\n", strings.Join(base.Failing, ", "))
+		for _, p := range base.Failing {
+			pkg, name, _ := SplitTestID(p)
+			if t := base.Packages[pkg].Tests[name]; t != nil && t.Output != "" {
+				fmt.Fprintf(l.stderr, "--- %s\n%s\n", p, strings.TrimSpace(t.Output))
+			}
+		}
+	} else {
+		runner := &Runner{Prog: l.prog, Baseline: base, Opts: Options{
+			Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
+		}}
+		prog := newProgress(l.stderr, len(ms), time.Now())
+		prog.verbose = l.cfg.Verbose
+		outcomes = runner.Run(ctx, ms, prog.update)
+		prog.finish()
+		interrupted = ctx.Err() != nil
+	}
+
+	after, err := tree.HashTree(l.root, kernelFiles(l.root, l.cat))
+	if err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
+	meta.TreeAfter = after.Hash
+	meta.TreeChanged = d.before.Changed(after)
+	meta.Interrupted = interrupted
+	meta.WallSeconds = time.Since(l.started).Seconds()
+	sources := map[string]string{}
+	for _, o := range outcomes {
+		if _, ok := sources[o.Mutant.File]; !ok {
+			data, _ := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(o.Mutant.File)))
+			sources[o.Mutant.File] = string(data)
+		}
+	}
+	rep := report.Build(meta, outcomes, sources)
+	rep.Gathermut.ExitCode, rep.Gathermut.Reason = report.ExitCode(rep.Gathermut.Summary, report.Conditions{
+		TreeChanged:    len(meta.TreeChanged) > 0,
+		BaselineRed:    base.Red(),
+		Interrupted:    interrupted,
+		BaselineNote:   strings.Join(base.Failing, ", "),
+		StrictTimeouts: l.cfg.StrictTimeouts,
+	})
+	jsonPath, mdPath, err := report.Write(l.cfg.ReportDir, rep)
+	if err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
+	sum := rep.Gathermut.Summary
+	fmt.Fprintf(l.stdout, "%d mutants: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored; score %s; %.1f s (-j %d)\n",
+		sum.Total, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
+		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], report.FormatScore(sum), meta.WallSeconds, l.cfg.Jobs)
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.NotRun {
+			fmt.Fprintf(l.stdout, "not run: %s: %s\n", o.Mutant.ID, o.Result.Why)
+		}
+	}
+	fmt.Fprintf(l.stdout, "reports: %s, %s\n", jsonPath, mdPath)
+	if rep.Gathermut.ExitCode != exitcode.OK {
+		return Fail(rep.Gathermut.ExitCode, "%s", rep.Gathermut.Reason)
+	}
+	fmt.Fprintln(l.stdout, rep.Gathermut.Reason)
+	return nil
+}
+
+func baselineInfo(b *Baseline) report.BaselineInfo {
+	info := report.BaselineInfo{Packages: len(b.Packages), Flaky: b.Flaky, Failing: b.Failing, Seconds: b.Duration.Seconds()}
+	for _, p := range b.Packages {
+		info.Tests += len(p.Tests)
+		for _, name := range p.Names {
+			if t := p.Tests[name]; t.Status == BaseSkip {
+				info.Skipped = append(info.Skipped, p.Path+"."+name+" ("+t.Skip+")")
+			}
+		}
+	}
+	sort.Strings(info.Skipped)
+	return info
+}
