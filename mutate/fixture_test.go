@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	mutateBin = filepath.Join(dir, "mutate")
+	// the runs' discovery and baseline caches stay inside the test
+	os.Setenv("GATHERMUT_CACHE", filepath.Join(dir, "cache"))
 	if out, err := osexec.Command("go", "build", "-o", mutateBin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build mutate: %v\n%s", err, out)
 		os.Exit(1)

@@ -60,6 +60,7 @@ flags:
   --shard K/N           only the mutants whose index in the id-sorted list is K mod N
   --operators LIST      comma-separated generic operators (default all)
   -v                    print each mutant's verdict on stderr as it finishes
+  --no-cache            neither read nor write the discovery and baseline caches
 
 ` + exitcode.UsageText()
 }
@@ -81,6 +82,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.Catalog, "catalog", c.Catalog, "catalog package (import path, or ./dir in the module); empty: none")
 	fs.StringVar(operators, "operators", "", "comma-separated generic operators (default: all)")
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
+	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the discovery and baseline caches")
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs
 }

@@ -111,6 +111,32 @@ func Load(dir string, patterns ...string) (*Program, error) {
 	return prog, nil
 }
 
+// LoadGraph loads only the module's package graph and tests (what running
+// mutants needs), without type-checking any package: it has no Targets.
+func LoadGraph(dir string) (*Program, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	root, module, err := ModuleRoot(abs)
+	if err != nil {
+		return nil, err
+	}
+	prog := &Program{
+		Root:      root,
+		Module:    module,
+		Fset:      token.NewFileSet(),
+		byPath:    map[string]*Package{},
+		tests:     map[string][]string{},
+		importers: map[string][]string{},
+		dirs:      map[string]string{},
+	}
+	if err := prog.loadGraph(); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
 func (p *Program) inModule(path string) bool {
 	return path == p.Module || strings.HasPrefix(path, p.Module+"/")
 }
@@ -374,6 +400,12 @@ func Check(path string, fset *token.FileSet, files []*ast.File, imports map[stri
 	}
 	pkg, _ := conf.Check(path, fset, files, info)
 	return pkg, first
+}
+
+// Importer returns an importer that resolves exactly the given packages
+// (and unsafe).
+func Importer(imports map[string]*types.Package) types.Importer {
+	return importerFunc(func(p string) (*types.Package, error) { return importFrom(imports, p) })
 }
 
 type importerFunc func(path string) (*types.Package, error)

@@ -37,10 +37,11 @@ type Mutant struct {
 	InBody      bool           `json:"inBody"`    // inside a function body (coverage applies); false: package level, covered by every test
 	BodyStart   Position       `json:"bodyStart"` // the innermost enclosing function body, when InBody
 	BodyEnd     Position       `json:"bodyEnd"`
-	Original    string         `json:"original"`    // source of the mutated node
-	Replacement string         `json:"replacement"` // source that replaces it ("" for a deletion)
-	Diff        string         `json:"diff"`        // unified diff of the file
-	Source      []byte         `json:"-"`           // the whole mutated file
+	Original    string         `json:"original"`             // source of the mutated node
+	Replacement string         `json:"replacement"`          // source that replaces it ("" for a deletion)
+	Diff        string         `json:"diff"`                 // unified diff of the file
+	Edit        *Edit          `json:"edit,omitempty"`       // the change to the file on disk
+	ResultHash  string         `json:"resultHash,omitempty"` // hash of the mutated file: equal hashes, equal programs`
 	Catalog     *catalog.Entry `json:"catalog,omitempty"`
 	Expected    []string       `json:"expected,omitempty"` // expected killers, "pkgpath.TestName"
 	Equivalent  string         `json:"equivalent,omitempty"`

@@ -29,31 +29,66 @@ var ErrEmptyDiff = errors.New("the rewrite changes nothing (empty diff)")
 // Go mutants are type-checked like generic ones (Unviable carries the
 // error); kernel-text mutants are not (their build decides).
 func Resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
-	m, err := resolve(prog, e)
-	if err != nil {
-		return mutant.Mutant{}, fmt.Errorf("catalog entry %q: %w", e.ID, err)
-	}
-	entry := e
-	m.ID = e.ID
-	m.Operator = string(e.Operator)
-	m.Catalog = &entry
-	m.Expected = append([]string(nil), e.Killers...)
-	return m, nil
+	ms, errs := ResolveAll(prog, []catalog.Entry{e})
+	return ms[0], errs[0]
 }
 
-func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
+// ResolveAll resolves every entry (as Resolve does), type-checking the
+// mutants together; errs[i] is entry i's error.
+func ResolveAll(prog *load.Program, entries []catalog.Entry) (ms []mutant.Mutant, errs []error) {
+	ms = make([]mutant.Mutant, len(entries))
+	errs = make([]error, len(entries))
+	cands := make([]*candidate, len(entries))
+	var check []*candidate
+	for i, e := range entries {
+		m, c, err := resolve(prog, e)
+		if err != nil {
+			errs[i] = fmt.Errorf("catalog entry %q: %w", e.ID, err)
+			continue
+		}
+		if c != nil {
+			cands[i] = c
+			check = append(check, c)
+			continue
+		}
+		ms[i] = m
+	}
+	checkAll(prog, check, 1, nil)
+	for i, e := range entries {
+		if errs[i] != nil {
+			continue
+		}
+		if c := cands[i]; c != nil {
+			ms[i] = c.m
+			if ms[i].Replacement == "" && e.Replacement != "" {
+				ms[i].Replacement = e.Replacement
+			}
+		}
+		entry := e
+		ms[i].ID = e.ID
+		ms[i].Operator = string(e.Operator)
+		ms[i].Catalog = &entry
+		ms[i].Expected = append([]string(nil), e.Killers...)
+	}
+	return ms, errs
+}
+
+// resolve finds the entry's one place: a Go entry gives a candidate to
+// type-check, a kernel entry its mutant.
+func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, *candidate, error) {
 	if e.ID == "" {
-		return mutant.Mutant{}, errors.New("empty id")
+		return mutant.Mutant{}, nil, errors.New("empty id")
 	}
 	if e.Operator == catalog.KernelText {
-		return resolveKernel(prog, e)
+		m, err := resolveKernel(prog, e)
+		return m, nil, err
 	}
 	pkg, ok := prog.Package(e.Target.Package)
 	if !ok {
-		return mutant.Mutant{}, fmt.Errorf("package %q is not loaded (not in the module, or not a target)", e.Target.Package)
+		return mutant.Mutant{}, nil, fmt.Errorf("package %q is not loaded (not in the module, or not a target)", e.Target.Package)
 	}
 	if e.Target.Func == "" {
-		return mutant.Mutant{}, errors.New("Target.Func is empty")
+		return mutant.Mutant{}, nil, errors.New("Target.Func is empty")
 	}
 	var finder func(*scope) ([]Rewrite, error)
 	switch e.Operator {
@@ -66,7 +101,7 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 	case catalog.ReplaceExpr:
 		finder = func(s *scope) ([]Rewrite, error) { return s.replaceExpr(e.Target.Match, e.Replacement) }
 	default:
-		return mutant.Mutant{}, fmt.Errorf("unknown operator %q", e.Operator)
+		return mutant.Mutant{}, nil, fmt.Errorf("unknown operator %q", e.Operator)
 	}
 	var matches []struct {
 		fm    *fileMutator
@@ -83,7 +118,7 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 			scopes++
 			rws, err := finder(s)
 			if err != nil {
-				return mutant.Mutant{}, fmt.Errorf("%s in %s: %w", e.Target.Func, file.Rel, err)
+				return mutant.Mutant{}, nil, fmt.Errorf("%s in %s: %w", e.Target.Func, file.Rel, err)
 			}
 			for _, rw := range rws {
 				matches = append(matches, struct {
@@ -100,29 +135,26 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 	}
 	switch {
 	case scopes == 0:
-		return mutant.Mutant{}, fmt.Errorf("no function, method, var or const %s", where)
+		return mutant.Mutant{}, nil, fmt.Errorf("no function, method, var or const %s", where)
 	case len(matches) == 0:
-		return mutant.Mutant{}, fmt.Errorf("%s %q not found in %s", e.Operator, e.Target.Match, where)
+		return mutant.Mutant{}, nil, fmt.Errorf("%s %q not found in %s", e.Operator, e.Target.Match, where)
 	case len(matches) > 1:
 		var at []string
 		for _, mt := range matches {
 			p := prog.Fset.Position(mt.rw.Node.Pos())
 			at = append(at, fmt.Sprintf("%s:%d:%d", mt.fm.file.Rel, p.Line, p.Column))
 		}
-		return mutant.Mutant{}, fmt.Errorf("%s %q is ambiguous in %s: %d matches (%s)", e.Operator, e.Target.Match, where, len(matches), strings.Join(at, ", "))
+		return mutant.Mutant{}, nil, fmt.Errorf("%s %q is ambiguous in %s: %d matches (%s)", e.Operator, e.Target.Match, where, len(matches), strings.Join(at, ", "))
 	}
 	mt := matches[0]
-	m, changed, err := mt.fm.build(string(e.Operator), mt.rw, mt.stack)
+	c, changed, err := mt.fm.build(string(e.Operator), mt.rw, mt.stack)
 	if err != nil {
-		return mutant.Mutant{}, err
+		return mutant.Mutant{}, nil, err
 	}
 	if !changed {
-		return mutant.Mutant{}, ErrEmptyDiff
+		return mutant.Mutant{}, nil, ErrEmptyDiff
 	}
-	if m.Replacement == "" && e.Replacement != "" {
-		m.Replacement = e.Replacement
-	}
-	return m, nil
+	return mutant.Mutant{}, c, nil
 }
 
 // scope is one declaration a catalog Func names: a function body or a
@@ -461,10 +493,10 @@ func resolveKernel(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 		return mutant.Mutant{}, fmt.Errorf("%q is ambiguous in %s: %d occurrences", e.Target.Match, e.Target.File, n)
 	}
 	off := strings.Index(text, e.Target.Match)
-	out := text[:off] + e.Replacement + text[off+len(e.Target.Match):]
-	if out == text {
+	if e.Replacement == e.Target.Match {
 		return mutant.Mutant{}, ErrEmptyDiff
 	}
+	edit := mutant.Edit{Start: off, End: off + len(e.Target.Match), Text: e.Replacement}
 	return mutant.Mutant{
 		Kind:        mutant.Kernel,
 		Package:     e.Target.Package,
@@ -475,8 +507,9 @@ func resolveKernel(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 		InBody:      true,
 		Original:    e.Target.Match,
 		Replacement: e.Replacement,
-		Source:      []byte(out),
-		Diff:        mutant.Diff(e.Target.File, src, []byte(out)),
+		Edit:        &edit,
+		ResultHash:  resultHash(src, edit),
+		Diff:        mutant.EditDiff(e.Target.File, src, edit),
 	}, nil
 }
 

@@ -2,19 +2,18 @@ package operator
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/format"
-	"go/parser"
+	"go/printer"
+	"go/scanner"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/go-toolsmith/astcopy"
-	"golang.org/x/tools/go/ast/astutil"
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
@@ -23,9 +22,12 @@ import (
 
 // Config selects what Generate produces.
 type Config struct {
-	Packages    []string             // import paths of the packages to mutate; empty: every target
-	Operators   []string             // generic operators to run, by name; empty: all
-	Equivalents []catalog.Equivalent // declared equivalent mutants (become Ignored)
+	Packages    []string              // import paths of the packages to mutate; empty: every target
+	Files       func(rel string) bool // module-relative files to mutate; nil: all
+	Operators   []string              // generic operators to run, by name; empty: all
+	Equivalents []catalog.Equivalent  // declared equivalent mutants (become Ignored)
+	Workers     int                   // type-checking goroutines; 0: one
+	Progress    func(done, total int) // called as mutants are checked (from one goroutine at a time)
 }
 
 // Generate applies every selected generic operator to every non-test,
@@ -43,14 +45,13 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 			return nil, err
 		}
 	}
-	var out []mutant.Mutant
-	ids := map[string]bool{}
+	var cands []*candidate
 	for _, pkg := range prog.Targets {
 		if len(cfg.Packages) > 0 && !slices.Contains(cfg.Packages, pkg.Path) {
 			continue
 		}
 		for _, file := range pkg.Files {
-			if file.Generated {
+			if file.Generated || (cfg.Files != nil && !cfg.Files(file.Rel)) {
 				continue
 			}
 			sup, err := parseSuppressions(prog.Fset, file)
@@ -58,23 +59,30 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 				return nil, err
 			}
 			fm := newFileMutator(prog, pkg, file)
-			ms, err := fm.generic(ops)
+			cs, err := fm.generic(ops)
 			if err != nil {
 				return nil, err
 			}
-			for _, m := range ms {
-				if reason, ok := sup.match(m); ok {
-					m.Equivalent = reason
-				} else if reason, ok := matchEquivalent(cfg.Equivalents, m); ok {
-					m.Equivalent = reason
+			for _, c := range cs {
+				if reason, ok := sup.match(c.m); ok {
+					c.m.Equivalent = reason
+				} else if reason, ok := matchEquivalent(cfg.Equivalents, c.m); ok {
+					c.m.Equivalent = reason
 				}
-				if ids[m.ID] {
-					m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, m.Replacement+"\x00"+string(m.Source))
-				}
-				ids[m.ID] = true
-				out = append(out, m)
 			}
+			cands = append(cands, cs...)
 		}
+	}
+	checkAll(prog, cands, cfg.Workers, cfg.Progress)
+	var out []mutant.Mutant
+	ids := map[string]bool{}
+	for _, c := range cands {
+		m := c.m
+		if ids[m.ID] {
+			m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, m.Replacement+"\x00"+m.ResultHash)
+		}
+		ids[m.ID] = true
+		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out, nil
@@ -95,42 +103,29 @@ func selectOperators(names []string) ([]*Operator, error) {
 	return ops, nil
 }
 
-// fileMutator applies rewrites to clones of one file.
+// fileMutator turns rewrites of one file into mutants.
 type fileMutator struct {
-	prog      *load.Program
-	pkg       *load.Package
-	file      *load.File
-	canonical []byte           // the original file as go/format prints it
-	index     map[ast.Node]int // preorder index of every node of the original
-	others    []*ast.File      // the package's other files
+	prog *load.Program
+	pkg  *load.Package
+	file *load.File
+	tf   *token.File
 }
 
 func newFileMutator(prog *load.Program, pkg *load.Package, file *load.File) *fileMutator {
-	fm := &fileMutator{prog: prog, pkg: pkg, file: file, index: map[ast.Node]int{}}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, prog.Fset, file.Syntax); err == nil {
-		fm.canonical = buf.Bytes()
-	} else {
-		fm.canonical = file.Src
-	}
-	i := 0
-	ast.Inspect(file.Syntax, func(n ast.Node) bool {
-		if n != nil {
-			fm.index[n] = i
-			i++
-		}
-		return true
-	})
-	for _, f := range pkg.Files {
-		if f != file {
-			fm.others = append(fm.others, f.Syntax)
-		}
-	}
-	return fm
+	return &fileMutator{prog: prog, pkg: pkg, file: file, tf: prog.Fset.File(file.Syntax.Pos())}
 }
 
-func (fm *fileMutator) generic(ops []*Operator) ([]mutant.Mutant, error) {
-	var out []mutant.Mutant
+// candidate is a mutant before its type check, with what the check needs.
+type candidate struct {
+	m     mutant.Mutant
+	fm    *fileMutator
+	decl  *ast.FuncDecl // the top-level function whose body holds the edit; nil at package level
+	stack []ast.Node
+	rw    Rewrite
+}
+
+func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
+	var out []*candidate
 	seen := map[string]bool{}
 	var stack []ast.Node
 	var firstErr error
@@ -146,15 +141,15 @@ func (fm *fileMutator) generic(ops []*Operator) ([]mutant.Mutant, error) {
 		pass.Stack = stack
 		for _, op := range ops {
 			for _, rw := range op.Mutate(pass, n) {
-				m, ok, err := fm.build(op.Name, rw, stack)
+				c, ok, err := fm.build(op.Name, rw, stack)
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
-				if !ok || seen[string(m.Source)] {
+				if !ok || seen[c.m.ResultHash] {
 					continue
 				}
-				seen[string(m.Source)] = true
-				out = append(out, m)
+				seen[c.m.ResultHash] = true
+				out = append(out, c)
 			}
 		}
 		stack = append(stack, n)
@@ -163,15 +158,18 @@ func (fm *fileMutator) generic(ops []*Operator) ([]mutant.Mutant, error) {
 	return out, firstErr
 }
 
-// build applies one rewrite to a clone and makes the mutant; ok is false
-// when the rewrite changes nothing.
-func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (mutant.Mutant, bool, error) {
-	src, err := fm.apply(rw)
-	if err != nil {
-		return mutant.Mutant{}, false, err
+// build makes the mutant of one rewrite; ok is false when the rewrite
+// changes nothing. The mutant is not type-checked yet.
+func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (*candidate, bool, error) {
+	if rw.New != nil && nodeString(fm.prog.Fset, rw.New) == nodeString(fm.prog.Fset, rw.Node) {
+		return nil, false, nil // the same code, perhaps spaced differently
 	}
-	if bytes.Equal(src, fm.canonical) {
-		return mutant.Mutant{}, false, nil
+	edit, err := fm.edit(rw)
+	if err != nil {
+		return nil, false, err
+	}
+	if edit.Start == edit.End && edit.Text == "" {
+		return nil, false, nil
 	}
 	start, end := rw.SpanStart, rw.SpanEnd
 	if !start.IsValid() {
@@ -188,18 +186,68 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (mutan
 		End:         mutant.Position{Line: endPos.Line, Column: endPos.Column},
 		Original:    string(fm.file.Src[pos.Offset:endPos.Offset]),
 		Replacement: replacementText(fm.prog.Fset, rw),
-		Source:      src,
-		Diff:        mutant.Diff(fm.file.Rel, fm.canonical, src),
+		Edit:        &edit,
+		ResultHash:  fm.semanticHash(stack, edit),
+		Diff:        mutant.EditDiff(fm.file.Rel, fm.file.Src, edit),
 	}
+	c := &candidate{fm: fm, stack: append([]ast.Node(nil), stack...), rw: rw}
 	if body := enclosingBody(stack, rw.Node); body != nil {
 		bs, be := fm.prog.Fset.Position(body.Pos()), fm.prog.Fset.Position(body.End())
 		m.InBody = true
 		m.BodyStart = mutant.Position{Line: bs.Line, Column: bs.Column}
 		m.BodyEnd = mutant.Position{Line: be.Line, Column: be.Column}
+		if len(stack) > 1 {
+			if fd, ok := stack[1].(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= rw.Node.Pos() && rw.Node.End() <= fd.Body.End() {
+				c.decl = fd
+			}
+		}
 	}
 	m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, m.Replacement)
-	m.Unviable = fm.typeCheck(src)
-	return m, true, nil
+	c.m = m
+	return c, true, nil
+}
+
+// semanticHash identifies the program a mutant makes: the tokens of the
+// mutated top-level declaration (spacing and comments aside), with the
+// file and the declaration's place. Two rewrites that differ only in
+// layout (emptying an if body, removing its one statement) hash alike.
+func (fm *fileMutator) semanticHash(stack []ast.Node, e mutant.Edit) string {
+	start, end := 0, len(fm.file.Src)
+	if len(stack) > 1 {
+		start, end = fm.tf.Offset(stack[1].Pos()), fm.tf.Offset(stack[1].End())
+	}
+	if e.Start < start || e.End > end {
+		start, end = 0, len(fm.file.Src)
+	}
+	text := make([]byte, 0, end-start-(e.End-e.Start)+len(e.Text))
+	text = append(text, fm.file.Src[start:e.Start]...)
+	text = append(text, e.Text...)
+	text = append(text, fm.file.Src[e.End:end]...)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", fm.file.Rel, start, end)
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("", -1, len(text)), text, func(token.Position, string) {}, 0)
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON {
+			lit = ""
+		}
+		fmt.Fprintf(h, "%d %s\x00", tok, lit)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// resultHash hashes the mutated file without building it.
+func resultHash(src []byte, e mutant.Edit) string {
+	h := sha256.New()
+	h.Write(src[:e.Start])
+	h.Write([]byte(e.Text))
+	h.Write(src[e.End:])
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 func replacementText(fset *token.FileSet, rw Rewrite) string {
@@ -243,73 +291,62 @@ func nodeString(fset *token.FileSet, n ast.Node) string {
 	return buf.String()
 }
 
-// apply replaces (or deletes) the clone's copy of rw.Node and prints the
-// clone with go/format.
-func (fm *fileMutator) apply(rw Rewrite) ([]byte, error) {
-	idx, ok := fm.index[rw.Node]
-	if !ok {
-		return nil, fmt.Errorf("operator: %s: rewrite target is not a node of the file", fm.file.Rel)
-	}
-	clone := astcopy.File(fm.file.Syntax)
-	var target ast.Node
-	i := 0
-	ast.Inspect(clone, func(n ast.Node) bool {
-		if n == nil || target != nil {
-			return false
-		}
-		if i == idx {
-			target = n
-			return false
-		}
-		i++
-		return true
-	})
-	if target == nil {
-		return nil, fmt.Errorf("operator: %s: clone does not match the original", fm.file.Rel)
-	}
-	var applyErr error
-	done := false
-	astutil.Apply(clone, func(c *astutil.Cursor) bool {
-		if done {
-			return false
-		}
-		if c.Node() != target {
-			return true
-		}
-		done = true
-		if rw.New == nil {
-			if c.Index() < 0 {
-				applyErr = fmt.Errorf("operator: %s: cannot delete %T outside a list", fm.file.Rel, target)
-				return false
+// edit turns a rewrite into a byte-range change of the file on disk: the
+// rewritten node is printed in place (indented as the line it starts on)
+// and the change trimmed to the bytes that differ; a deleted statement
+// alone on its line takes the line with it.
+func (fm *fileMutator) edit(rw Rewrite) (mutant.Edit, error) {
+	src := fm.file.Src
+	start, end := fm.tf.Offset(rw.Node.Pos()), fm.tf.Offset(rw.Node.End())
+	if rw.New == nil {
+		if _, isStmt := rw.Node.(ast.Stmt); !isStmt {
+			// an element of a comma-separated list (a composite literal's):
+			// the comma after it goes too, or the one before it when it is
+			// the last element
+			j := end
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
 			}
-			c.Delete()
-		} else {
-			c.Replace(rw.New)
+			if j < len(src) && src[j] == ',' {
+				end = j + 1
+			} else {
+				k := start
+				for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t' || src[k-1] == '\n' || src[k-1] == '\r') {
+					k--
+				}
+				if k > 0 && src[k-1] == ',' {
+					start = k - 1
+				}
+			}
 		}
-		return false
-	}, nil)
-	if applyErr != nil {
-		return nil, applyErr
+		ls := start
+		for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
+			ls--
+		}
+		le := end
+		for le < len(src) && (src[le] == ' ' || src[le] == '\t' || src[le] == '\r') {
+			le++
+		}
+		if (ls == 0 || src[ls-1] == '\n') && le < len(src) && src[le] == '\n' {
+			return mutant.Edit{Start: ls, End: le + 1}, nil
+		}
+		return mutant.Edit{Start: start, End: end}, nil
+	}
+	ls := start
+	for ls > 0 && src[ls-1] != '\n' {
+		ls--
+	}
+	indent := 0
+	for ls+indent < start && src[ls+indent] == '\t' {
+		indent++
 	}
 	var buf bytes.Buffer
-	if err := format.Node(&buf, fm.prog.Fset, clone); err != nil {
-		return nil, fmt.Errorf("operator: %s: print mutant: %w", fm.file.Rel, err)
+	cfg := printer.Config{Mode: printer.UseSpaces | printer.TabIndent, Tabwidth: 8, Indent: indent}
+	if err := cfg.Fprint(&buf, fm.prog.Fset, rw.New); err != nil {
+		return mutant.Edit{}, fmt.Errorf("operator: %s: print mutant: %w", fm.file.Rel, err)
 	}
-	return buf.Bytes(), nil
-}
-
-// typeCheck parses the mutated source and type-checks it with the package's
-// other files; it returns the first error, or "".
-func (fm *fileMutator) typeCheck(src []byte) string {
-	f, err := parser.ParseFile(fm.prog.Fset, fm.file.Path, src, parser.SkipObjectResolution)
-	if err == nil {
-		files := append(append([]*ast.File{}, fm.others...), f)
-		_, err = load.Check(fm.pkg.Path, fm.prog.Fset, files, fm.pkg.Imports, fm.pkg.Cgo, nil)
-	}
-	if err != nil {
-		return strings.ReplaceAll(err.Error(), fm.prog.Root+string(filepath.Separator), "")
-	}
-	return ""
+	text := strings.TrimLeft(buf.String(), "\t")
+	return mutant.Edit{Start: start, End: end, Text: text}.Minimize(src), nil
 }
 
 // FuncName names the declaration enclosing node the way catalog targets do:

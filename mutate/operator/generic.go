@@ -290,16 +290,26 @@ func constFloat(p *Pass, node ast.Node) []Rewrite {
 
 // inList reports whether the node is an element of a statement list, the
 // only place a statement can be deleted.
-func inList(p *Pass) bool {
-	switch p.Parent().(type) {
-	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-		return true
+func inList(p *Pass, n ast.Node) bool {
+	var list []ast.Stmt
+	switch parent := p.Parent().(type) {
+	case *ast.BlockStmt:
+		list = parent.List
+	case *ast.CaseClause:
+		list = parent.Body
+	case *ast.CommClause:
+		list = parent.Body
+	}
+	for _, s := range list {
+		if s == n {
+			return true
+		}
 	}
 	return false
 }
 
 func removeStmt(p *Pass, node ast.Node) []Rewrite {
-	if !inList(p) {
+	if !inList(p, node) {
 		return nil
 	}
 	switch n := node.(type) {
@@ -329,7 +339,7 @@ func allBlank(exprs []ast.Expr) bool {
 
 func removeCall(p *Pass, node ast.Node) []Rewrite {
 	n, ok := node.(*ast.ExprStmt)
-	if !ok || !inList(p) {
+	if !ok || !inList(p, n) {
 		return nil
 	}
 	if _, call := ast.Unparen(n.X).(*ast.CallExpr); !call {

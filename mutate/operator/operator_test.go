@@ -155,8 +155,9 @@ func TestMutatedSourceAndPositions(t *testing.T) {
 		}
 	}
 	want := "package bitwise\n\nfunc F(x, a, b int) int { return x + (a | b) ^ a&^b }\n"
-	if string(or.Source) != want {
-		t.Fatalf("mutated source:\n%s\nwant:\n%s", or.Source, want)
+	_, file, _ := prog.File("bitwise/bitwise.go")
+	if src, err := or.Apply(file.Src); err != nil || string(src) != want {
+		t.Fatalf("mutated source:\n%s\nwant:\n%s", src, want)
 	}
 	if or.File != "bitwise/bitwise.go" || or.Pos != (mutant.Position{Line: 3, Column: 38}) || or.End != (mutant.Position{Line: 3, Column: 41}) || or.Func != "F" || !or.InBody {
 		t.Errorf("mutant %s at %s %v-%v in %q (in body %v)", or.ID, or.File, or.Pos, or.End, or.Func, or.InBody)

@@ -72,24 +72,34 @@ func HashTree(root string, extra []string) (Tree, error) {
 	if err != nil {
 		return Tree{}, fmt.Errorf("tree: hash tree %s: %w", root, err)
 	}
+	return t.With(root, extra)
+}
+
+// With returns t plus the module-relative files in extra it does not hold
+// yet (kernel sources of any extension), with the overall hash redone.
+func (t Tree) With(root string, extra []string) (Tree, error) {
+	out := Tree{Files: make(map[string]string, len(t.Files)+len(extra))}
+	for p, h := range t.Files {
+		out.Files[p] = h
+	}
 	for _, rel := range extra {
-		if _, done := t.Files[rel]; !done {
-			if err := t.add(root, rel); err != nil {
+		if _, done := out.Files[rel]; !done {
+			if err := out.add(root, rel); err != nil {
 				return Tree{}, fmt.Errorf("tree: hash tree %s: %w", root, err)
 			}
 		}
 	}
-	paths := make([]string, 0, len(t.Files))
-	for p := range t.Files {
+	paths := make([]string, 0, len(out.Files))
+	for p := range out.Files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	h := sha256.New()
 	for _, p := range paths {
-		fmt.Fprintf(h, "%s\x00%s\n", p, t.Files[p])
+		fmt.Fprintf(h, "%s\x00%s\n", p, out.Files[p])
 	}
-	t.Hash = hex.EncodeToString(h.Sum(nil))
-	return t, nil
+	out.Hash = hex.EncodeToString(h.Sum(nil))
+	return out, nil
 }
 
 func (t *Tree) add(root, rel string) error {

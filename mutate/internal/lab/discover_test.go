@@ -120,10 +120,10 @@ func TestReadCatalogBothWays(t *testing.T) {
 func TestWithoutCatalogTwins(t *testing.T) {
 	entry := &catalog.Entry{ID: "c"}
 	ms := []mutant.Mutant{
-		{ID: "generic-twin", File: "p/p.go", Source: []byte("x")},
-		{ID: "generic-other", File: "p/p.go", Source: []byte("y")},
-		{ID: "catalog", File: "p/p.go", Source: []byte("x"), Catalog: entry},
-		{ID: "generic-other-file", File: "q/q.go", Source: []byte("x")},
+		{ID: "generic-twin", File: "p/p.go", ResultHash: "x"},
+		{ID: "generic-other", File: "p/p.go", ResultHash: "y"},
+		{ID: "catalog", File: "p/p.go", ResultHash: "x", Catalog: entry},
+		{ID: "generic-other-file", File: "q/q.go", ResultHash: "x"},
 		{ID: "catalog-invalid", File: "p/p.go", Catalog: entry},
 		{ID: "generic-no-source", File: "p/p.go"},
 	}
@@ -182,4 +182,40 @@ func treeHash(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return tr.Hash
+}
+
+func TestSelectFiles(t *testing.T) {
+	for _, c := range []struct {
+		sel      string
+		generic  bool
+		anyFile  bool
+		yes, not []string
+	}{
+		{"q8k-trait-removed", false, true, nil, nil},
+		{"q8k-trait-removed,scale-adds", false, true, nil, nil},
+		{"arith:gguf/types.go:12:9:abcd", true, false, []string{"gguf/types.go"}, []string{"gguf/reader.go", "gguf/types.go.x"}},
+		{"arith:gguf/*", true, false, []string{"gguf/types.go", "gguf/sub/x.go"}, []string{"gather/bf16.go"}},
+		{"*:gather/bf16.go:*,*:gather/fp4.go:*", true, false, []string{"gather/bf16.go", "gather/fp4.go"}, []string{"gather/x/gather/bf16.go"}},
+		{"*:gather/*", true, true, nil, nil},
+		{"a*:gather/bf16.go:*", true, true, nil, nil},
+		{"arith:gather/bf16.go:*,negate:gather/fp4.go:*,q8k", true, false, []string{"gather/bf16.go", "gather/fp4.go"}, []string{"gather/cpu.go"}},
+		{"*", true, true, nil, nil},
+		{"", true, true, nil, nil},
+	} {
+		files, generic := selectFiles(c.sel)
+		if generic != c.generic || (files == nil) != c.anyFile {
+			t.Errorf("%q: generic %v, file filter %v", c.sel, generic, files != nil)
+			continue
+		}
+		for _, f := range c.yes {
+			if !files(f) {
+				t.Errorf("%q does not keep %s", c.sel, f)
+			}
+		}
+		for _, f := range c.not {
+			if files(f) {
+				t.Errorf("%q keeps %s", c.sel, f)
+			}
+		}
+	}
 }

@@ -176,7 +176,10 @@ func buildKernel(ctx context.Context, root string, k *catalog.Kernel, dir string
 				return "", "", "", err
 			}
 			if m != nil && filepath.ToSlash(rel) == m.File {
-				data, placed = m.Source, true
+				if data, err = m.Apply(data); err != nil {
+					return "", "", "", err
+				}
+				placed = true
 			}
 			dst := filepath.Join(src, rel)
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -54,6 +54,16 @@ func (p *progress) update(o mutant.Outcome) {
 		p.done, p.total, p.counts[mutant.Killed], p.counts[mutant.Survived], p.counts[mutant.TimedOut], elapsed.Round(time.Second), eta)
 }
 
+// phase redraws a counter of a phase before the mutants run (discovery,
+// baseline), on a terminal only.
+func (p *progress) phase(name string, done, total int) {
+	if !p.tty || (time.Since(p.lastDraw) < 100*time.Millisecond && done < total) {
+		return
+	}
+	p.lastDraw = time.Now()
+	fmt.Fprintf(p.w, "\r\033[K%s %d/%d  elapsed %s", name, done, total, time.Since(p.start).Round(time.Second))
+}
+
 func (p *progress) finish() {
 	if p.tty {
 		fmt.Fprintln(p.w)

@@ -17,6 +17,7 @@ import (
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 	"gathermut/mutate/testbin"
 )
 
@@ -83,7 +84,11 @@ func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
 	case m.Equivalent != "":
 		return mutant.Result{Status: mutant.Ignored, Why: "equivalent: " + m.Equivalent}
 	case m.Unviable != "":
-		return mutant.Result{Status: mutant.Unviable, Why: "does not type-check: " + firstLine(m.Unviable), Excerpt: m.Unviable}
+		why := "does not type-check: " + firstLine(m.Unviable)
+		if vet, ok := strings.CutPrefix(m.Unviable, operator.VetPrefix); ok {
+			why = "fails the go vet checks go test runs: " + firstLine(vet)
+		}
+		return mutant.Result{Status: mutant.Unviable, Why: why, Excerpt: m.Unviable}
 	case m.Kind == mutant.Kernel:
 		return r.runKernel(ctx, m)
 	}
@@ -397,7 +402,15 @@ func prefixed(pkg string, names []string) []string {
 func writeOverlay(dir, root string, m mutant.Mutant) (string, error) {
 	orig := filepath.Join(root, filepath.FromSlash(m.File))
 	mutated := filepath.Join(dir, filepath.Base(orig))
-	if err := os.WriteFile(mutated, m.Source, 0o644); err != nil {
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		return "", fmt.Errorf("lab: read %s: %w", m.File, err)
+	}
+	src, err := m.Apply(data)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(mutated, src, 0o644); err != nil {
 		return "", fmt.Errorf("lab: write mutant: %w", err)
 	}
 	path := filepath.Join(dir, "overlay.json")
