@@ -7,7 +7,7 @@ import (
 	"gathermut/gguf"
 )
 
-//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -out codebooks.go
+//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -go codebooks.go -header ../hipkern/codebooks.h
 
 // blockDecoder decodes one block: len(block) is the codec's BlockBytes and
 // len(out) its BlockElems. It reads the block by byte assembly only, so the
