@@ -43,9 +43,11 @@
 // gather.F32ToBF16). 128 threads per workgroup, at most 1024 workgroups,
 // and a grid-stride loop covers any number of blocks. Packed bytes and ids
 // are read by byte assembly, so tables and ids may sit at any byte offset.
-// On the CPU: the structural validation (gather.Embedding), the provider's
-// checks (empty request first, then vocab 0, then int64 overflow of the
-// output and table sizes), and, for a bad id, reading that one id back to
+// On the CPU: the checks every provider shares, gather.CheckArgs (steps
+// 1-8, so a direct call is refused as gather.Embedding refuses it, with the
+// same error) and gather.CheckRequest (empty request first, then vocab 0,
+// then int64 overflow of the out, table and ids sizes); then the device
+// ordinal and addresses; and, for a bad id, reading that one id back to
 // name its value. An empty request returns before any device call.
 //
 // # Errors, temporaries, binding
