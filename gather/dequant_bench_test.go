@@ -10,17 +10,17 @@ import (
 func BenchmarkDequantize(b *testing.B) {
 	const cols = 4096
 	for _, c := range codecGeometry {
-		rng := rand.New(rand.NewPCG(1, uint64(c.typ)))
-		packed := make([]byte, cols/c.elems*c.bytes)
+		rng := rand.New(rand.NewPCG(1, uint64(c.Type)))
+		packed := make([]byte, cols/c.Traits.BlockElems*c.Traits.BlockBytes)
 		for i := range packed {
 			packed[i] = byte(rng.Uint32())
 		}
 		out := make([]float32, cols)
-		b.Run(c.name, func(b *testing.B) {
+		b.Run(c.Traits.Name, func(b *testing.B) {
 			b.SetBytes(4 * cols)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := Dequantize(c.typ, packed, out); err != nil {
+				if err := Dequantize(c.Type, packed, out); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -33,17 +33,17 @@ func BenchmarkDequantize(b *testing.B) {
 func BenchmarkDequantizeBF16(b *testing.B) {
 	const cols = 4096
 	for _, c := range codecGeometry {
-		rng := rand.New(rand.NewPCG(1, uint64(c.typ)))
-		packed := make([]byte, cols/c.elems*c.bytes)
+		rng := rand.New(rand.NewPCG(1, uint64(c.Type)))
+		packed := make([]byte, cols/c.Traits.BlockElems*c.Traits.BlockBytes)
 		for i := range packed {
 			packed[i] = byte(rng.Uint32())
 		}
 		out := make([]uint16, cols)
-		b.Run(c.name, func(b *testing.B) {
+		b.Run(c.Traits.Name, func(b *testing.B) {
 			b.SetBytes(4 * cols)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := DequantizeBF16(c.typ, packed, out); err != nil {
+				if err := DequantizeBF16(c.Type, packed, out); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -99,16 +99,6 @@ func checkArgs(out, table, ids *Tensor) error {
 	return nil
 }
 
-// isAdmitted reports whether t is one of the admitted codecs.
-func isAdmitted(t gguf.Type) bool {
-	for _, a := range admitted {
-		if a == t {
-			return true
-		}
-	}
-	return false
-}
-
 // hostSizes checks the host tensors' byte sizes: first that none overflows
 // int64, in the order out (len(ids)*hidden elements), table (vocab*rowBytes)
 // and ids, then, in the same order, that each tensor's Data holds its bytes.

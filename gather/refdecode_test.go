@@ -112,18 +112,6 @@ func refGather(tb testing.TB, t gguf.Type, table []byte, hidden int, ids []int64
 	return out
 }
 
-// scaleFields lists, per admitted codec, the byte offsets in a block of its
-// fp16 scale fields (codecs.md). Q8_K (a float32 d at 0) and MXFP4 (an E8M0
-// exponent at 0) are fixed up on their own.
-var scaleFields = map[gguf.Type][]int{
-	gguf.TypeQ4_0: {0}, gguf.TypeQ5_0: {0}, gguf.TypeQ8_0: {0},
-	gguf.TypeQ2_K: {80, 82}, gguf.TypeQ3_K: {108}, gguf.TypeQ4_K: {0, 2}, gguf.TypeQ5_K: {0, 2},
-	gguf.TypeQ6_K: {208}, gguf.TypeQ8_K: nil,
-	gguf.TypeIQ2_XXS: {0}, gguf.TypeIQ2_XS: {0}, gguf.TypeIQ3_XXS: {0}, gguf.TypeIQ1_S: {0},
-	gguf.TypeIQ4_NL: {0}, gguf.TypeIQ3_S: {0}, gguf.TypeIQ2_S: {0}, gguf.TypeIQ4_XS: {0},
-	gguf.TypeMXFP4: nil, gguf.TypeIQ1_XXXS: {0},
-}
-
 // randomTable returns vocab rows of hidden elements of type t: random bytes
 // with every scale field overwritten by a finite value (fp16 magnitudes
 // 2^-10..2^1, Q8_K's float32 d likewise, MXFP4 exponents 112..130), so that
@@ -156,20 +144,23 @@ func randomTable(tb testing.TB, rng *rand.Rand, t gguf.Type, vocab, hidden int) 
 		}
 		return data
 	}
-	fields, ok := scaleFields[t]
+	c, ok := CodecOf(t)
 	if !ok {
-		tb.Fatalf("randomTable: no scale layout for %v", t)
+		tb.Fatalf("randomTable: no codec row for %v", t)
 	}
 	for b := 0; b < len(data); b += tr.BlockBytes {
 		blk := data[b : b+tr.BlockBytes]
-		for _, off := range fields {
-			binary.LittleEndian.PutUint16(blk[off:], randomF16(rng))
-		}
-		switch t {
-		case gguf.TypeQ8_K:
-			binary.LittleEndian.PutUint32(blk, randomF32(rng))
-		case gguf.TypeMXFP4:
-			blk[0] = byte(112 + rng.IntN(19))
+		for _, f := range c.Scales {
+			switch f.Encoding {
+			case ScaleF16:
+				binary.LittleEndian.PutUint16(blk[f.Offset:], randomF16(rng))
+			case ScaleF32:
+				binary.LittleEndian.PutUint32(blk[f.Offset:], randomF32(rng))
+			case ScaleE8M0:
+				blk[f.Offset] = byte(112 + rng.IntN(19))
+			default:
+				tb.Fatalf("randomTable: %v: no generator for %v scales", t, f.Encoding)
+			}
 		}
 	}
 	return data
