@@ -24,9 +24,8 @@ type cpuQuant struct{}
 
 func (cpuQuant) Name() string { return "cpu-quant" }
 
-// Supports is true for admitted codecs that have a decoder, so registration
-// fails if any admitted codec lacks one.
-func (cpuQuant) Supports(t gguf.Type) bool { return isAdmitted(t) && Decodes(t) }
+// Supports is true for the admitted rows of the codec table.
+func (cpuQuant) Supports(t gguf.Type) bool { return isAdmitted(t) }
 
 func (p cpuQuant) Embedding(out, table, ids *Tensor) error {
 	return cpuEmbedding(p, (*rowJob).quantRows, out, table, ids)
@@ -51,12 +50,11 @@ func (p cpuFloat) Embedding(out, table, ids *Tensor) error {
 // cannot fail.
 type rowJob struct {
 	typ      gguf.Type
-	traits   gguf.Traits  // typ's block geometry
-	dec      blockDecoder // typ's decoder; nil for a float table
-	rows     int          // len(ids): the output rows
-	hidden   int          // elements per row
-	rowBytes int          // bytes per table row: the byte row stride
-	outType  gguf.Type    // F32 or BF16
+	codec    *Codec    // typ's codec row; nil for a float table
+	rows     int       // len(ids): the output rows
+	hidden   int       // elements per row
+	rowBytes int       // bytes per table row: the byte row stride
+	outType  gguf.Type // F32 or BF16
 	table    []byte
 	ids      idView
 	out      []byte
@@ -127,7 +125,7 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 	// vocab*rowBytes, so the row size is whole blocks and fits an int.
 	tr, _ := gguf.FindGgmlTraits(table.Type)
 	j := &rowJob{
-		typ: table.Type, traits: tr, dec: decoders[table.Type],
+		typ: table.Type, codec: codecs[table.Type],
 		rows: int(n), hidden: int(hidden), rowBytes: int(hidden) / tr.BlockElems * tr.BlockBytes, outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
@@ -160,12 +158,12 @@ func (j *rowJob) quantRows(lo, hi int) {
 		src := j.table[off : off+j.rowBytes]
 		dst := j.out[i*ob : (i+1)*ob]
 		if j.bf16() {
-			decodeBlocksBF16(j.dec, j.traits, src, h)
+			j.codec.decodeRunBF16(src, h)
 			for e, w := range h {
 				binary.LittleEndian.PutUint16(dst[2*e:], w)
 			}
 		} else {
-			decodeBlocks(j.dec, j.traits, src, f)
+			j.codec.decodeRun(src, f)
 			for e, v := range f {
 				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
 			}

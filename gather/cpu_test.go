@@ -59,11 +59,12 @@ func TestCPUProvidersRegistered(t *testing.T) {
 }
 
 // TestCPUQuantNeedsDecoders: the quant provider supports an admitted codec
-// only while it has a decoder, so registration refuses it otherwise.
+// only while the codec index has its row, so registration refuses it
+// otherwise.
 func TestCPUQuantNeedsDecoders(t *testing.T) {
-	dec := decoders[gguf.TypeQ6_K]
-	delete(decoders, gguf.TypeQ6_K)
-	defer func() { decoders[gguf.TypeQ6_K] = dec }()
+	row := codecs[gguf.TypeQ6_K]
+	delete(codecs, gguf.TypeQ6_K)
+	defer func() { codecs[gguf.TypeQ6_K] = row }()
 	if (cpuQuant{}).Supports(gguf.TypeQ6_K) {
 		t.Fatal("supports a codec without a decoder")
 	}

@@ -1,7 +1,10 @@
 // Package gather owns how GGML blocks decode and the Embedding operation.
 //
-// It holds the codec registry (one bit-exact decoder per block type, keyed by
-// gguf.Type, one file per codec family, codebooks in their own file), the
+// It holds the codec table (Codecs: one row per block type it decodes, with
+// gguf's geometry, its bit-exact decoder, whether it is admitted, and where
+// its scale fields sit and how they are encoded; the decoder index, the
+// admitted list and the engine's scale layout are derived from it), the
+// decoders (one file per codec family, codebooks in their own file), the
 // f32-to-bf16 rounding, the Tensor type, the ordered validation of
 // Embedding(out, table, ids), the provider registry keyed by (operation,
 // device) with its per-pair statistics, and the CPU providers.
@@ -47,9 +50,8 @@
 // Register refuses a provider that lacks any type of its tier (every
 // Admitted codec for EmbeddingQuant; F32, F16, BF16 for EmbeddingFloat), a
 // second provider of the same name for a pair, a nil provider, an empty
-// device kind and an unknown operation. The CPU quant provider supports a
-// codec only if it is admitted and has a decoder, so a missing decoder
-// makes the init registration panic.
+// device kind and an unknown operation. The CPU quant provider supports
+// exactly the admitted rows of the codec table.
 //
 // CPU providers: "cpu-quant" decodes each selected row straight from its
 // packed bytes, table.Data[id*rowBytes:][:rowBytes], as Dequantize (f32

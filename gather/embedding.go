@@ -103,16 +103,6 @@ func CheckArgs(out, table, ids *Tensor) error {
 	return nil
 }
 
-// isAdmitted reports whether t is one of the admitted codecs.
-func isAdmitted(t gguf.Type) bool {
-	for _, a := range admitted {
-		if a == t {
-			return true
-		}
-	}
-	return false
-}
-
 // CheckRequest runs the checks every provider makes after CheckArgs (which
 // must have passed), in the order of docs/row.md. An empty request (no ids,
 // or zero width) reports empty and no error, before any other check: the

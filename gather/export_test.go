@@ -12,7 +12,7 @@ func GatherInRanges(p Provider, out, table, ids *Tensor, workers int) error {
 		return err
 	}
 	rows := (*rowJob).quantRows
-	if j.dec == nil {
+	if j.codec == nil {
 		rows = (*rowJob).floatRows
 	}
 	runRanges(splitRows(j.rows, workers), func(lo, hi int) { rows(j, lo, hi) })

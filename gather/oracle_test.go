@@ -14,8 +14,9 @@ import (
 	"gathermut/gguf"
 )
 
-// oracleDir is the copy of ../shared/oracle: reference decodes by the
-// upstream ggml CPU decoders (see its README).
+// oracleDir holds reference decodes by the upstream ggml CPU decoders: five
+// cases per codec, three of random blocks and two of edge scales and signed
+// zeros (testdata/oracle/README.md says how they were made and compared).
 const oracleDir = "../testdata/oracle"
 
 type oracleCase struct {
@@ -110,7 +111,8 @@ func isNaN32(u uint32) bool { return u&0x7fffffff > 0x7f800000 }
 // isNaN16 reports whether bf16 bits are a NaN.
 func isNaN16(h uint16) bool { return h&0x7fff > 0x7f80 }
 
-// TestDequantizeOracle decodes every oracle table row by row, with the row
+// TestDequantizeOracle decodes every oracle table (every case of every
+// codec, the edge-scale cases included) row by row, with the row
 // copied to offsets 0..3 of a larger buffer so it starts unaligned, and
 // compares f32 bits and bf16 words exactly (a NaN only as a NaN).
 func TestDequantizeOracle(t *testing.T) {
@@ -199,8 +201,8 @@ func TestOracleCoversEveryDecoder(t *testing.T) {
 		if !Decodes(typ) {
 			t.Errorf("%v: no decoder", typ)
 		}
-		if got := fmt.Sprint(cases[typ]); got != "[w1 w3 w5]" {
-			t.Errorf("%v: oracle cases %s, want [w1 w3 w5]", typ, got)
+		if got := fmt.Sprint(cases[typ]); got != "[w1 w3 w5 scales zeros]" {
+			t.Errorf("%v: oracle cases %s, want [w1 w3 w5 scales zeros]", typ, got)
 		}
 	}
 }

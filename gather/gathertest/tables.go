@@ -10,18 +10,6 @@ import (
 	"gathermut/gguf"
 )
 
-// f16Scales gives, for each admitted codec, the byte offsets in a block of
-// its binary16 scale fields (docs/codecs.md). Q8_K's scale is a float32 at
-// 0 and MXFP4's an E8M0 exponent byte at 0; they are handled on their own.
-var f16Scales = map[gguf.Type][]int{
-	gguf.TypeQ4_0: {0}, gguf.TypeQ5_0: {0}, gguf.TypeQ8_0: {0},
-	gguf.TypeQ2_K: {80, 82}, gguf.TypeQ3_K: {108}, gguf.TypeQ4_K: {0, 2}, gguf.TypeQ5_K: {0, 2},
-	gguf.TypeQ6_K: {208}, gguf.TypeQ8_K: nil,
-	gguf.TypeIQ2_XXS: {0}, gguf.TypeIQ2_XS: {0}, gguf.TypeIQ3_XXS: {0}, gguf.TypeIQ1_S: {0},
-	gguf.TypeIQ4_NL: {0}, gguf.TypeIQ3_S: {0}, gguf.TypeIQ2_S: {0}, gguf.TypeIQ4_XS: {0},
-	gguf.TypeMXFP4: nil, gguf.TypeIQ1_XXXS: {0},
-}
-
 // geometry returns t's traits and the byte size of a [vocab, hidden] table.
 func geometry(t gguf.Type, vocab, hidden int64) (gguf.Traits, int64, error) {
 	tr, ok := gguf.FindGgmlTraits(t)
@@ -38,11 +26,11 @@ func geometry(t gguf.Type, vocab, hidden int64) (gguf.Traits, int64, error) {
 	return tr, vocab * rowBytes, nil
 }
 
-// RandomTable returns a [vocab, hidden] table of type t (an admitted codec
-// or F32, F16, BF16) drawn from rng. A packed table is random bytes whose
-// scale fields are then set to random normal values of either sign with
-// magnitudes in [2^-10, 2^1) (MXFP4: exponents 112 to 130), as a real
-// model's are: every payload (quants, high bits, sub-block scales, grid
+// RandomTable returns a [vocab, hidden] table of type t (a codec of
+// gather's table, or F32, F16, BF16) drawn from rng. A packed table is
+// random bytes whose scale fields (gather.CodecOf's Scales) are then set to
+// random normal values of either sign with magnitudes in [2^-10, 2^1)
+// (E8M0 exponents 112 to 130), as a real model's are: every payload (quants, high bits, sub-block scales, grid
 // indices, signs) is random, and every decoded value is finite. WithEdges
 // adds the extreme scales. A float table is random bits, NaNs of every kind
 // included: it is only widened or rounded, never computed on, so its NaN
@@ -59,19 +47,24 @@ func RandomTable(rng *rand.Rand, t gguf.Type, vocab, hidden int64) ([]byte, erro
 	if t.IsFloat() {
 		return b, nil
 	}
-	fields, ok := f16Scales[t]
+	c, ok := gather.CodecOf(t)
 	if !ok {
-		return nil, fmt.Errorf("gathertest: no scale layout for %v (not an admitted codec)", t)
+		return nil, fmt.Errorf("gathertest: %v is neither a float type nor a codec of gather's table", t)
 	}
 	for blk := 0; blk < len(b); blk += tr.BlockBytes {
-		for _, off := range fields {
-			binary.LittleEndian.PutUint16(b[blk+off:], randomF16(rng))
-		}
-		switch t {
-		case gguf.TypeQ8_K:
-			binary.LittleEndian.PutUint32(b[blk:], randomF32(rng))
-		case gguf.TypeMXFP4:
-			b[blk] = byte(112 + rng.IntN(19))
+		for _, f := range c.Scales {
+			var v uint32
+			switch f.Encoding {
+			case gather.ScaleF16, gather.ScaleF16Nibbles:
+				v = uint32(randomF16(rng))
+			case gather.ScaleF32:
+				v = randomF32(rng)
+			case gather.ScaleE8M0:
+				v = uint32(112 + rng.IntN(19))
+			}
+			if err := putScale(b[blk:blk+tr.BlockBytes], f, v); err != nil {
+				return nil, fmt.Errorf("gathertest: %v: %w", t, err)
+			}
 		}
 	}
 	return b, nil
@@ -104,26 +97,50 @@ const edgeBlocks = 11
 
 // WithEdges rewrites the scale fields of the first blocks of a packed
 // table of type t with the edge values, one value a block (a codec with two
-// fp16 fields gets two different ones); Q8_K's float32 d and MXFP4's
-// exponent take their own lists. A float table is left as it is.
+// fp16 fields gets two different ones); a float32 scale (Q8_K's d) and an
+// E8M0 exponent (MXFP4's) take their own lists. A float table, or a type
+// without a codec row, is left as it is.
 func WithEdges(t gguf.Type, table []byte) {
-	tr, ok := gguf.FindGgmlTraits(t)
-	if !ok || tr.BlockElems == 1 {
+	c, ok := gather.CodecOf(t)
+	if !ok {
 		return
 	}
-	for k := 0; k < edgeBlocks && (k+1)*tr.BlockBytes <= len(table); k++ {
-		blk := table[k*tr.BlockBytes:]
-		switch t {
-		case gguf.TypeQ8_K:
-			binary.LittleEndian.PutUint32(blk, edgeF32[k])
-		case gguf.TypeMXFP4:
-			blk[0] = edgeE8M0[k]
-		default:
-			for i, off := range f16Scales[t] {
-				binary.LittleEndian.PutUint16(blk[off:], edgeF16[(k+i)%edgeBlocks])
+	bb := c.Traits.BlockBytes
+	for k := 0; k < edgeBlocks && (k+1)*bb <= len(table); k++ {
+		for i, f := range c.Scales {
+			v := uint32(edgeF16[(k+i)%edgeBlocks])
+			switch f.Encoding {
+			case gather.ScaleF32:
+				v = edgeF32[k]
+			case gather.ScaleE8M0:
+				v = uint32(edgeE8M0[k])
 			}
+			putScale(table[k*bb:(k+1)*bb], f, v) // RandomTable's layouts: no error here
 		}
 	}
+}
+
+// putScale stores v (binary16 bits, float32 bits or an exponent byte, as
+// the field's encoding takes) in the scale field f of one block.
+func putScale(blk []byte, f gather.ScaleField, v uint32) error {
+	switch f.Encoding {
+	case gather.ScaleF16:
+		binary.LittleEndian.PutUint16(blk[f.Offset:], uint16(v))
+	case gather.ScaleF32:
+		binary.LittleEndian.PutUint32(blk[f.Offset:], v)
+	case gather.ScaleE8M0:
+		blk[f.Offset] = byte(v)
+	case gather.ScaleF16Nibbles:
+		// Nibble k of the value is the top nibble of word k; the low 12
+		// bits of each word are payload and stay.
+		for k := range 4 {
+			w := binary.LittleEndian.Uint16(blk[f.Offset+2*k:])
+			binary.LittleEndian.PutUint16(blk[f.Offset+2*k:], w&0x0fff|uint16(v>>(4*k)&15)<<12)
+		}
+	default:
+		return fmt.Errorf("no way to write a scale encoded as %v", f.Encoding)
+	}
+	return nil
 }
 
 // EncodeIDs writes ids as little-endian I32 (each truncated to its low 32
