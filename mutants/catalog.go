@@ -40,6 +40,7 @@ func Catalog() catalog.Catalog {
 	var entries []catalog.Entry
 	entries = append(entries, rowEntries()...)
 	entries = append(entries, decoderEntries()...)
+	entries = append(entries, edgeEntries()...)
 	entries = append(entries, kernelEntries()...)
 	return catalog.Catalog{Entries: entries, Equivalents: equivalents(), Kernel: kernelRecipe()}
 }
