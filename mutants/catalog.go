@@ -243,7 +243,7 @@ var decoderCorruptions = []codecCorruptions{
 		{"codebook", "kvaluesIQ4NL[qs[j]&15]", "kvaluesIQ4NL[(qs[j]&15)^1]"},
 	}, corruption{"scale", "const float dl = d * (float)((int)ls - 32);", "const float dl = d * (float)((int)ls - 31);"}},
 	{"MXFP4", "decodeMXFP4", []corruption{
-		{"scale", "e8m0Half(b[0])", "e8m0Half(b[0] + 1)"},
+		{"scale", "e8m0HalfTable[b[0]]", "e8m0HalfTable[b[0]+1]"},
 		{"payload", "b[1+j]", "b[1+(j^1)]"},
 		{"codebook", "kvaluesMXFP4[q&15]", "kvaluesMXFP4[(q&15)^1]"},
 	}, corruption{"codebook", "y[j] = (float)gm_kvalues_mxfp4[q & 15] * s;", "y[j] = (float)gm_kvalues_mxfp4[(q & 15) ^ 1] * s;"}},
