@@ -14,7 +14,7 @@ import (
 	"gathermut/gguf"
 )
 
-var update = flag.Bool("update", false, "rewrite ../testdata/models.sha256 from the generator")
+var update = flag.Bool("update", false, "rewrite the golden files the tests run compare with (../testdata/models.sha256, ../testdata/logits.sha256)")
 
 const hashFile = "../testdata/models.sha256"
 

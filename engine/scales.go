@@ -4,23 +4,25 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"gathermut/gather"
 	"gathermut/gguf"
 )
 
 // The generator fills every payload byte of the packed embedding table with
 // random bytes, then overwrites each block's scale fields with the fixed
 // values below, so that every decoded value is finite and |x| is at most
-// about 1 whatever the random quants, scales and codebook indices are. The
-// field offsets are those of shared/docs/codecs.md; each comment gives the
-// largest magnitude the block can then decode to.
+// about 1 whatever the random quants, scales and codebook indices are. Where
+// the fields sit and how they are encoded comes from gather's codec table
+// (gather.Codec.Scales); this file only chooses their values. Each comment
+// gives the largest magnitude the block can then decode to.
 
-// scaleEncoding is how a scale field is stored.
-type scaleEncoding int
+// scaleEncoding is how a scale field is stored: gather's encodings.
+type scaleEncoding = gather.ScaleEncoding
 
 const (
-	scaleF16  scaleEncoding = iota // IEEE binary16, 2 bytes
-	scaleF32                       // IEEE binary32, 4 bytes
-	scaleE8M0                      // one exponent byte
+	scaleF16  = gather.ScaleF16  // IEEE binary16, 2 bytes
+	scaleF32  = gather.ScaleF32  // IEEE binary32, 4 bytes
+	scaleE8M0 = gather.ScaleE8M0 // one exponent byte
 )
 
 // scaleField is one fixed scale: its byte offset in the block, its encoding
@@ -45,27 +47,48 @@ const (
 	half2m12 = 0x0c00
 )
 
-// codecScales holds, per admitted codec, the scale fields the generator fixes.
-var codecScales = map[gguf.Type][]scaleField{
-	gguf.TypeQ4_0:     {{0, scaleF16, half2m3}},                           // 8 * 1/8 = 1
-	gguf.TypeQ5_0:     {{0, scaleF16, half2m4}},                           // 16 * 1/16 = 1
-	gguf.TypeQ8_0:     {{0, scaleF16, half2m7}},                           // 128 * 1/128 = 1
-	gguf.TypeQ2_K:     {{80, scaleF16, half2m6}, {82, scaleF16, half2m5}}, // 15*3/64, 15/32
-	gguf.TypeQ3_K:     {{108, scaleF16, half2m7}},                         // 32*4/128 = 1
-	gguf.TypeQ4_K:     {{0, scaleF16, half2m10}, {2, scaleF16, half2m6}},  // 63*15/1024, 63/64
-	gguf.TypeQ5_K:     {{0, scaleF16, half2m11}, {2, scaleF16, half2m6}},  // 63*31/2048, 63/64
-	gguf.TypeQ6_K:     {{208, scaleF16, half2m12}},                        // 128*32/4096 = 1
-	gguf.TypeQ8_K:     {{0, scaleF32, 0x3c000000}},                        // 128 * 1/128 = 1
-	gguf.TypeIQ2_XXS:  {{0, scaleF16, half2m8}},                           // 15.5*0.25*43/256
-	gguf.TypeIQ2_XS:   {{0, scaleF16, half2m8}},                           // 15.5*0.25*43/256
-	gguf.TypeIQ3_XXS:  {{0, scaleF16, half2m9}},                           // 15.5*0.5*62/512
-	gguf.TypeIQ1_S:    {{0, scaleF16, half2m4}},                           // 15*1.125/16
-	gguf.TypeIQ4_NL:   {{0, scaleF16, half2m7}},                           // 127/128
-	gguf.TypeIQ3_S:    {{0, scaleF16, half2m9}},                           // 31*15/512
-	gguf.TypeIQ2_S:    {{0, scaleF16, half2m8}},                           // 15.5*0.25*43/256
-	gguf.TypeIQ4_XS:   {{0, scaleF16, half2m12}},                          // 32*127/4096
-	gguf.TypeMXFP4:    {{0, scaleE8M0, 124}},                              // 12 * 2^(124-128)
-	gguf.TypeIQ1_XXXS: {{0, scaleF16, half2m4}},                           // 15*1.125/16
+// scaleBits holds, per admitted codec, the bit pattern of each of its scale
+// fields, in the order of the codec row's Scales.
+var scaleBits = map[gguf.Type][]uint32{
+	gguf.TypeQ4_0:     {half2m3},           // 8 * 1/8 = 1
+	gguf.TypeQ5_0:     {half2m4},           // 16 * 1/16 = 1
+	gguf.TypeQ8_0:     {half2m7},           // 128 * 1/128 = 1
+	gguf.TypeQ2_K:     {half2m6, half2m5},  // d, dmin: 15*3/64, 15/32
+	gguf.TypeQ3_K:     {half2m7},           // 32*4/128 = 1
+	gguf.TypeQ4_K:     {half2m10, half2m6}, // d, dmin: 63*15/1024, 63/64
+	gguf.TypeQ5_K:     {half2m11, half2m6}, // d, dmin: 63*31/2048, 63/64
+	gguf.TypeQ6_K:     {half2m12},          // 128*32/4096 = 1
+	gguf.TypeQ8_K:     {0x3c000000},        // f32 2^-7: 128 * 1/128 = 1
+	gguf.TypeIQ2_XXS:  {half2m8},           // 15.5*0.25*43/256
+	gguf.TypeIQ2_XS:   {half2m8},           // 15.5*0.25*43/256
+	gguf.TypeIQ3_XXS:  {half2m9},           // 15.5*0.5*62/512
+	gguf.TypeIQ1_S:    {half2m4},           // 15*1.125/16
+	gguf.TypeIQ4_NL:   {half2m7},           // 127/128
+	gguf.TypeIQ3_S:    {half2m9},           // 31*15/512
+	gguf.TypeIQ2_S:    {half2m8},           // 15.5*0.25*43/256
+	gguf.TypeIQ4_XS:   {half2m12},          // 32*127/4096
+	gguf.TypeMXFP4:    {124},               // e8m0: 12 * 2^(124-128)
+	gguf.TypeIQ1_XXXS: {half2m4},           // 15*1.125/16
+}
+
+// codecScales holds, per admitted codec, the scale fields the generator
+// fixes: gather's layout with scaleBits' values.
+var codecScales = layoutScales(scaleBits)
+
+// layoutScales pairs each codec's values with the offsets and encodings of
+// its gather row.
+func layoutScales(bits map[gguf.Type][]uint32) map[gguf.Type][]scaleField {
+	out := map[gguf.Type][]scaleField{}
+	for _, c := range gather.Codecs() {
+		vals, ok := bits[c.Type]
+		if !ok {
+			continue
+		}
+		for i, f := range c.Scales {
+			out[c.Type] = append(out[c.Type], scaleField{off: f.Offset, enc: f.Encoding, bits: vals[i]})
+		}
+	}
+	return out
 }
 
 // Q8_K keeps the sum of each 16 quants in int16 block sums after the quants;

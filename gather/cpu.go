@@ -24,9 +24,8 @@ type cpuQuant struct{}
 
 func (cpuQuant) Name() string { return "cpu-quant" }
 
-// Supports is true for admitted codecs that have a decoder, so registration
-// fails if any admitted codec lacks one.
-func (cpuQuant) Supports(t gguf.Type) bool { return isAdmitted(t) && Decodes(t) }
+// Supports is true for the admitted rows of the codec table.
+func (cpuQuant) Supports(t gguf.Type) bool { return isAdmitted(t) }
 
 func (p cpuQuant) Embedding(out, table, ids *Tensor) error {
 	return cpuEmbedding(p, (*rowJob).quantRows, out, table, ids)
@@ -51,12 +50,11 @@ func (p cpuFloat) Embedding(out, table, ids *Tensor) error {
 // cannot fail.
 type rowJob struct {
 	typ      gguf.Type
-	traits   gguf.Traits  // typ's block geometry
-	dec      blockDecoder // typ's decoder; nil for a float table
-	rows     int          // len(ids): the output rows
-	hidden   int          // elements per row
-	rowBytes int          // bytes per table row: the byte row stride
-	outType  gguf.Type    // F32 or BF16
+	codec    *Codec    // typ's codec row; nil for a float table
+	rows     int       // len(ids): the output rows
+	hidden   int       // elements per row
+	rowBytes int       // bytes per table row: the byte row stride
+	outType  gguf.Type // F32 or BF16
 	table    []byte
 	ids      idView
 	out      []byte
@@ -101,13 +99,13 @@ func cpuEmbedding(p Provider, rows func(*rowJob, int, int), out, table, ids *Ten
 
 // prepareRows runs the provider-side steps common to both CPU providers:
 // Embedding's validation (a provider may be called directly), declining
-// what p cannot serve, then, in ROW.md's order, the empty request, vocab 0,
-// the byte sizes (int64 overflow and Data lengths), and every id, all
-// before anything is written, so that after a refused call out is
-// untouched. It returns the job, or a nil job with the call's result: nil
+// what p cannot serve, then, in the order of docs/row.md, the empty
+// request, vocab 0, the byte sizes (int64 overflow and Data lengths), and
+// every id, all before anything is written, so that after a refused call
+// out is untouched. It returns the job, or a nil job with the call's result: nil
 // for an empty request (nothing allocated), else the refusal.
 func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
-	if err := checkArgs(out, table, ids); err != nil {
+	if err := CheckArgs(out, table, ids); err != nil {
 		return nil, err
 	}
 	if table.Device.Kind != CPU {
@@ -116,25 +114,22 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 	if !p.Supports(table.Type) {
 		return nil, fmt.Errorf("gather: %s: %v tables: %w", p.Name(), table.Type, ErrDeclined)
 	}
-	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
-	if n == 0 || hidden == 0 {
-		return nil, nil
-	}
-	if vocab == 0 {
-		return nil, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
-	}
-	if err := hostSizes(out, table, ids); err != nil {
+	if empty, err := CheckRequest(out, table, ids); empty || err != nil {
 		return nil, err
 	}
-	// checkArgs (6) found the traits, and hostSizes bounded vocab*rowBytes,
-	// so the row size is whole blocks and fits an int.
+	if err := hostData(out, table, ids); err != nil {
+		return nil, err
+	}
+	n, hidden := ids.Shape[0], table.Shape[1]
+	// CheckArgs (6) found the traits, and CheckRequest and hostData bounded
+	// vocab*rowBytes, so the row size is whole blocks and fits an int.
 	tr, _ := gguf.FindGgmlTraits(table.Type)
 	j := &rowJob{
-		typ: table.Type, traits: tr, dec: decoders[table.Type],
+		typ: table.Type, codec: codecs[table.Type],
 		rows: int(n), hidden: int(hidden), rowBytes: int(hidden) / tr.BlockElems * tr.BlockBytes, outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
-	if err := checkIDs(n, vocab, j.ids.at); err != nil {
+	if err := checkIDs(n, table.Shape[0], j.ids.at); err != nil {
 		return nil, err
 	}
 	return j, nil
@@ -163,12 +158,12 @@ func (j *rowJob) quantRows(lo, hi int) {
 		src := j.table[off : off+j.rowBytes]
 		dst := j.out[i*ob : (i+1)*ob]
 		if j.bf16() {
-			decodeBlocksBF16(j.dec, j.traits, src, h)
+			j.codec.decodeRunBF16(src, h)
 			for e, w := range h {
 				binary.LittleEndian.PutUint16(dst[2*e:], w)
 			}
 		} else {
-			decodeBlocks(j.dec, j.traits, src, f)
+			j.codec.decodeRun(src, f)
 			for e, v := range f {
 				binary.LittleEndian.PutUint32(dst[4*e:], math.Float32bits(v))
 			}

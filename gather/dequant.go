@@ -7,80 +7,19 @@ import (
 	"gathermut/gguf"
 )
 
-//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -out codebooks.go
+//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -go codebooks.go -header ../hipkern/codebooks.h
 
-// blockDecoder decodes one block: len(block) is the codec's BlockBytes and
-// len(out) its BlockElems. It reads the block by byte assembly only, so the
-// block may start at any address.
-type blockDecoder func(block []byte, out []float32)
-
-// decoders is the codec registry: every block type this package can decode.
-// It holds the 19 admitted codecs and five extras (Q4_1, Q5_1, IQ1_M, TQ1_0,
-// TQ2_0) that have oracle vectors; an extra decodes through Dequantize but
-// is not in Admitted until a mutation-catalog entry covers it like the rest.
-// Each decoder follows docs/codecs.md: float32 arithmetic in the reference
-// order, one rounding per operation, every product that feeds an add or a
-// subtraction wrapped in float32(...) so no compiler fuses it into an FMA.
-var decoders = map[gguf.Type]blockDecoder{
-	gguf.TypeQ4_0:     decodeQ4_0,
-	gguf.TypeQ4_1:     decodeQ4_1,
-	gguf.TypeQ5_0:     decodeQ5_0,
-	gguf.TypeQ5_1:     decodeQ5_1,
-	gguf.TypeQ8_0:     decodeQ8_0,
-	gguf.TypeQ2_K:     decodeQ2_K,
-	gguf.TypeQ3_K:     decodeQ3_K,
-	gguf.TypeQ4_K:     decodeQ4_K,
-	gguf.TypeQ5_K:     decodeQ5_K,
-	gguf.TypeQ6_K:     decodeQ6_K,
-	gguf.TypeQ8_K:     decodeQ8_K,
-	gguf.TypeIQ2_XXS:  decodeIQ2_XXS,
-	gguf.TypeIQ2_XS:   decodeIQ2_XS,
-	gguf.TypeIQ3_XXS:  decodeIQ3_XXS,
-	gguf.TypeIQ1_S:    decodeIQ1_S,
-	gguf.TypeIQ4_NL:   decodeIQ4_NL,
-	gguf.TypeIQ3_S:    decodeIQ3_S,
-	gguf.TypeIQ2_S:    decodeIQ2_S,
-	gguf.TypeIQ4_XS:   decodeIQ4_XS,
-	gguf.TypeIQ1_M:    decodeIQ1_M,
-	gguf.TypeTQ1_0:    decodeTQ1_0,
-	gguf.TypeTQ2_0:    decodeTQ2_0,
-	gguf.TypeMXFP4:    decodeMXFP4,
-	gguf.TypeIQ1_XXXS: decodeIQ1_XXXS,
-}
-
-// admitted lists, in GGML id order, the codecs the EmbeddingQuant provider
-// serves (ROW.md, "The 19 admitted codecs"). Codecs that decode but are not
-// listed here are extras: Dequantize serves them, Embedding does not.
-var admitted = []gguf.Type{
-	gguf.TypeQ4_0, gguf.TypeQ5_0, gguf.TypeQ8_0,
-	gguf.TypeQ2_K, gguf.TypeQ3_K, gguf.TypeQ4_K, gguf.TypeQ5_K, gguf.TypeQ6_K, gguf.TypeQ8_K,
-	gguf.TypeIQ2_XXS, gguf.TypeIQ2_XS, gguf.TypeIQ3_XXS, gguf.TypeIQ1_S, gguf.TypeIQ4_NL,
-	gguf.TypeIQ3_S, gguf.TypeIQ2_S, gguf.TypeIQ4_XS, gguf.TypeMXFP4, gguf.TypeIQ1_XXXS,
-}
-
-// Admitted returns the codecs the EmbeddingQuant provider serves, in GGML id
-// order. The caller owns the returned slice.
-func Admitted() []gguf.Type {
-	return append([]gguf.Type(nil), admitted...)
-}
-
-// Decodes reports whether t has a block decoder (admitted or extra).
-func Decodes(t gguf.Type) bool {
-	_, ok := decoders[t]
-	return ok
-}
-
-// codecFor returns the decoder and geometry of t, or an error naming t.
-func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
+// codecFor returns the row of t, or an error naming t.
+func codecFor(t gguf.Type) (*Codec, error) {
 	tr, known := gguf.FindGgmlTraits(t)
 	if !known {
-		return nil, gguf.Traits{}, fmt.Errorf("gather: unknown ggml type id %d", uint32(t))
+		return nil, fmt.Errorf("gather: unknown ggml type id %d", uint32(t))
 	}
-	dec, ok := decoders[t]
+	c, ok := codecs[t]
 	if !ok {
-		return nil, gguf.Traits{}, fmt.Errorf("gather: no decoder for ggml type %s (id %d)", tr.Name, uint32(t))
+		return nil, fmt.Errorf("gather: no decoder for ggml type %s (id %d)", tr.Name, uint32(t))
 	}
-	return dec, tr, nil
+	return c, nil
 }
 
 // Dequantize decodes len(out) elements of type t, which must be whole blocks,
@@ -89,69 +28,70 @@ func codecFor(t gguf.Type) (blockDecoder, gguf.Traits, error) {
 // (F32, Q8_1, ...), an out that is not whole blocks and a packed slice too
 // short for them; a refused call writes nothing.
 func Dequantize(t gguf.Type, packed []byte, out []float32) error {
-	dec, tr, err := codecFor(t)
+	c, err := codecFor(t)
 	if err != nil {
 		return err
 	}
-	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
+	if err := wholeBlocks(c.Traits, len(packed), len(out)); err != nil {
 		return err
 	}
-	decodeBlocks(dec, tr, packed, out)
+	c.decodeRun(packed, out)
 	return nil
 }
 
-// decodeBlocks is Dequantize after its checks: out is whole blocks of tr
-// and packed holds them.
-func decodeBlocks(dec blockDecoder, tr gguf.Traits, packed []byte, out []float32) {
-	blocks := len(out) / tr.BlockElems
-	// Full slice expressions cap each block at its own end, so a decoder
-	// cannot reach into the next block or past the caller's slices.
-	for b := 0; b < blocks; b++ {
-		lo, hi := b*tr.BlockBytes, (b+1)*tr.BlockBytes
-		elo, ehi := b*tr.BlockElems, (b+1)*tr.BlockElems
-		dec(packed[lo:hi:hi], out[elo:ehi:ehi])
+// decodeRun is Dequantize after its checks: out is whole blocks of c and
+// packed holds them. The decoder gets exactly those blocks' bytes, so it
+// cannot read past them.
+func (c *Codec) decodeRun(packed []byte, out []float32) {
+	n := len(out) / c.Traits.BlockElems * c.Traits.BlockBytes
+	if c.fast != nil {
+		c.fast(packed[:n:n], out)
+		return
 	}
+	c.decode(packed[:n:n], out)
 }
 
 // DequantizeBF16 decodes len(out) elements of type t like Dequantize and
 // rounds each to bf16 with F32ToBF16. It needs one block of scratch, never a
 // whole row of floats.
 func DequantizeBF16(t gguf.Type, packed []byte, out []uint16) error {
-	dec, tr, err := codecFor(t)
+	c, err := codecFor(t)
 	if err != nil {
 		return err
 	}
-	if err := wholeBlocks(tr, len(packed), len(out)); err != nil {
+	if err := wholeBlocks(c.Traits, len(packed), len(out)); err != nil {
 		return err
 	}
-	decodeBlocksBF16(dec, tr, packed, out)
+	c.decodeRunBF16(packed, out)
 	return nil
 }
 
-// decodeBlocksBF16 is DequantizeBF16 after its checks: out is whole blocks
-// of tr and packed holds them.
-func decodeBlocksBF16(dec blockDecoder, tr gguf.Traits, packed []byte, out []uint16) {
-	blocks := len(out) / tr.BlockElems
-	scratch := scratchPool.Get().(*[maxBlockElems]float32)
+// decodeRunBF16 is DequantizeBF16 after its checks: out is whole blocks of
+// c and packed holds them. It decodes up to bf16Chunk elements at a time
+// into a float scratch and rounds them.
+func (c *Codec) decodeRunBF16(packed []byte, out []uint16) {
+	tr := c.Traits
+	scratch := scratchPool.Get().(*[bf16Chunk]float32)
 	defer scratchPool.Put(scratch)
-	f := scratch[:tr.BlockElems]
-	for b := 0; b < blocks; b++ {
-		lo, hi := b*tr.BlockBytes, (b+1)*tr.BlockBytes
-		dec(packed[lo:hi:hi], f)
-		o := out[b*tr.BlockElems : (b+1)*tr.BlockElems]
+	for len(out) > 0 {
+		n := min(len(out), bf16Chunk)
+		f := scratch[:n]
+		c.decodeRun(packed, f)
 		for i, v := range f {
-			o[i] = F32ToBF16(v)
+			out[i] = F32ToBF16(v)
 		}
+		packed, out = packed[n/tr.BlockElems*tr.BlockBytes:], out[n:]
 	}
 }
 
-// maxBlockElems is the largest BlockElems of any codec with a decoder.
-const maxBlockElems = 256
+// bf16Chunk is how many elements DequantizeBF16 decodes at a time: a
+// multiple of every codec's BlockElems.
+const bf16Chunk = 1024
 
-// scratchPool holds DequantizeBF16's one-block float buffers. A buffer on
-// the stack would escape through the indirect decoder call and cost an
-// allocation per call.
-var scratchPool = sync.Pool{New: func() any { return new([maxBlockElems]float32) }}
+// scratchPool holds DequantizeBF16's float buffers. A buffer on the stack
+// would escape through the indirect decoder call and cost an allocation per
+// call.
+var scratchPool = sync.Pool{New: func() any { return new([bf16Chunk]float32) }}
 
 // wholeBlocks checks that n elements are whole blocks of tr and that
 // packedLen bytes hold them.

@@ -15,9 +15,9 @@ import (
 // output must be F32ToBF16 of the f32 output.
 func FuzzDequantize(f *testing.F) {
 	for _, c := range codecGeometry {
-		f.Add(make([]byte, 2*c.bytes), uint32(c.typ), uint16(2*c.elems))
-		f.Add(make([]byte, c.bytes-1), uint32(c.typ), uint16(c.elems))
-		f.Add(slices.Repeat([]byte{0xff}, c.bytes), uint32(c.typ), uint16(c.elems))
+		f.Add(make([]byte, 2*c.Traits.BlockBytes), uint32(c.Type), uint16(2*c.Traits.BlockElems))
+		f.Add(make([]byte, c.Traits.BlockBytes-1), uint32(c.Type), uint16(c.Traits.BlockElems))
+		f.Add(slices.Repeat([]byte{0xff}, c.Traits.BlockBytes), uint32(c.Type), uint16(c.Traits.BlockElems))
 	}
 	f.Add([]byte{1, 2, 3, 4}, uint32(gguf.TypeF32), uint16(1))
 	f.Add([]byte{}, uint32(99), uint16(0))

@@ -8,39 +8,8 @@ import (
 	"gathermut/gguf"
 )
 
-// codecGeometry is every decoder's block geometry as docs/codecs.md gives
-// it, in GGML id order: the 19 admitted codecs and the 5 extras.
-var codecGeometry = []struct {
-	typ          gguf.Type
-	name         string
-	elems, bytes int
-	extra        bool
-}{
-	{gguf.TypeQ4_0, "Q4_0", 32, 18, false},
-	{gguf.TypeQ4_1, "Q4_1", 32, 20, true},
-	{gguf.TypeQ5_0, "Q5_0", 32, 22, false},
-	{gguf.TypeQ5_1, "Q5_1", 32, 24, true},
-	{gguf.TypeQ8_0, "Q8_0", 32, 34, false},
-	{gguf.TypeQ2_K, "Q2_K", 256, 84, false},
-	{gguf.TypeQ3_K, "Q3_K", 256, 110, false},
-	{gguf.TypeQ4_K, "Q4_K", 256, 144, false},
-	{gguf.TypeQ5_K, "Q5_K", 256, 176, false},
-	{gguf.TypeQ6_K, "Q6_K", 256, 210, false},
-	{gguf.TypeQ8_K, "Q8_K", 256, 292, false},
-	{gguf.TypeIQ2_XXS, "IQ2_XXS", 256, 66, false},
-	{gguf.TypeIQ2_XS, "IQ2_XS", 256, 74, false},
-	{gguf.TypeIQ3_XXS, "IQ3_XXS", 256, 98, false},
-	{gguf.TypeIQ1_S, "IQ1_S", 256, 50, false},
-	{gguf.TypeIQ4_NL, "IQ4_NL", 32, 18, false},
-	{gguf.TypeIQ3_S, "IQ3_S", 256, 110, false},
-	{gguf.TypeIQ2_S, "IQ2_S", 256, 82, false},
-	{gguf.TypeIQ4_XS, "IQ4_XS", 256, 136, false},
-	{gguf.TypeIQ1_M, "IQ1_M", 256, 56, true},
-	{gguf.TypeTQ1_0, "TQ1_0", 256, 54, true},
-	{gguf.TypeTQ2_0, "TQ2_0", 256, 66, true},
-	{gguf.TypeMXFP4, "MXFP4", 32, 17, false},
-	{gguf.TypeIQ1_XXXS, "IQ1_XXXS", 256, 38, false},
-}
+// codecGeometry is the codec table's rows, which the tests iterate.
+var codecGeometry = Codecs()
 
 // TestAdmitted checks the 19 admitted codecs of ROW.md, in GGML id order,
 // and that the caller owns the slice it gets.
@@ -56,8 +25,8 @@ func TestAdmitted(t *testing.T) {
 	}
 	var extras []gguf.Type
 	for _, c := range codecGeometry {
-		if c.extra {
-			extras = append(extras, c.typ)
+		if !c.Admitted {
+			extras = append(extras, c.Type)
 		}
 	}
 	for _, typ := range extras {
@@ -71,12 +40,12 @@ func TestAdmitted(t *testing.T) {
 // float, integer, removed, fork-only or later-upstream type.
 func TestDecodes(t *testing.T) {
 	for _, c := range codecGeometry {
-		if !Decodes(c.typ) {
-			t.Errorf("Decodes(%v) = false", c.typ)
+		if !Decodes(c.Type) {
+			t.Errorf("Decodes(%v) = false", c.Type)
 		}
 	}
-	if len(decoders) != len(codecGeometry) {
-		t.Errorf("%d decoders registered, want %d", len(decoders), len(codecGeometry))
+	if len(codecs) != len(codecGeometry) || len(codecGeometry) != 24 {
+		t.Errorf("%d codecs indexed, %d rows, want 24", len(codecs), len(codecGeometry))
 	}
 	for _, typ := range []gguf.Type{
 		gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ8_1, gguf.TypeI8, gguf.TypeI32, gguf.TypeF64,
@@ -88,22 +57,59 @@ func TestDecodes(t *testing.T) {
 	}
 }
 
-// TestDecoderGeometry checks that the reader's traits for every decoded
-// type are the layouts the decoders are written for, and that
-// DequantizeBF16's one-block scratch holds every block.
-func TestDecoderGeometry(t *testing.T) {
-	largest := 0
-	for _, c := range codecGeometry {
-		tr, ok := gguf.FindGgmlTraits(c.typ)
-		if !ok || tr.Name != c.name || tr.BlockElems != c.elems || tr.BlockBytes != c.bytes {
-			t.Errorf("%v: traits %+v (known %v), want %s %d elements / %d bytes", c.typ, tr, ok, c.name, c.elems, c.bytes)
+// TestCodecTable checks each row against gguf's traits for its type, that
+// DequantizeBF16's chunk is whole blocks of every codec, that the index and
+// the admitted list are the table's, and that Codecs and CodecOf hand out
+// copies.
+func TestCodecTable(t *testing.T) {
+	for i, c := range codecTable {
+		tr, ok := gguf.FindGgmlTraits(c.Type)
+		if !ok || tr != c.Traits {
+			t.Errorf("%v: row traits %+v, gguf has %+v (known %v)", c.Type, c.Traits, tr, ok)
 		}
-		largest = max(largest, c.elems)
+		if bf16Chunk%c.Traits.BlockElems != 0 {
+			t.Errorf("%v: bf16Chunk %d is not whole blocks of %d", c.Type, bf16Chunk, c.Traits.BlockElems)
+		}
+		if i > 0 && codecTable[i-1].Type >= c.Type {
+			t.Errorf("%v: row after %v, want GGML id order", c.Type, codecTable[i-1].Type)
+		}
+		if codecs[c.Type] != &codecTable[i] {
+			t.Errorf("%v: the index does not point at its row", c.Type)
+		}
+		if got, ok := CodecOf(c.Type); !ok || got.Type != c.Type || !slices.Equal(got.Scales, c.Scales) {
+			t.Errorf("CodecOf(%v) = %+v, %v", c.Type, got, ok)
+		}
+		if c.decode == nil {
+			t.Errorf("%v: no decoder", c.Type)
+		}
+		end := 0
+		for _, f := range c.Scales {
+			if f.Offset < end || f.Offset+scaleSize[f.Encoding] > c.Traits.BlockBytes {
+				t.Errorf("%v: scale field %+v overlaps the previous one or the block end", c.Type, f)
+			}
+			end = f.Offset + scaleSize[f.Encoding]
+		}
+		if len(c.Scales) == 0 {
+			t.Errorf("%v: no scale field", c.Type)
+		}
 	}
-	if maxBlockElems != largest {
-		t.Errorf("maxBlockElems = %d, largest block = %d", maxBlockElems, largest)
+	if _, ok := CodecOf(gguf.TypeF32); ok {
+		t.Error("CodecOf(F32) found a row")
+	}
+	rows := Codecs()
+	rows[0].Scales[0].Offset = 99
+	if codecTable[0].Scales[0].Offset != 0 {
+		t.Error("changing Codecs()'s rows changed the table")
+	}
+	row, _ := CodecOf(gguf.TypeQ4_1)
+	row.Scales[1].Offset = 99
+	if codecTable[1].Scales[1].Offset != 2 {
+		t.Error("changing CodecOf's row changed the table")
 	}
 }
+
+// scaleSize is the bytes a scale field of each encoding spans.
+var scaleSize = map[ScaleEncoding]int{ScaleF16: 2, ScaleF32: 4, ScaleE8M0: 1, ScaleF16Nibbles: 8}
 
 // TestDequantizeErrors checks every refusal of Dequantize and
 // DequantizeBF16, its message, and that a refused call writes nothing.
@@ -160,11 +166,11 @@ func TestDequantizeErrors(t *testing.T) {
 // TestDequantizeEmpty checks that zero elements need no bytes.
 func TestDequantizeEmpty(t *testing.T) {
 	for _, c := range codecGeometry {
-		if err := Dequantize(c.typ, nil, nil); err != nil {
-			t.Errorf("%s: Dequantize(nil, nil): %v", c.name, err)
+		if err := Dequantize(c.Type, nil, nil); err != nil {
+			t.Errorf("%s: Dequantize(nil, nil): %v", c.Traits.Name, err)
 		}
-		if err := DequantizeBF16(c.typ, nil, []uint16{}); err != nil {
-			t.Errorf("%s: DequantizeBF16(nil, nil): %v", c.name, err)
+		if err := DequantizeBF16(c.Type, nil, []uint16{}); err != nil {
+			t.Errorf("%s: DequantizeBF16(nil, nil): %v", c.Traits.Name, err)
 		}
 	}
 }
@@ -201,10 +207,10 @@ func checkRow(t *testing.T, f32 []float32, bf []uint16, wantF32 []uint32, wantBF
 func TestDequantizeBounds(t *testing.T) {
 	oracle := oracleByCodec(t)
 	for _, c := range codecGeometry {
-		t.Run(c.name, func(t *testing.T) {
-			d, ok := oracle[c.name]
+		t.Run(c.Traits.Name, func(t *testing.T) {
+			d, ok := oracle[c.Traits.Name]
 			if !ok {
-				t.Fatalf("no w3 oracle case for %s", c.name)
+				t.Fatalf("no w3 oracle case for %s", c.Traits.Name)
 			}
 			m := d.meta
 			row := d.packed[:m.RowBytes]
@@ -217,10 +223,10 @@ func TestDequantizeBounds(t *testing.T) {
 			for i := m.Cols; i < m.Cols+3; i++ {
 				f32[i], bf[i] = -1, 0xdead
 			}
-			if err := Dequantize(c.typ, exact, f32[:m.Cols]); err != nil {
+			if err := Dequantize(c.Type, exact, f32[:m.Cols]); err != nil {
 				t.Fatal(err)
 			}
-			if err := DequantizeBF16(c.typ, exact, bf[:m.Cols]); err != nil {
+			if err := DequantizeBF16(c.Type, exact, bf[:m.Cols]); err != nil {
 				t.Fatal(err)
 			}
 			for i := m.Cols; i < m.Cols+3; i++ {
@@ -231,10 +237,10 @@ func TestDequantizeBounds(t *testing.T) {
 			checkRow(t, f32, bf, d.f32[:m.Cols], d.bf16[:m.Cols])
 
 			// Two rows of packed bytes, one row of output: only the front is read.
-			if err := Dequantize(c.typ, d.packed[:2*m.RowBytes], f32[:m.Cols]); err != nil {
+			if err := Dequantize(c.Type, d.packed[:2*m.RowBytes], f32[:m.Cols]); err != nil {
 				t.Fatal(err)
 			}
-			if err := DequantizeBF16(c.typ, d.packed[:2*m.RowBytes], bf[:m.Cols]); err != nil {
+			if err := DequantizeBF16(c.Type, d.packed[:2*m.RowBytes], bf[:m.Cols]); err != nil {
 				t.Fatal(err)
 			}
 			checkRow(t, f32, bf, d.f32[:m.Cols], d.bf16[:m.Cols])
@@ -247,18 +253,18 @@ func TestDequantizeBounds(t *testing.T) {
 func TestDequantizeWholeTable(t *testing.T) {
 	oracle := oracleByCodec(t)
 	for _, c := range codecGeometry {
-		t.Run(c.name, func(t *testing.T) {
-			d, ok := oracle[c.name]
+		t.Run(c.Traits.Name, func(t *testing.T) {
+			d, ok := oracle[c.Traits.Name]
 			if !ok {
-				t.Fatalf("no w3 oracle case for %s", c.name)
+				t.Fatalf("no w3 oracle case for %s", c.Traits.Name)
 			}
 			n := d.meta.Rows * d.meta.Cols
 			f32 := make([]float32, n)
 			bf := make([]uint16, n)
-			if err := Dequantize(c.typ, d.packed, f32); err != nil {
+			if err := Dequantize(c.Type, d.packed, f32); err != nil {
 				t.Fatal(err)
 			}
-			if err := DequantizeBF16(c.typ, d.packed, bf); err != nil {
+			if err := DequantizeBF16(c.Type, d.packed, bf); err != nil {
 				t.Fatal(err)
 			}
 			checkRow(t, f32, bf, d.f32, d.bf16)

@@ -5,13 +5,15 @@ import "math"
 // decodeMXFP4: e u8 (E8M0 exponent) @0, qs[16] @1, nibbles split as in Q4_0.
 // y = kvaluesMXFP4[nibble]·s with the halved scale s = 2^(e-128), which
 // undoes the table's doubling of E2M1.
-func decodeMXFP4(b []byte, y []float32) {
-	b, y = b[:17], y[:32]
-	s := e8m0Half(b[0])
-	for j := range 16 {
-		q := b[1+j]
-		y[j] = float32(kvaluesMXFP4[q&15]) * s
-		y[j+16] = float32(kvaluesMXFP4[q>>4]) * s
+func decodeMXFP4(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[17*k:][:17], out[32*k:][:32]
+		s := e8m0HalfTable[b[0]]
+		for j := range 16 {
+			q := b[1+j]
+			y[j] = float32(kvaluesMXFP4[q&15]) * s
+			y[j+16] = float32(kvaluesMXFP4[q>>4]) * s
+		}
 	}
 }
 
@@ -26,3 +28,11 @@ func e8m0Half(e uint8) float32 {
 	}
 	return math.Float32frombits(uint32(e-1) << 23)
 }
+
+// e8m0HalfTable is e8m0Half of every exponent byte.
+var e8m0HalfTable = func() (t [256]float32) {
+	for e := range t {
+		t[e] = e8m0Half(uint8(e))
+	}
+	return t
+}()

@@ -4,65 +4,75 @@ package gather
 // byte j holds element j in its low nibble and element j+16 in its high one.
 
 // decodeQ4_0: d f16 @0, qs[16] @2. y = (nibble-8)·d.
-func decodeQ4_0(b []byte, y []float32) {
-	b, y = b[:18], y[:32]
-	d := f16le(b, 0)
-	for j := range 16 {
-		q := b[2+j]
-		y[j] = float32(int(q&15)-8) * d
-		y[j+16] = float32(int(q>>4)-8) * d
+func decodeQ4_0(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[18*k:][:18], out[32*k:][:32]
+		d := f16le(b, 0)
+		for j := range 16 {
+			q := b[2+j]
+			y[j] = float32(int(q&15)-8) * d
+			y[j+16] = float32(int(q>>4)-8) * d
+		}
 	}
 }
 
 // decodeQ4_1 (extra): d f16 @0, m f16 @2, qs[16] @4. y = nibble·d + m, the
 // product rounded before the add.
-func decodeQ4_1(b []byte, y []float32) {
-	b, y = b[:20], y[:32]
-	d := f16le(b, 0)
-	m := f16le(b, 2)
-	for j := range 16 {
-		q := b[4+j]
-		y[j] = float32(float32(q&15)*d) + m
-		y[j+16] = float32(float32(q>>4)*d) + m
+func decodeQ4_1(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[20*k:][:20], out[32*k:][:32]
+		d := f16le(b, 0)
+		m := f16le(b, 2)
+		for j := range 16 {
+			q := b[4+j]
+			y[j] = float32(float32(q&15)*d) + m
+			y[j+16] = float32(float32(q>>4)*d) + m
+		}
 	}
 }
 
 // decodeQ5_0: d f16 @0, qh u32 @2 (bit e is the 5th bit of element e), qs[16]
 // @6. y = ((nibble | bit<<4) - 16)·d.
-func decodeQ5_0(b []byte, y []float32) {
-	b, y = b[:22], y[:32]
-	d := f16le(b, 0)
-	qh := u32le(b, 2)
-	for j := range 16 {
-		q := b[6+j]
-		lo := uint32(q&15) | (qh>>j&1)<<4
-		hi := uint32(q>>4) | (qh>>(j+16)&1)<<4
-		y[j] = float32(int(lo)-16) * d
-		y[j+16] = float32(int(hi)-16) * d
+func decodeQ5_0(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[22*k:][:22], out[32*k:][:32]
+		d := f16le(b, 0)
+		qh := u32le(b, 2)
+		for j := range 16 {
+			q := b[6+j]
+			lo := uint32(q&15) | (qh>>j&1)<<4
+			hi := uint32(q>>4) | (qh>>(j+16)&1)<<4
+			y[j] = float32(int(lo)-16) * d
+			y[j+16] = float32(int(hi)-16) * d
+		}
 	}
 }
 
 // decodeQ5_1 (extra): d f16 @0, m f16 @2, qh u32 @4, qs[16] @8.
 // y = (nibble | bit<<4)·d + m.
-func decodeQ5_1(b []byte, y []float32) {
-	b, y = b[:24], y[:32]
-	d := f16le(b, 0)
-	m := f16le(b, 2)
-	qh := u32le(b, 4)
-	for j := range 16 {
-		q := b[8+j]
-		lo := uint32(q&15) | (qh>>j&1)<<4
-		hi := uint32(q>>4) | (qh>>(j+16)&1)<<4
-		y[j] = float32(float32(lo)*d) + m
-		y[j+16] = float32(float32(hi)*d) + m
+func decodeQ5_1(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[24*k:][:24], out[32*k:][:32]
+		d := f16le(b, 0)
+		m := f16le(b, 2)
+		qh := u32le(b, 4)
+		for j := range 16 {
+			q := b[8+j]
+			lo := uint32(q&15) | (qh>>j&1)<<4
+			hi := uint32(q>>4) | (qh>>(j+16)&1)<<4
+			y[j] = float32(float32(lo)*d) + m
+			y[j+16] = float32(float32(hi)*d) + m
+		}
 	}
 }
 
 // decodeQ8_0: d f16 @0, qs[32] int8 @2. y = qs[e]·d, -128 included.
-func decodeQ8_0(b []byte, y []float32) {
-	b, y = b[:34], y[:32]
-	d := f16le(b, 0)
-	for e := range 32 {
-		y[e] = float32(int8(b[2+e])) * d
+func decodeQ8_0(packed []byte, out []float32) {
+	for k := range len(out) / 32 {
+		b, y := packed[34*k:][:34], out[32*k:][:32]
+		d := f16le(b, 0)
+		for e := range 32 {
+			y[e] = float32(int8(b[2+e])) * d
+		}
 	}
 }

@@ -2,7 +2,6 @@ package gguf
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -49,25 +48,25 @@ func NewBuilder() *Builder {
 // it sets the alignment the builder pads to.
 func (b *Builder) AddMeta(key string, value any) error {
 	if key == "" {
-		return errors.New("gguf: builder: empty key")
+		return refuse("empty key")
 	}
 	if b.keys[key] {
-		return fmt.Errorf("gguf: builder: key %q: duplicate key", key)
+		return refuse("key %q: duplicate key", key)
 	}
 	var align uint32
 	if key == alignmentKey {
 		a, ok := value.(uint32)
 		if !ok {
-			return fmt.Errorf("gguf: builder: key %q: value of type %T, want uint32", key, value)
+			return refuse("key %q: value of type %T, want uint32", key, value)
 		}
 		if a == 0 || a&(a-1) != 0 {
-			return fmt.Errorf("gguf: builder: key %q: alignment %d is not a power of two", key, a)
+			return refuse("key %q: alignment %d is not a power of two", key, a)
 		}
 		align = a
 	}
 	vt, enc, err := encodeValue(value, 0)
 	if err != nil {
-		return fmt.Errorf("gguf: builder: key %q: %w", key, err)
+		return refuse("key %q: %w", key, err)
 	}
 	b.meta = appendString(b.meta, key)
 	b.meta = binary.LittleEndian.AppendUint32(b.meta, uint32(vt))
@@ -187,22 +186,34 @@ func appendString(b []byte, s string) []byte {
 // change before WriteTo.
 func (b *Builder) AddTensor(name string, t Type, dims []uint64, data []byte) error {
 	if name == "" {
-		return errors.New("gguf: builder: empty tensor name")
+		return refuse("empty tensor name")
 	}
 	if b.names[name] {
-		return fmt.Errorf("gguf: builder: tensor %q: duplicate tensor name", name)
+		return refuse("tensor %q: duplicate tensor name", name)
 	}
 	size, err := tensorBytes(t, dims)
 	if err != nil {
-		return fmt.Errorf("gguf: builder: tensor %q: %w", name, err)
+		return refuse("tensor %q: %w", name, err)
 	}
 	if uint64(len(data)) != size {
-		return fmt.Errorf("gguf: builder: tensor %q: %d bytes of data, want %d for %s dims %v", name, len(data), size, t, dims)
+		return refuse("tensor %q: %d bytes of data, want %d for %s dims %v", name, len(data), size, t, dims)
 	}
 	b.tensors = append(b.tensors, builtTensor{name: name, typ: t, dims: append([]uint64(nil), dims...), data: data})
 	b.names[name] = true
 	return nil
 }
+
+// refuse makes a Builder refusal: the message, after "gguf: builder: ",
+// and a match for ErrFormat under errors.Is (what the Builder refuses would
+// make a malformed file), besides whatever %w wraps.
+func refuse(format string, args ...any) error {
+	return &refusal{fmt.Errorf("gguf: builder: "+format, args...)}
+}
+
+type refusal struct{ err error }
+
+func (r *refusal) Error() string   { return r.err.Error() }
+func (r *refusal) Unwrap() []error { return []error{ErrFormat, r.err} }
 
 // WriteTo writes the file to w and returns the bytes written.
 func (b *Builder) WriteTo(w io.Writer) (int64, error) {

@@ -362,19 +362,19 @@ func TestBuilderRefuses(t *testing.T) {
 			must(t, b.AddTensor("t", TypeF32, []uint64{1}, make([]byte, 4)))
 			return b.AddTensor("t", TypeF32, []uint64{1}, make([]byte, 4))
 		}, `gguf: builder: tensor "t": duplicate tensor name`},
-		{"no dims", func(b *Builder) error { return b.AddTensor("t", TypeF32, nil, nil) }, `tensor "t": 0 dims, want 1 to 4`},
+		{"no dims", func(b *Builder) error { return b.AddTensor("t", TypeF32, nil, nil) }, `tensor "t": dim count 0, want 1 to 4`},
 		{"5 dims", func(b *Builder) error { return b.AddTensor("t", TypeF32, []uint64{1, 1, 1, 1, 1}, make([]byte, 4)) },
-			"5 dims, want 1 to 4"},
+			"dim count 5, want 1 to 4"},
 		{"unknown type", func(b *Builder) error { return b.AddTensor("t", 99, []uint64{1}, nil) },
 			`gguf: builder: tensor "t": unknown ggml type id 99`},
 		{"not whole blocks", func(b *Builder) error { return b.AddTensor("t", TypeQ8_K, []uint64{255}, make([]byte, 292)) },
-			"Q8_K row of 255 elements is not whole blocks of 256"},
+			"dim 0: Q8_K row of 255 elements is not whole blocks of 256"},
 		{"element overflow", func(b *Builder) error { return b.AddTensor("t", TypeI8, []uint64{1 << 32, 0, 1 << 31}, nil) },
-			"element count of dims [4294967296 0 2147483648] overflows int64"},
+			"dim 2 (2147483648): element count of dims [4294967296 0 2147483648] overflows int64"},
 		{"dim beyond int64", func(b *Builder) error { return b.AddTensor("t", TypeI8, []uint64{1 << 63}, nil) },
-			"element count of dims [9223372036854775808] overflows int64"},
+			"dim 0 (9223372036854775808): element count of dims [9223372036854775808] overflows int64"},
 		{"byte size overflow", func(b *Builder) error { return b.AddTensor("t", TypeF32, []uint64{1 << 31, 1 << 31}, nil) },
-			"byte size of F32 dims [2147483648 2147483648] overflows int64"},
+			"dim 1 (2147483648): byte size of F32 dims [2147483648 2147483648] overflows int64"},
 		{"short data", func(b *Builder) error { return b.AddTensor("t", TypeQ4_0, []uint64{64, 2}, make([]byte, 71)) },
 			`tensor "t": 71 bytes of data, want 72 for Q4_0 dims [64 2]`},
 		{"long data", func(b *Builder) error { return b.AddTensor("t", TypeQ4_0, []uint64{64, 2}, make([]byte, 73)) },
@@ -386,6 +386,9 @@ func TestBuilderRefuses(t *testing.T) {
 			err := tt.do(b)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+			if !errors.Is(err, ErrFormat) {
+				t.Errorf("%v does not match ErrFormat", err)
 			}
 			// A refused call leaves nothing behind: the file still parses
 			// and holds only what was accepted.

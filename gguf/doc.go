@@ -14,9 +14,14 @@
 // on unix, reading into memory elsewhere or where mapping fails) and parses
 // it. Versions 2 and 3 are read (they share one layout); version 1 and
 // big-endian (byte-swapped) files are refused. Every refusal is a
-// *FormatError naming the file, the key or tensor, the byte offset and the
-// fault; errors.Is matches ErrFormat, and ErrTruncated or ErrUnknownType
-// where they apply.
+// *FormatError naming the file, the key or tensor, the field at fault (by
+// the name it has in the message: "tensor count", "key length", "array
+// length", "dim count", "dim 2", "tensor offset", ...), its byte offset, and
+// the fault; errors.Is matches ErrFormat, and ErrTruncated or
+// ErrUnknownType where they apply. No length, count, dim or offset is ever
+// added to or multiplied by another before it is checked, so the values
+// 2^63-1, 2^63 and 2^64-1 and values whose sum or product with another field
+// wraps past 2^64 are refused like any other lie (TestParseBoundaries).
 //
 // Decisions where the format leaves room:
 //   - Keys and tensor names must not be empty. Strings are taken as bytes;
@@ -45,7 +50,9 @@
 // in the order added, each tensor at the next multiple of the alignment,
 // zero padding, and the file padded to a multiple of the alignment. An empty
 // []any is written as an empty uint8 array (it reads back as an empty []any
-// either way).
+// either way). AddMeta and AddTensor refuse what Parse would refuse, with
+// the same wording for the field at fault, and their refusals match
+// ErrFormat under errors.Is (TestBuilderBoundaries).
 //
 // # Residency
 //

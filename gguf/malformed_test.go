@@ -107,15 +107,15 @@ func malformedCases() []malformedCase {
 		}, `key "a": string value length 5 exceeds the 4 bytes remaining`, nil},
 		{"array count beyond the file", func() ([]byte, int64) {
 			return oneKV("a", valueArray, func(r *raw) { r.u32(uint32(valueUint32)).u64(3).u32(1).u32(2).u16(3) }), 41
-		}, `key "a": array of 3 uint32 values exceeds what the remaining 10 bytes can hold`, nil},
+		}, `key "a": array length 3 of uint32 values exceeds what the remaining 10 bytes can hold`, nil},
 		{"array of arrays count beyond the file", func() ([]byte, int64) {
 			return oneKV("a", valueArray, func(r *raw) {
 				r.u32(uint32(valueArray)).u64(2).u32(uint32(valueUint8)).u64(0).bytes(make([]byte, 11))
 			}), 41
-		}, `key "a": array of 2 array values exceeds what the remaining 23 bytes can hold`, nil},
+		}, `key "a": array length 2 of array values exceeds what the remaining 23 bytes can hold`, nil},
 		{"array count 2^61 of uint64", func() ([]byte, int64) {
 			return oneKV("a", valueArray, func(r *raw) { r.u32(uint32(valueUint64)).u64(1 << 61).u64(1) }), 41
-		}, `key "a": array of 2305843009213693952 uint64 values exceeds what the remaining 8 bytes can hold`, nil},
+		}, `key "a": array length 2305843009213693952 of uint64 values exceeds what the remaining 8 bytes can hold`, nil},
 		{"unknown array element type", func() ([]byte, int64) {
 			return oneKV("a", valueArray, func(r *raw) { r.u32(13).u64(0) }), 37
 		}, `key "a": unknown metadata value type 13`, nil},
@@ -169,16 +169,16 @@ func malformedCases() []malformedCase {
 			return r.tensor("t", TypeF32, []uint64{8}, 32).pad(32).bytes(make([]byte, 64)).b, at
 		}, `tensor "t": duplicate tensor name`, nil},
 		{"no dims", func() ([]byte, int64) { return oneTensor("t", TypeF32, nil, 0, make([]byte, 32)) },
-			`tensor "t": no dims`, nil},
+			`tensor "t": dim count 0, want 1 to 4`, nil},
 		{"5 dims", func() ([]byte, int64) {
 			return oneTensor("t", TypeF32, []uint64{1, 1, 1, 1, 1}, 0, make([]byte, 32))
-		}, `tensor "t": 5 dims, more than 4`, nil},
+		}, `tensor "t": dim count 5, want 1 to 4`, nil},
 		{"2^32 dims", func() ([]byte, int64) {
 			return header(3, 1, 0).str("t").u32(math.MaxUint32).bytes(make([]byte, 40)).b, 33
-		}, `tensor "t": 4294967295 dims, more than 4`, nil},
+		}, `tensor "t": dim count 4294967295, want 1 to 4`, nil},
 		{"truncated dims", func() ([]byte, int64) {
 			return header(3, 1, 0).str("t").u32(4).u64(1).u64(1).u64(1).u32(0).b, 61
-		}, `tensor "t": truncated file: dim needs 8 bytes, 4 remain`, ErrTruncated},
+		}, `tensor "t": truncated file: dim 3 needs 8 bytes, 4 remain`, ErrTruncated},
 		{"truncated tensor offset", func() ([]byte, int64) {
 			return header(3, 1, 0).str("tensor").u32(1).u64(1).u32(0).u16(0).u32(0).b, 54
 		}, `tensor "tensor": truncated file: tensor offset needs 8 bytes, 6 remain`, ErrTruncated},
@@ -191,61 +191,68 @@ func malformedCases() []malformedCase {
 			return b, at + 4 + 8
 		}, `tensor "t": unknown ggml type id 4`, ErrUnknownType},
 		{"dim beyond int64", func() ([]byte, int64) {
-			return oneTensor("t", TypeF32, []uint64{1 << 63}, 0, nil)
-		}, `tensor "t": element count of dims [9223372036854775808] overflows int64`, nil},
+			b, at := oneTensor("t", TypeF32, []uint64{1 << 63}, 0, nil)
+			return b, at + 4
+		}, `tensor "t": dim 0 (9223372036854775808): element count of dims [9223372036854775808] overflows int64`, nil},
 		{"element count overflow", func() ([]byte, int64) {
-			return oneTensor("t", TypeF32, []uint64{1 << 32, 1 << 32}, 0, nil)
-		}, `tensor "t": element count of dims [4294967296 4294967296] overflows int64`, nil},
+			b, at := oneTensor("t", TypeF32, []uint64{1 << 32, 1 << 32}, 0, nil)
+			return b, at + 4 + 8
+		}, `tensor "t": dim 1 (4294967296): element count of dims [4294967296 4294967296] overflows int64`, nil},
 		{"element count overflow beside a zero dim", func() ([]byte, int64) {
-			return oneTensor("t", TypeF32, []uint64{0, 1 << 32, 1 << 31}, 0, nil)
-		}, `tensor "t": element count of dims [0 4294967296 2147483648] overflows int64`, nil},
+			b, at := oneTensor("t", TypeF32, []uint64{0, 1 << 32, 1 << 31}, 0, nil)
+			return b, at + 4 + 16
+		}, `tensor "t": dim 2 (2147483648): element count of dims [0 4294967296 2147483648] overflows int64`, nil},
 		{"row byte size overflow", func() ([]byte, int64) {
-			return oneTensor("t", TypeF32, []uint64{1 << 62}, 0, nil)
-		}, `tensor "t": F32 row of 4611686018427387904 elements: byte size overflows int64`, nil},
+			b, at := oneTensor("t", TypeF32, []uint64{1 << 62}, 0, nil)
+			return b, at + 4
+		}, `tensor "t": dim 0: F32 row of 4611686018427387904 elements: byte size overflows int64`, nil},
 		{"tensor byte size overflow", func() ([]byte, int64) {
-			return oneTensor("t", TypeF32, []uint64{1 << 31, 1 << 31}, 0, nil)
-		}, `tensor "t": byte size of F32 dims [2147483648 2147483648] overflows int64`, nil},
+			b, at := oneTensor("t", TypeF32, []uint64{1 << 31, 1 << 31}, 0, nil)
+			return b, at + 4 + 8
+		}, `tensor "t": dim 1 (2147483648): byte size of F32 dims [2147483648 2147483648] overflows int64`, nil},
 		{"row not whole blocks", func() ([]byte, int64) {
-			return oneTensor("t", TypeQ4_0, []uint64{33, 1}, 0, make([]byte, 64))
-		}, `tensor "t": Q4_0 row of 33 elements is not whole blocks of 32`, nil},
+			b, at := oneTensor("t", TypeQ4_0, []uint64{33, 1}, 0, make([]byte, 64))
+			return b, at + 4
+		}, `tensor "t": dim 0: Q4_0 row of 33 elements is not whole blocks of 32`, nil},
 		{"Q8_K row not whole blocks", func() ([]byte, int64) {
-			return oneTensor("t", TypeQ8_K, []uint64{128, 2}, 0, make([]byte, 292))
-		}, `tensor "t": Q8_K row of 128 elements is not whole blocks of 256`, nil},
+			b, at := oneTensor("t", TypeQ8_K, []uint64{128, 2}, 0, make([]byte, 292))
+			return b, at + 4
+		}, `tensor "t": dim 0: Q8_K row of 128 elements is not whole blocks of 256`, nil},
 		{"misaligned offset", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{4}, 16, make([]byte, 64))
 			return b, at + 4 + 8 + 4
-		}, `tensor "t": offset 0x10 not a multiple of alignment 32`, nil},
+		}, `tensor "t": tensor offset 0x10 is not a multiple of alignment 32`, nil},
 		{"offset misaligned for general.alignment 64", func() ([]byte, int64) {
 			r := header(3, 1, 1).kv(alignmentKey, valueUint32).u32(64).str("t").u32(1).u64(4).u32(0)
 			at := r.at()
 			return r.u64(32).pad(64).bytes(make([]byte, 128)).b, at
-		}, `tensor "t": offset 0x20 not a multiple of alignment 64`, nil},
+		}, `tensor "t": tensor offset 0x20 is not a multiple of alignment 64`, nil},
 		{"data past the end", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{8}, 0, make([]byte, 31))
 			return b, at + 4 + 8 + 4
-		}, `tensor "t": data span of 32 bytes at offset 0x0 lies outside the file (the data section at byte 0x40 holds 31 bytes)`, nil},
+		}, `tensor "t": data of 32 bytes at tensor offset 0x0 lies outside the file (the data section at byte 0x40 holds 31 bytes)`, nil},
 		{"offset past the end", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{1}, 1<<63, make([]byte, 32))
 			return b, at + 4 + 8 + 4
-		}, `tensor "t": data span of 4 bytes at offset 0x8000000000000000 lies outside the file`, nil},
+		}, `tensor "t": data of 4 bytes at tensor offset 0x8000000000000000 lies outside the file`, nil},
 		{"first of two tensors past the end", func() ([]byte, int64) {
 			r := header(3, 2, 0).str("a").u32(1).u64(8).u32(0)
 			at := r.at()
 			return r.u64(32).tensor("b", TypeF32, []uint64{8}, 0).pad(32).bytes(make([]byte, 63)).b, at
-		}, `tensor "a": data span of 32 bytes at offset 0x20 lies outside the file (the data section at byte 0x60 holds 63 bytes)`, nil},
+		}, `tensor "a": data of 32 bytes at tensor offset 0x20 lies outside the file (the data section at byte 0x60 holds 63 bytes)`, nil},
 		{"largest byte size is no overflow", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{1, math.MaxInt64 / 4}, 0, nil)
 			return b, at + 4 + 16 + 4
-		}, `tensor "t": data span of 9223372036854775804 bytes at offset 0x0 lies outside the file`, nil},
+		}, `tensor "t": data of 9223372036854775804 bytes at tensor offset 0x0 lies outside the file`, nil},
 		{"empty tensor past the end", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{0}, 64, make([]byte, 32))
 			return b, at + 4 + 8 + 4
-		}, `tensor "t": data span of 0 bytes at offset 0x40 lies outside the file (the data section at byte 0x40 holds 32 bytes)`, nil},
+		}, `tensor "t": data of 0 bytes at tensor offset 0x40 lies outside the file (the data section at byte 0x40 holds 32 bytes)`, nil},
 		{"data section past the end", func() ([]byte, int64) {
 			// The infos end at byte 57; the data section would start at 64.
 			b, at := oneTensor("t", TypeF32, []uint64{1}, 0, nil)
 			return b[:57], at + 4 + 8 + 4
-		}, `tensor "t": data span of 4 bytes at offset 0x0 lies outside the file (the data section at byte 0x40 holds 0 bytes)`, nil},
+		}, `tensor "t": data of 4 bytes at tensor offset 0x0 lies outside the file (the data section at byte 0x40 holds 0 bytes)`, nil},
 	}
 }
 
@@ -398,7 +405,7 @@ func TestParseArrayCountBounds(t *testing.T) {
 			t.Errorf("array of %s read as %#v", names[vt], v)
 		}
 		_, err = Parse("short.gguf", r.b[:len(r.b)-1])
-		want := fmt.Sprintf(`gguf: short.gguf: key "a": array of 2 %s values exceeds what the remaining %d bytes can hold (at byte 0x29)`, names[vt], 2*sizes[vt]-1)
+		want := fmt.Sprintf(`gguf: short.gguf: key "a": array length 2 of %s values exceeds what the remaining %d bytes can hold (at byte 0x29)`, names[vt], 2*sizes[vt]-1)
 		if err == nil || err.Error() != want {
 			t.Errorf("one byte short: %v\nwant %s", err, want)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 const (
@@ -74,30 +75,67 @@ func (t TensorInfo) Rows() uint64 {
 	return n
 }
 
+// dimNames name the dims in messages; dims[0] is the row width.
+var dimNames = [maxDims]string{"dim 0", "dim 1", "dim 2", "dim 3"}
+
+// geometryError is a refusal of a tensor's dims: the dim at fault (an index
+// into dims) and what is wrong.
+type geometryError struct {
+	dim int
+	msg string
+}
+
+func (e *geometryError) Error() string { return e.msg }
+
 // tensorBytes is the byte size of a tensor of type t with GGUF dims, with
-// the geometry checks Parse, the Builder and OwnQuantBlocks share.
+// the geometry checks Parse, the Builder and OwnQuantBlocks share: an
+// unknown type is an *UnknownTypeError, a dim count outside 1 to 4 is
+// refused, and the rest is tensorGeometry's.
 func tensorBytes(t Type, dims []uint64) (uint64, error) {
-	if len(dims) == 0 || len(dims) > maxDims {
-		return 0, fmt.Errorf("%d dims, want 1 to %d", len(dims), maxDims)
+	tr, ok := ggmlTraits[t]
+	if !ok {
+		return 0, &UnknownTypeError{Type: t}
 	}
+	if len(dims) == 0 || len(dims) > maxDims {
+		return 0, fmt.Errorf("dim count %d, want 1 to %d", len(dims), maxDims)
+	}
+	size, gerr := tensorGeometry(tr, dims)
+	if gerr != nil {
+		return 0, gerr
+	}
+	return size, nil
+}
+
+// tensorGeometry is the byte size of a tensor with traits tr and 1 to 4
+// GGUF dims. Each refusal names the dim at fault: the first at which a
+// product overflows.
+func tensorGeometry(tr Traits, dims []uint64) (uint64, *geometryError) {
 	// Zero dims count as one here, so that neither Elements nor Rows of an
 	// accepted tensor overflows, even when another dim is zero.
 	prod := uint64(1)
-	for _, n := range dims {
+	for i, n := range dims {
 		if prod > math.MaxInt64/max(n, 1) {
-			return 0, fmt.Errorf("element count of dims %v overflows int64", dims)
+			return 0, &geometryError{i, fmt.Sprintf("%s (%d): element count of dims %v overflows int64", dimNames[i], n, dims)}
 		}
 		prod *= max(n, 1)
 	}
-	row, err := rowSizeBytes(t, int64(dims[0]))
+	row, err := traitRowBytes(tr, int64(dims[0]))
 	if err != nil {
-		return 0, err
+		return 0, &geometryError{0, fmt.Sprintf("%s: %v", dimNames[0], err)}
 	}
-	rows := TensorInfo{Dims: dims}.Rows()
-	if rows != 0 && uint64(row) > math.MaxInt64/rows {
-		return 0, fmt.Errorf("byte size of %s dims %v overflows int64", t, dims)
+	if slices.Contains(dims, 0) {
+		return 0, nil
 	}
-	return uint64(row) * rows, nil
+	// Every dim is at least 1 here, so the partial products only grow: the
+	// first one that overflows names the dim at fault.
+	size := uint64(row)
+	for i := 1; i < len(dims); i++ {
+		if size > math.MaxInt64/dims[i] {
+			return 0, &geometryError{i, fmt.Sprintf("%s (%d): byte size of %s dims %v overflows int64", dimNames[i], dims[i], tr.Name, dims)}
+		}
+		size *= dims[i]
+	}
+	return size, nil
 }
 
 // Name returns the name the file was parsed or opened under.
@@ -419,7 +457,7 @@ func (d *decoder) array(level int) (any, error) {
 		return nil, err
 	}
 	if n > uint64(d.remaining()/valueTypes[elem].minBytes) {
-		return nil, d.errAt(countAt, nil, "array of %d %s values exceeds what the remaining %d bytes can hold", n, elem, d.remaining())
+		return nil, d.errAt(countAt, nil, "array length %d of %s values exceeds what the remaining %d bytes can hold", n, elem, d.remaining())
 	}
 	out := make([]any, n)
 	for i := range out {
@@ -479,7 +517,7 @@ func (d *decoder) tensorInfos(f *File, n int) error {
 		size := layouts[i].size
 		if t.Offset > avail || size > avail-t.Offset {
 			return d.errAt(layouts[i].offsetAt, nil,
-				"data span of %d bytes at offset %#x lies outside the file (the data section at byte %#x holds %d bytes)",
+				"data of %d bytes at tensor offset %#x lies outside the file (the data section at byte %#x holds %d bytes)",
 				size, t.Offset, f.dataStart, avail)
 		}
 		b := start + t.Offset
@@ -506,15 +544,12 @@ func (d *decoder) tensorInfo(f *File) (TensorInfo, tensorLayout, error) {
 	if err != nil {
 		return TensorInfo{}, tensorLayout{}, err
 	}
-	if nd == 0 {
-		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "no dims")
-	}
-	if nd > maxDims {
-		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "%d dims, more than %d", nd, maxDims)
+	if nd == 0 || nd > maxDims {
+		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "dim count %d, want 1 to %d", nd, maxDims)
 	}
 	dims := make([]uint64, nd)
 	for j := range dims {
-		if dims[j], err = d.u64("dim"); err != nil {
+		if dims[j], err = d.u64(dimNames[j]); err != nil {
 			return TensorInfo{}, tensorLayout{}, err
 		}
 	}
@@ -530,16 +565,19 @@ func (d *decoder) tensorInfo(f *File) (TensorInfo, tensorLayout, error) {
 	}
 	info := TensorInfo{Name: name, Type: Type(typ), Dims: dims, Offset: offset}
 
-	if _, ok := FindGgmlTraits(info.Type); !ok {
+	tr, ok := FindGgmlTraits(info.Type)
+	if !ok {
 		ut := &UnknownTypeError{Type: info.Type}
 		return TensorInfo{}, tensorLayout{}, d.errAt(typeAt, ut, "%v", ut)
 	}
-	size, err := tensorBytes(info.Type, dims)
-	if err != nil {
-		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt, nil, "%v", err)
+	size, gerr := tensorGeometry(tr, dims)
+	if gerr != nil {
+		// The dim count was checked above, so the refusal names a dim:
+		// point at it.
+		return TensorInfo{}, tensorLayout{}, d.errAt(dimsAt+4+8*gerr.dim, nil, "%v", gerr)
 	}
 	if offset%f.alignment != 0 {
-		return TensorInfo{}, tensorLayout{}, d.errAt(offsetAt, nil, "offset %#x not a multiple of alignment %d", offset, f.alignment)
+		return TensorInfo{}, tensorLayout{}, d.errAt(offsetAt, nil, "tensor offset %#x is not a multiple of alignment %d", offset, f.alignment)
 	}
 	return info, tensorLayout{size: size, offsetAt: offsetAt}, nil
 }

@@ -271,12 +271,12 @@ func TestTensorBytes(t *testing.T) {
 		{TypeQ8_K, []uint64{512, 3}, 3 * 584, ""},
 		{TypeQ4_0, []uint64{64, 2, 3, 1}, 6 * 36, ""},
 		{TypeF32, []uint64{4, 0}, 0, ""},
-		{TypeF32, nil, 0, "0 dims, want 1 to 4"},
-		{TypeF32, []uint64{1, 1, 1, 1, 1}, 0, "5 dims, want 1 to 4"},
-		{TypeI8, []uint64{1 << 32, 1 << 32}, 0, "element count of dims [4294967296 4294967296] overflows int64"},
-		{TypeQ4_0, []uint64{33}, 0, "Q4_0 row of 33 elements is not whole blocks of 32"},
+		{TypeF32, nil, 0, "dim count 0, want 1 to 4"},
+		{TypeF32, []uint64{1, 1, 1, 1, 1}, 0, "dim count 5, want 1 to 4"},
+		{TypeI8, []uint64{1 << 32, 1 << 32}, 0, "dim 1 (4294967296): element count of dims [4294967296 4294967296] overflows int64"},
+		{TypeQ4_0, []uint64{33}, 0, "dim 0: Q4_0 row of 33 elements is not whole blocks of 32"},
 		{99, []uint64{1}, 0, "unknown ggml type id 99"},
-		{TypeF32, []uint64{1 << 31, 1 << 31}, 0, "byte size of F32 dims [2147483648 2147483648] overflows int64"},
+		{TypeF32, []uint64{1 << 31, 1 << 31}, 0, "dim 1 (2147483648): byte size of F32 dims [2147483648 2147483648] overflows int64"},
 	}
 	for _, tt := range tests {
 		got, err := tensorBytes(tt.t, tt.dims)

@@ -272,9 +272,9 @@ func TestOwnQuantBlocksRefuses(t *testing.T) {
 		{"unknown type", TensorInfo{Name: "w", Type: 99, Dims: []uint64{32}}, MatrixWeight,
 			`gguf: tensor "w": unknown ggml type id 99`},
 		{"not whole blocks", TensorInfo{Name: "w", Type: TypeQ8_K, Dims: []uint64{100, 4}}, MatrixWeight,
-			`gguf: tensor "w": Q8_K row of 100 elements is not whole blocks of 256`},
+			`gguf: tensor "w": dim 0: Q8_K row of 100 elements is not whole blocks of 256`},
 		{"no dims", TensorInfo{Name: "w", Type: TypeQ8_K}, MatrixWeight,
-			`gguf: tensor "w": 0 dims, want 1 to 4`},
+			`gguf: tensor "w": dim count 0, want 1 to 4`},
 		{"unknown role", TensorInfo{Name: "w", Type: TypeQ4_0, Dims: []uint64{32}, Data: make([]byte, 18)}, Role(5),
 			`gguf: tensor "w": unknown role 5`},
 	}

@@ -152,6 +152,12 @@ func rowSizeBytes(t Type, cols int64) (int64, error) {
 	if !ok {
 		return 0, &UnknownTypeError{Type: t}
 	}
+	return traitRowBytes(tr, cols)
+}
+
+// traitRowBytes is the byte size of a row of cols elements of the type
+// whose traits are tr.
+func traitRowBytes(tr Traits, cols int64) (int64, error) {
 	if cols < 0 {
 		return 0, fmt.Errorf("%s row of %d elements: negative width", tr.Name, cols)
 	}

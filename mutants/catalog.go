@@ -40,6 +40,7 @@ func Catalog() catalog.Catalog {
 	var entries []catalog.Entry
 	entries = append(entries, rowEntries()...)
 	entries = append(entries, decoderEntries()...)
+	entries = append(entries, edgeEntries()...)
 	entries = append(entries, kernelEntries()...)
 	return catalog.Catalog{Entries: entries, Equivalents: equivalents(), Kernel: kernelRecipe()}
 }
@@ -168,54 +169,54 @@ var decoderCorruptions = []codecCorruptions{
 	{"Q4_0", "decodeQ4_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "int(q&15) - 8", "int(q&15) - 7"},
-	}, corruption{"payload", "y[j] = (float)((int)(q & 15) - 8) * d;", "y[j] = (float)((int)(q & 15) - 7) * d;"}},
+	}, corruption{"payload", "y[k] = gm_bytef(q, k, 8) * d;", "y[k] = gm_bytef(q, k, 7) * d;"}},
 	{"Q5_0", "decodeQ5_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qh>>j&1", "qh>>(j+1)&1"},
-	}, corruption{"payload", "const int lo = (int)((q & 15) | ((qh >> j) & 1) << 4) - 16;", "const int lo = (int)((q & 15) | ((qh >> j) & 1) << 4) - 15;"}},
+	}, corruption{"payload", "y[k] = gm_bytef(q, k, 16) * d;", "y[k] = gm_bytef(q, k, 15) * d;"}},
 	{"Q8_0", "decodeQ8_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "int8(b[2+e])", "uint8(b[2+e])"},
-	}, corruption{"payload", "y[e] = (float)(int8_t)b[2 + e] * d;", "y[e] = (float)(uint8_t)b[2 + e] * d;"}},
+	}, corruption{"payload", "const uint64_t qs = gm_take<N>(b, 2 + e0) ^ GM_TOP;", "const uint64_t qs = gm_take<N>(b, 2 + e0);"}},
 	{"Q2_K", "decodeQ2_K", []corruption{
 		{"scale", "f16le(b, 80)", "2 * f16le(b, 80)"},
 		{"payload", "qs[l] >> (2 * p) & 3", "qs[l] >> (2 * p) & 1"},
-	}, corruption{"scale", "const float dl = d * (float)(sc & 15);", "const float dl = d * (float)(sc & 7);"}},
+	}, corruption{"scale", "const float dl = d * gm_float(sc & 15);", "const float dl = d * gm_float(sc & 7);"}},
 	{"Q3_K", "decodeQ3_K", []corruption{
 		{"scale", "f16le(b, 108)", "2 * f16le(b, 108)"},
 		{"payload", "low - 4 + 4*hbit", "low - 4*hbit"},
-	}, corruption{"payload", "const int q = low2 - (((b[r] >> hbit) & 1) ? 0 : 4);", "const int q = low2 - (((b[r] >> hbit) & 1) ? 4 : 0);"}},
+	}, corruption{"payload", "const uint64_t q = low2 | hbit << 2;", "const uint64_t q = low2 | (hbit ^ GM_ONE) << 2;"}},
 	{"Q4_K", "decodeQ4_K", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qs[l]&15", "qs[l]&7"},
-	}, corruption{"payload", "y[r] = d1 * (float)((qs[r] >> shift) & 15) - m1;", "y[r] = d1 * (float)((qs[r] >> shift) & 15) + m1;"}},
+	}, corruption{"payload", "y[k] = d1 * gm_bytef(nib, k, 0) - m1;", "y[k] = d1 * gm_bytef(nib, k, 0) + m1;"}},
 	{"Q5_K", "decodeQ5_K", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qh[l]>>(2*c)&1", "qh[l]>>(2*c+1)&1"},
-	}, corruption{"payload", "const int q = ((qs[r] >> shift) & 15) + (((qh[r] >> g) & 1) << 4);", "const int q = ((qs[r] >> shift) & 15) + (((qh[r] >> g) & 1) << 3);"}},
+	}, corruption{"payload", "const uint64_t q = nib | (gm_take<N>(b, 16 + r) >> g & GM_ONE) << 4;", "const uint64_t q = nib | (gm_take<N>(b, 16 + r) >> g & GM_ONE) << 3;"}},
 	{"Q6_K", "decodeQ6_K", []corruption{
 		{"scale", "f16le(b, 208)", "2 * f16le(b, 208)"},
 		{"payload", "int(low|high<<4) - 32", "int(low|high<<4) - 31"},
-	}, corruption{"scale", "const float dl = d * (float)(int8_t)b[192 + 2 * g + half];", "const float dl = d * (float)(uint8_t)b[192 + 2 * g + half];"}},
+	}, corruption{"scale", "const float dl = d * gm_float((int8_t)b.u8(192 + (e0 >> 4)));", "const float dl = d * gm_float((uint8_t)b.u8(192 + (e0 >> 4)));"}},
 	{"Q8_K", "decodeQ8_K", []corruption{
 		{"scale", "math.Float32frombits(u32le(b, 0))", "2 * math.Float32frombits(u32le(b, 0))"},
 		{"payload", "int8(b[4+e])", "uint8(b[4+e])"},
-	}, corruption{"payload", "for (int r = 0; r < 32; ++r) y[r] = d * (float)(int8_t)qs[r];", "for (int r = 0; r < 32; ++r) y[r] = d * (float)(uint8_t)qs[r];"}},
+	}, corruption{"payload", "const uint64_t qs = gm_take<N>(b, 4 + e0) ^ GM_TOP;", "const uint64_t qs = gm_take<N>(b, 4 + e0);"}},
 	{"IQ2_XXS", "decodeIQ2_XXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "w>>28", "w>>29"},
 		{"codebook", "iq2xxsGrid[grp[l]]", "iq2xxsGrid[grp[l]^1]"},
-	}, corruption{"codebook", "const uint64_t grid = gm_iq2xxs_grid[q[l]];", "const uint64_t grid = gm_iq2xxs_grid[q[l] ^ 1];"}},
+	}, corruption{"codebook", "gm_iq2xxs_grid[b.u8(2 + 8 * g + l)]", "gm_iq2xxs_grid[b.u8(2 + 8 * g + l) ^ 1]"}},
 	{"IQ2_XS", "decodeIQ2_XS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qs>>9", "qs>>10"},
 		{"codebook", "iq2xsGrid[qs&511]", "iq2xsGrid[(qs&511)^1]"},
-	}, corruption{"codebook", "const uint64_t grid = gm_iq2xs_grid[qv & 511];", "const uint64_t grid = gm_iq2xs_grid[(qv & 511) ^ 1];"}},
+	}, corruption{"codebook", "gm_iq2xs_grid[qv & 511]", "gm_iq2xs_grid[(qv & 511) ^ 1]"}},
 	{"IQ3_XXS", "decodeIQ3_XXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "w>>28", "w>>29"},
 		{"codebook", "iq3xxsGrid[b[2+8*g+2*l]]", "iq3xxsGrid[b[2+8*g+2*l]^1]"},
-	}, corruption{"codebook", "const uint32_t grid1 = gm_iq3xxs_grid[qs[8 * g + 2 * l]];", "const uint32_t grid1 = gm_iq3xxs_grid[qs[8 * g + 2 * l] ^ 1];"}},
+	}, corruption{"codebook", "uint64_t grid = gm_iq3xxs_grid[b.u8(first)];", "uint64_t grid = gm_iq3xxs_grid[b.u8(first) ^ 1];"}},
 	{"IQ1_S", "decodeIQ1_S", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qh>>(3*l)&7", "qh>>(3*l)&3"},
@@ -225,32 +226,32 @@ var decoderCorruptions = []codecCorruptions{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "b[2+j]", "b[2+(j^1)]"},
 		{"codebook", "kvaluesIQ4NL[q&15]", "kvaluesIQ4NL[(q&15)^1]"},
-	}, corruption{"codebook", "y[j] = d * (float)gm_kvalues_iq4nl[q & 15];", "y[j] = d * (float)gm_kvalues_iq4nl[(q & 15) ^ 1];"}},
+	}, corruption{"codebook", "y[k] = d * gm_float(gm_kvalues_iq4nl[nib]);", "y[k] = d * gm_float(gm_kvalues_iq4nl[nib ^ 1]);"}},
 	{"IQ3_S", "decodeIQ3_S", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qh>>(2*l)&1", "qh>>(2*l+1)&1"},
 		{"codebook", "iq3sGrid[idx1]", "iq3sGrid[idx1^1]"},
-	}, corruption{"codebook", "const uint32_t grid1 = gm_iq3s_grid[idx1];", "const uint32_t grid1 = gm_iq3s_grid[idx1 ^ 1];"}},
+	}, corruption{"codebook", "uint64_t grid = gm_iq3s_grid[idx1];", "uint64_t grid = gm_iq3s_grid[idx1 ^ 1];"}},
 	{"IQ2_S", "decodeIQ2_S", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "qh>>(2*l)&3", "qh>>(2*l)&1"},
 		{"codebook", "iq2sGrid[idx]", "iq2sGrid[idx^1]"},
-	}, corruption{"codebook", "const uint64_t grid = gm_iq2s_grid[idx];", "const uint64_t grid = gm_iq2s_grid[idx ^ 1];"}},
+	}, corruption{"codebook", "gm_iq2s_grid[idx]", "gm_iq2s_grid[idx ^ 1]"}},
 	{"IQ4_XS", "decodeIQ4_XS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "sh>>(2*g)&3", "sh>>(2*g)&1"},
 		{"codebook", "kvaluesIQ4NL[qs[j]&15]", "kvaluesIQ4NL[(qs[j]&15)^1]"},
-	}, corruption{"scale", "const float dl = d * (float)((int)ls - 32);", "const float dl = d * (float)((int)ls - 31);"}},
+	}, corruption{"scale", "const float dl = d * gm_float((int)ls - 32);", "const float dl = d * gm_float((int)ls - 31);"}},
 	{"MXFP4", "decodeMXFP4", []corruption{
-		{"scale", "e8m0Half(b[0])", "e8m0Half(b[0] + 1)"},
+		{"scale", "e8m0HalfTable[b[0]]", "e8m0HalfTable[b[0]+1]"},
 		{"payload", "b[1+j]", "b[1+(j^1)]"},
 		{"codebook", "kvaluesMXFP4[q&15]", "kvaluesMXFP4[(q&15)^1]"},
-	}, corruption{"codebook", "y[j] = (float)gm_kvalues_mxfp4[q & 15] * s;", "y[j] = (float)gm_kvalues_mxfp4[(q & 15) ^ 1] * s;"}},
+	}, corruption{"codebook", "y[k] = gm_float(gm_kvalues_mxfp4[q]) * s;", "y[k] = gm_float(gm_kvalues_mxfp4[q ^ 1]) * s;"}},
 	{"IQ1_XXXS", "decodeIQ1_XXXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "nib&8 != 0", "nib&4 != 0"},
 		{"codebook", "iq1xxxsGrid[b[2+4*g+l]]", "iq1xxxsGrid[b[2+4*g+l]^1]"},
-	}, corruption{"codebook", "const uint64_t grid = gm_iq1_xxxs_grid[b[2 + 4 * g + l]];", "const uint64_t grid = gm_iq1_xxxs_grid[b[2 + 4 * g + l] ^ 1];"}},
+	}, corruption{"codebook", "gm_iq1_xxxs_grid[b.u8(2 + 4 * g + l)]", "gm_iq1_xxxs_grid[b.u8(2 + 4 * g + l) ^ 1]"}},
 }
 
 // decoderEntries expands class 4 for the Go decoders: each corruption is
@@ -285,32 +286,32 @@ const (
 func kernelEntries() []catalog.Entry {
 	entries := []catalog.Entry{
 		kernelText("kernel-grid-stride-removed", 9, kernelFile,
-			"i < total; i += (int64_t)gm_grid_threads()) {\n    const int64_t row = i / blocks_per_row;",
-			"i < total; i += total) {\n    const int64_t row = i / blocks_per_row;",
-			"blocks past the first 1024*128 are never gathered", testGPUContinue),
+			"row < a.n_ids; row += step) {",
+			"row < a.n_ids; row += a.n_ids) {",
+			"rows past the grid's first turn are never gathered", testGPUContinue),
 		kernelText("kernel-row-stride-in-elements", 5, kernelFile,
-			"const uint8_t* src = table + id * row_bytes + blk * C::bytes;",
-			"const uint8_t* src = table + id * hidden + blk * C::bytes;",
+			"const uint8_t* src = a.table + id * a.row_bytes + src_first;",
+			"const uint8_t* src = a.table + id * a.hidden + src_first;",
 			"rows other than row 0 are read from the wrong offset", testGPUMatchesCPU),
 		kernelText("kernel-ids-truncated-to-int32", 6, kernelFile,
-			"if (id_bytes == 8) return (int64_t)gm_u64(p);",
-			"if (id_bytes == 8) return (int64_t)(int32_t)gm_u64(p);",
+			"if (id_bytes == 8) return (int64_t)(aligned ? gm_load64(p) : gm_u64(p));",
+			"if (id_bytes == 8) return (int64_t)(int32_t)(aligned ? gm_load64(p) : gm_u64(p));",
 			"1<<32+1 would pass the bounds check as row 1", testGPUBadIDs),
 		kernelText("kernel-bf16-truncates", 7, kernelDecoders,
-			"return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);",
-			"return (uint16_t)(u >> 16);",
-			"bf16 output is truncated instead of rounded to nearest even", testGPUMatchesCPU),
+			`asm("cvt.rn.bf16x2.f32 %0, %1, %2;"`,
+			`asm("cvt.rz.bf16x2.f32 %0, %1, %2;"`,
+			"bf16 output is truncated instead of rounded to nearest even (the NVIDIA rounding instruction)", testGPUMatchesCPU),
 		kernelText("kernel-error-record-not-written", 8, kernelFile,
-			"atomicMin(bad, (unsigned long long)row);\n      continue;\n    }\n    const uint8_t* src = table + id * row_bytes + blk",
-			"continue;\n    }\n    const uint8_t* src = table + id * row_bytes + blk",
+			"if (lane == 0) atomicMin(a.bad, (unsigned long long)row);",
+			"if (lane == 0) (void)row;",
 			"a bad id is skipped silently instead of being recorded", testGPUBadIDs),
 		kernelText("kernel-error-record-not-read", 8, kernelFile,
 			"if (first_bad != GM_NO_ERROR) {",
 			"if (false) {",
 			"the launcher never reports the recorded bad id", testGPUBadIDs),
 		kernelText("kernel-device-binding-removed", 13, kernelFile,
-			"  if (!gm_bind(device, err, errlen)) return GM_ERROR;\n  if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;\n  status = gm_run(",
-			"  if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;\n  status = gm_run(",
+			"  if (!gm_bind(device, err, errlen)) return GM_ERROR;\n  if (gm_grid(k, out_bf16, a, device, &grid, err, errlen) != GM_OK) return GM_ERROR;\n  if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;\n  status = gm_run(",
+			"  if (gm_grid(k, out_bf16, a, device, &grid, err, errlen) != GM_OK) return GM_ERROR;\n  if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;\n  status = gm_run(",
 			"the gather runs on the ambient device, not the tensors'", testGPUBinding),
 	}
 	for _, c := range decoderCorruptions {
