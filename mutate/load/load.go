@@ -43,6 +43,10 @@ type Package struct {
 	Types *types.Package
 	Info  *types.Info
 	Cgo   bool
+	// CgoTypes is set for a cgo package whose C names resolved to the
+	// declarations cmd/cgo generated: Types and Info then have the C types.
+	// Nil for a cgo package checked with a faked "C" (unknown C types).
+	CgoTypes *Cgo
 	// Imports maps the import paths of the package's files to their types,
 	// for type-checking a mutated file against the same dependencies.
 	Imports map[string]*types.Package
@@ -342,12 +346,38 @@ func (p *Program) target(pkg *packages.Package) (*Package, error) {
 			}
 			syntax = append(syntax, f)
 		}
-		info := NewInfo()
-		tp, err := Check(t.Path, p.Fset, syntax, t.Imports, true, info)
-		if err != nil {
-			return nil, fmt.Errorf("load: type-check %s: %w", t.Path, err)
+		// Check the package's own files (for positions) with the types
+		// cmd/cgo found for C names; without them (a C constant), with a
+		// faked "C" whose names have unknown types.
+		if cg, err := newCgo(p.Fset, pkg); err == nil {
+			var restores []func()
+			for _, f := range syntax {
+				restore, rerr := cg.Rewrite(f)
+				restores = append(restores, restore)
+				if rerr != nil {
+					err = rerr
+					break
+				}
+			}
+			if err == nil {
+				info := NewInfo()
+				tp, cerr := CheckCgo(t.Path, p.Fset, syntax, cg, t.Imports, info)
+				if cerr == nil {
+					t.Types, t.Info, t.CgoTypes = tp, info, cg
+				}
+			}
+			for _, restore := range restores {
+				restore()
+			}
 		}
-		t.Types, t.Info = tp, info
+		if t.CgoTypes == nil {
+			info := NewInfo()
+			tp, err := Check(t.Path, p.Fset, syntax, t.Imports, true, info)
+			if err != nil {
+				return nil, fmt.Errorf("load: type-check %s: %w", t.Path, err)
+			}
+			t.Types, t.Info = tp, info
+		}
 	} else {
 		syntax = pkg.Syntax
 		t.Types, t.Info = pkg.Types, pkg.TypesInfo

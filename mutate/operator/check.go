@@ -101,6 +101,9 @@ type pkgChecker struct {
 	errs    []types.Error
 	copies  int
 	uses    map[*token.File][]pkgUse // uses of imported package names, by file
+	// cgoFiles are the package's files with C names rewritten, for a cgo
+	// package whose C types are known
+	cgoFiles map[*load.File]*ast.File
 }
 
 type pkgUse struct {
@@ -112,17 +115,41 @@ func newPkgChecker(prog *load.Program, pkg *load.Package) *pkgChecker {
 	c := &pkgChecker{prog: prog, pkg: pkg, info: load.NewInfo(), uses: map[*token.File][]pkgUse{}}
 	c.conf = types.Config{
 		Importer:    load.Importer(pkg.Imports),
-		FakeImportC: pkg.Cgo,
+		FakeImportC: pkg.Cgo && pkg.CgoTypes == nil,
 		Error: func(err error) {
-			if te, ok := err.(types.Error); ok {
+			if te, ok := err.(types.Error); ok && !(pkg.CgoTypes != nil && load.IsUnusedC(te)) {
 				c.errs = append(c.errs, te)
 			}
 		},
 	}
 	c.checked = types.NewPackage(pkg.Path, pkg.Name)
 	var files []*ast.File
-	for _, f := range pkg.Files {
-		files = append(files, f.Syntax)
+	if pkg.CgoTypes != nil {
+		// this checker's own copies of the files, with C names rewritten
+		// to cmd/cgo's declarations, which join the package
+		imports := map[string]*types.Package{"C": types.NewPackage("C", "C")}
+		for p, ip := range pkg.Imports {
+			imports[p] = ip
+		}
+		c.conf.Importer = load.Importer(imports)
+		c.cgoFiles = map[*load.File]*ast.File{}
+		for _, f := range pkg.Files {
+			cp, err := parser.ParseFile(prog.Fset, f.Path, f.Src, parser.SkipObjectResolution)
+			if err == nil {
+				_, err = pkg.CgoTypes.Rewrite(cp)
+			}
+			if err != nil {
+				c.errs = append(c.errs, types.Error{Msg: err.Error()})
+				break
+			}
+			c.cgoFiles[f] = cp
+			files = append(files, cp)
+		}
+		files = append(files, pkg.CgoTypes.Decls)
+	} else {
+		for _, f := range pkg.Files {
+			files = append(files, f.Syntax)
+		}
 	}
 	err := types.NewChecker(&c.conf, prog.Fset, c.checked, c.info).Files(files)
 	c.ok = err == nil && len(c.errs) == 0
@@ -215,6 +242,11 @@ func (c *pkgChecker) checkFunc(cand *candidate) string {
 	if err != nil {
 		return c.relative(err.Error())
 	}
+	if c.pkg.CgoTypes != nil {
+		if _, err := c.pkg.CgoTypes.Rewrite(f); err != nil {
+			return c.relative(err.Error())
+		}
+	}
 	c.errs = c.errs[:0]
 	// A fresh Checker per copy, on the package as checked: names resolve to
 	// the package's objects, whose types are known, so only the copy is
@@ -226,7 +258,7 @@ func (c *pkgChecker) checkFunc(cand *candidate) string {
 		if strings.Contains(te.Msg, "imported") && strings.Contains(te.Msg, "not used") {
 			if spec := importAt(f, te.Pos); spec != nil {
 				path := strings.Trim(spec.Path.Value, "`\"")
-				if (spec.Name != nil && spec.Name.Name == ".") || c.usedOutside(fm.tf, fd, path) {
+				if (spec.Name != nil && spec.Name.Name == ".") || path == "C" || c.usedOutside(fm.tf, fd, path) {
 					continue
 				}
 				if orig := importAt(fm.file.Syntax, token.NoPos, path); orig != nil {
@@ -256,13 +288,26 @@ func (c *pkgChecker) checkPackage(cand *candidate) string {
 		return c.relative(err.Error())
 	}
 	files := []*ast.File{f}
-	for _, other := range c.pkg.Files {
-		if other != fm.file {
-			files = append(files, other.Syntax)
-		}
-	}
 	info := load.NewInfo()
-	tp, err := load.Check(c.pkg.Path, c.prog.Fset, files, c.pkg.Imports, c.pkg.Cgo, info)
+	var tp *types.Package
+	if c.pkg.CgoTypes != nil {
+		if _, err := c.pkg.CgoTypes.Rewrite(f); err != nil {
+			return c.relative(err.Error())
+		}
+		for _, other := range c.pkg.Files {
+			if other != fm.file && c.cgoFiles[other] != nil {
+				files = append(files, c.cgoFiles[other])
+			}
+		}
+		tp, err = load.CheckCgo(c.pkg.Path, c.prog.Fset, files, c.pkg.CgoTypes, c.pkg.Imports, info)
+	} else {
+		for _, other := range c.pkg.Files {
+			if other != fm.file {
+				files = append(files, other.Syntax)
+			}
+		}
+		tp, err = load.Check(c.pkg.Path, c.prog.Fset, files, c.pkg.Imports, c.pkg.Cgo, info)
+	}
 	if err != nil {
 		return c.relative(err.Error())
 	}

@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 
 	"gathermut/mutate/load"
@@ -132,5 +134,69 @@ func TestFunctionCopyCheckAgrees(t *testing.T) {
 	}
 	if copies < 40 || unviable < 5 {
 		t.Errorf("only %d function mutants, %d unviable: the cases do not exercise the check", copies, unviable)
+	}
+}
+
+const cgoSrc = `package c
+
+// #include <stdlib.h>
+// static int twice(int x) { return 2 * x; }
+import "C"
+
+func Kind(x C.int) int {
+	switch x {
+	case 1:
+		return 10
+	case 2:
+		return 20
+	}
+	return 0
+}
+
+func Twice(x int) int {
+	var r C.int
+	r = C.twice(C.int(x))
+	return int(r)
+}
+`
+
+// TestCgoTypesKnown: in a cgo package, C names get the types cmd/cgo
+// found, so a mutant that only the compiler used to reject (a duplicate
+// case of C.int constants, a C-typed variable left unused) is unviable
+// without a build.
+func TestCgoTypesKnown(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is not enabled (no C compiler)")
+	}
+	dir := writeModule(t, map[string]string{"c/c.go": cgoSrc})
+	prog, err := load.Load(dir, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pkg := prog.Targets[0]; !pkg.Cgo || pkg.CgoTypes == nil {
+		t.Fatalf("cgo %v, C types known %v", pkg.Cgo, pkg.CgoTypes != nil)
+	}
+	ms, err := Generate(prog, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"const-int 1 -> 2":     "duplicate case",
+		"remove-stmt r = C.twice(C.int(x)) -> ": "",
+	}
+	found := 0
+	for _, m := range ms {
+		key := m.Operator + " " + m.Original + " -> " + m.Replacement
+		msg, ok := want[key]
+		if !ok {
+			continue
+		}
+		found++
+		if msg == "" && m.Unviable != "" || msg != "" && !strings.Contains(m.Unviable, msg) {
+			t.Errorf("%s: unviable %q, want %q", key, m.Unviable, msg)
+		}
+	}
+	if found != len(want) {
+		t.Errorf("found %d of the %d mutants", found, len(want))
 	}
 }
