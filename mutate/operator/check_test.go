@@ -181,7 +181,7 @@ func TestCgoTypesKnown(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"const-int 1 -> 2":     "duplicate case",
+		"const-int 1 -> 2":                      "duplicate case",
 		"remove-stmt r = C.twice(C.int(x)) -> ": "",
 	}
 	found := 0
