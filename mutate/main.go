@@ -60,6 +60,8 @@ flags:
   --shard K/N           only the mutants whose index in the id-sorted list is K mod N
   --operators LIST      comma-separated generic operators (default all)
   -v                    print each mutant's verdict on stderr as it finishes
+  --no-schemata         build every mutant on its own instead of in one schema binary per package
+  --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
 
 ` + exitcode.UsageText()
@@ -82,6 +84,8 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.Catalog, "catalog", c.Catalog, "catalog package (import path, or ./dir in the module); empty: none")
 	fs.StringVar(operators, "operators", "", "comma-separated generic operators (default: all)")
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
+	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
+	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the discovery and baseline caches")
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs

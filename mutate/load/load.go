@@ -32,6 +32,7 @@ type Program struct {
 	tests     map[string][]string // package path -> its top-level tests, sorted
 	importers map[string][]string // package path -> module packages importing it directly
 	dirs      map[string]string   // package path -> directory, every module package
+	names     map[string]string   // package path -> package name, every module package
 }
 
 // Package is one target package.
@@ -105,6 +106,7 @@ func Load(dir string, patterns ...string) (*Program, error) {
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
 		dirs:      map[string]string{},
+		names:     map[string]string{},
 	}
 	if err := prog.loadGraph(); err != nil {
 		return nil, err
@@ -134,6 +136,7 @@ func LoadGraph(dir string) (*Program, error) {
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
 		dirs:      map[string]string{},
+		names:     map[string]string{},
 	}
 	if err := prog.loadGraph(); err != nil {
 		return nil, err
@@ -174,6 +177,7 @@ func (p *Program) loadGraph() error {
 		}
 		if pkg.ForTest == "" && len(pkg.GoFiles) > 0 {
 			p.dirs[owner] = filepath.Dir(pkg.GoFiles[0])
+			p.names[owner] = pkg.Name
 		}
 		for _, imp := range pkg.Imports {
 			if imp.PkgPath == owner || !p.inModule(imp.PkgPath) {
@@ -463,6 +467,9 @@ func (p *Program) Tests(path string) []string { return p.tests[path] }
 
 // Dir returns the directory of a module package.
 func (p *Program) Dir(path string) string { return p.dirs[path] }
+
+// Name returns the package name of a module package.
+func (p *Program) Name(path string) string { return p.names[path] }
 
 // Importers returns the module packages that import path directly (test
 // files included), sorted.

@@ -45,6 +45,7 @@ type Mutant struct {
 	Catalog     *catalog.Entry `json:"catalog,omitempty"`
 	Expected    []string       `json:"expected,omitempty"` // expected killers, "pkgpath.TestName"
 	Equivalent  string         `json:"equivalent,omitempty"`
+	Schema      *Site          `json:"schema,omitempty"`   // how the mutant enters its package's schema, or why not
 	Unviable    string         `json:"unviable,omitempty"` // type-check error found before any build
 	Invalid     string         `json:"invalid,omitempty"`  // the mutant could not be made (catalog error); reported as Error
 }
@@ -88,7 +89,22 @@ type Result struct {
 	ExitCode       int           `json:"exitCode"`
 	Excerpt        string        `json:"excerpt,omitempty"`
 	Duration       time.Duration `json:"duration"`
+	// Mode says how the mutant was judged: ModeSchema, ModeOverlay,
+	// ModeKernel or ModeStatic; ModeNote why it was not switched in the
+	// schema when it could have been (a schema run only).
+	Mode     Mode   `json:"mode,omitempty"`
+	ModeNote string `json:"modeNote,omitempty"`
 }
+
+// Mode is how a mutant was judged.
+type Mode string
+
+const (
+	ModeSchema  Mode = "schema"  // a process of its package's schema test binary
+	ModeOverlay Mode = "overlay" // its own go test -c through an -overlay
+	ModeKernel  Mode = "kernel"  // a rebuild of the kernel library
+	ModeStatic  Mode = "static"  // decided without running tests (unviable at type check, ignored, an error, not covered)
+)
 
 // CatalogFailure reports whether r fails a catalog mutant: one that ran and
 // was not killed by its expected tests.

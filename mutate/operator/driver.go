@@ -14,10 +14,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/schema"
 )
 
 // Config selects what Generate produces.
@@ -141,7 +143,11 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 		pass.Stack = stack
 		for _, op := range ops {
 			for _, rw := range op.Mutate(pass, n) {
-				c, ok, err := fm.build(op.Name, rw, stack)
+				st := stack
+				if rw.Node != n {
+					st = append(stack[:len(stack):len(stack)], n) // the rewrite is of a child of n
+				}
+				c, ok, err := fm.build(op.Name, rw, st)
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
@@ -203,8 +209,41 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (*cand
 		}
 	}
 	m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, m.Replacement)
+	m.Schema = schema.Classify(schema.Input{
+		TF:        fm.tf,
+		Src:       fm.file.Src,
+		Info:      fm.pkg.Info,
+		Facts:     factsOf(fm.prog, fm.pkg),
+		Stack:     stack,
+		Node:      rw.Node,
+		Deleted:   rw.New == nil,
+		Edit:      edit,
+		Spell:     func(t types.Type) string { return schema.Spell(t, fm.pkg.Types, fm.file.Syntax) },
+		Imprecise: fm.pkg.Cgo && fm.pkg.CgoTypes == nil,
+	})
 	c.m = m
 	return c, true, nil
+}
+
+var (
+	factsMu sync.Mutex
+	facts   = map[*load.Package]*schema.Facts{}
+)
+
+// factsOf returns the schema facts of a loaded package, made once.
+func factsOf(prog *load.Program, pkg *load.Package) *schema.Facts {
+	factsMu.Lock()
+	defer factsMu.Unlock()
+	f := facts[pkg]
+	if f == nil {
+		var files []*ast.File
+		for _, file := range pkg.Files {
+			files = append(files, file.Syntax)
+		}
+		f = schema.NewFacts(prog.Fset, files, pkg.Info)
+		facts[pkg] = f
+	}
+	return f
 }
 
 // semanticHash identifies the program a mutant makes: the tokens of the

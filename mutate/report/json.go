@@ -42,30 +42,48 @@ type BaselineInfo struct {
 	Seconds  float64  `json:"seconds"`
 }
 
+// Timing says where a run's time went: wall seconds of the phases, and
+// for the mutants' builds and test processes the seconds summed over
+// workers.
+type Timing struct {
+	Discovery      float64 `json:"discovery"`      // wall: catalog, load, mutants (TypeCheck included)
+	TypeCheck      float64 `json:"typeCheck"`      // wall: type-checking the mutants
+	Baseline       float64 `json:"baseline"`       // wall
+	SchemaBuilds   float64 `json:"schemaBuilds"`   // wall: rendering and building the schema binaries
+	SchemaRounds   int     `json:"schemaRounds"`   // schema builds until one compiled
+	Mutants        float64 `json:"mutants"`        // wall: running the mutants
+	FallbackBuilds float64 `json:"fallbackBuilds"` // summed: per-mutant overlay builds
+	Builds         int     `json:"builds"`         // how many
+	TestProcesses  float64 `json:"testProcesses"`  // summed: mutant test processes
+	Processes      int     `json:"processes"`      // how many
+}
+
 // Meta is the run-level information of a report.
 type Meta struct {
-	Name        string        `json:"name"`
-	Module      string        `json:"module"`
-	Root        string        `json:"root"`
-	Patterns    []string      `json:"patterns"`
-	Catalog     string        `json:"catalog,omitempty"`
-	Started     time.Time     `json:"started"`
-	WallSeconds float64       `json:"wallSeconds"`
-	Jobs        int           `json:"jobs"`
-	Machine     Machine       `json:"machine"`
-	GoVersion   string        `json:"goVersion"`
-	Version     string        `json:"version"`
-	TreeBefore  string        `json:"treeBefore"`
-	TreeAfter   string        `json:"treeAfter"`
-	TreeChanged []string      `json:"treeChanged,omitempty"`
-	Interrupted bool          `json:"interrupted"`
-	Shard       string        `json:"shard,omitempty"`
-	Shards      []string      `json:"shards,omitempty"` // merged reports
-	Config      config.Config `json:"config"`           // the run's configuration
-	Baseline    BaselineInfo  `json:"baseline"`
-	Summary     Summary       `json:"summary"`
-	ExitCode    exitcode.Code `json:"exitCode"`
-	Reason      string        `json:"reason"`
+	Name        string              `json:"name"`
+	Module      string              `json:"module"`
+	Root        string              `json:"root"`
+	Patterns    []string            `json:"patterns"`
+	Catalog     string              `json:"catalog,omitempty"`
+	Started     time.Time           `json:"started"`
+	WallSeconds float64             `json:"wallSeconds"`
+	Jobs        int                 `json:"jobs"`
+	Machine     Machine             `json:"machine"`
+	GoVersion   string              `json:"goVersion"`
+	Version     string              `json:"version"`
+	TreeBefore  string              `json:"treeBefore"`
+	TreeAfter   string              `json:"treeAfter"`
+	TreeChanged []string            `json:"treeChanged,omitempty"`
+	Interrupted bool                `json:"interrupted"`
+	Shard       string              `json:"shard,omitempty"`
+	Shards      []string            `json:"shards,omitempty"` // merged reports
+	Config      config.Config       `json:"config"`           // the run's configuration
+	Baseline    BaselineInfo        `json:"baseline"`
+	Timing      Timing              `json:"timing"`
+	Modes       map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
+	Summary     Summary             `json:"summary"`
+	ExitCode    exitcode.Code       `json:"exitCode"`
+	Reason      string              `json:"reason"`
 }
 
 // Report is the mutation-testing-report-schema document.

@@ -160,7 +160,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	res := &Result{Command: CommandLine(o.Dir, argv), Tests: map[string]*TestOutcome{}}
+	res := &Result{Command: CommandLine(o.Dir, append(append([]string(nil), o.Env...), argv...)), Tests: map[string]*TestOutcome{}}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("testbin: start %s: %w", o.Binary, err)

@@ -54,7 +54,11 @@ type TestBaseline struct {
 	Skip    string        // the skip message
 	Output  string        // for failing and flaky tests
 	blocks  map[string][]block
+	hits    []byte // schema sites the test ran (schemata)
 }
+
+// HitSite reports whether the test ran schema site s.
+func (t *TestBaseline) HitSite(s int) bool { return s >= 0 && s < len(t.hits) && t.hits[s] != 0 }
 
 type block struct {
 	sl, sc, el, ec int
@@ -103,19 +107,37 @@ type BaselineOptions struct {
 	TempDir  string
 	Packages []string // observing packages
 	Cover    []string // packages to collect coverage of (the mutated ones)
+	// Bins are prebuilt schema test binaries, one per observing package:
+	// coverage is then the schema sites each test ran (Sites of them),
+	// recorded through GATHERMUT_HITS, instead of a -cover build.
+	Bins    map[string]string
+	Sites   int
+	Timeout time.Duration // the limit on each baseline process
+	// Progress is called as tests finish (done of total), from one
+	// goroutine at a time.
+	Progress func(done, total int)
 }
 
 // RunBaseline builds every observing package's test binary once with
-// coverage and runs its tests twice.
+// coverage (or takes the schema binaries) and runs its tests twice.
 func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*Baseline, error) {
 	start := time.Now()
 	b := &Baseline{Packages: map[string]*PackageBaseline{}}
 	var mu sync.Mutex
 	bins := map[string]string{}
+	for p, bin := range o.Bins {
+		bins[p] = bin
+	}
 	p := pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
 	for i, path := range o.Packages {
 		pb := &PackageBaseline{Path: path, Dir: prog.Dir(path), Tests: map[string]*TestBaseline{}}
 		b.Packages[path] = pb
+		if o.Bins != nil {
+			if bins[path] == "" {
+				return nil, fmt.Errorf("lab: no schema test binary for %s", path)
+			}
+			continue
+		}
 		bin := filepath.Join(o.TempDir, fmt.Sprintf("base%d.test", i))
 		p.Go(func(ctx context.Context) error {
 			cover := coverFor(prog, path, o.Cover)
@@ -140,12 +162,25 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 	if err := p.Wait(); err != nil {
 		return nil, err
 	}
+	total, done := 0, 0
+	for _, path := range o.Packages {
+		if n := len(prog.Tests(path)); n > 0 {
+			total += n + 1
+		}
+	}
+	tick := func() {
+		done++
+		if o.Progress != nil {
+			o.Progress(done, total)
+		}
+	}
 
-	// Run 1: each test alone, with its coverage profile.
+	// Run 1: each test alone, with its coverage profile (or hits).
 	type first struct {
 		action, output string
 		elapsed        time.Duration
 		blocks         map[string][]block
+		hits           []byte
 	}
 	firsts := map[string]*first{}
 	p = pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
@@ -156,7 +191,16 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 			n++
 			profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", n))
 			p.Go(func(ctx context.Context) error {
-				res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Cover: profile})
+				opts := testbin.Options{Binary: bins[path], Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Timeout: o.Timeout}
+				if o.Bins != nil {
+					if err := os.WriteFile(profile, make([]byte, max(o.Sites, 1)), 0o644); err != nil {
+						return err
+					}
+					opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
+				} else {
+					opts.Cover = profile
+				}
+				res, err := testbin.Run(ctx, opts)
 				if err != nil {
 					return err
 				}
@@ -165,16 +209,25 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 					f.action, f.output, f.elapsed = t.Action, t.Output, t.Elapsed
 				}
 				if f.action == "run" {
-					f.action = BaseFail // crashed mid-test
+					f.action = BaseFail // crashed mid-test, or hung
 					f.output += res.Output
+					if res.TimedOut {
+						f.output += fmt.Sprintf("\n[the baseline run was stopped after %s]", o.Timeout)
+					}
 				}
-				f.blocks, err = readProfile(profile, prog.Module)
+				if o.Bins != nil {
+					f.hits, err = os.ReadFile(profile)
+					os.Remove(profile)
+				} else {
+					f.blocks, err = readProfile(profile, prog.Module)
+				}
 				if err != nil {
 					return err
 				}
 				mu.Lock()
 				firsts[path+"."+name] = f
 				b.Commands = append(b.Commands, res.Command)
+				tick()
 				mu.Unlock()
 				return nil
 			})
@@ -192,13 +245,14 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 			continue
 		}
 		p.Go(func(ctx context.Context) error {
-			res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: b.Packages[path].Dir, Package: path})
+			res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: b.Packages[path].Dir, Package: path, Timeout: o.Timeout})
 			if err != nil {
 				return err
 			}
 			mu.Lock()
 			seconds[path] = res
 			b.Commands = append(b.Commands, res.Command)
+			tick()
 			mu.Unlock()
 			return nil
 		})
@@ -211,7 +265,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 		pb := b.Packages[path]
 		for _, name := range prog.Tests(path) {
 			f := firsts[path+"."+name]
-			t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, Output: f.output}
+			t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, hits: f.hits, Output: f.output}
 			second := BaseGone
 			if res := seconds[path]; res != nil {
 				if s, ok := res.Tests[name]; ok {

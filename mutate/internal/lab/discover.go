@@ -93,6 +93,7 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 		ms = kept
 	}
 	d.mutants = ms
+	l.discoverySeconds = time.Since(start).Seconds()
 	if l.prog == nil && (l.cfg.Command == "all" || l.cfg.Command == "run") {
 		if l.prog, err = load.LoadGraph(l.root); err != nil {
 			return nil, Fail(exitcode.Config, "%v", err)
@@ -250,6 +251,8 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 	var ms []mutant.Mutant
 	if len(genericPkgs) > 0 && generic {
 		prog := newProgress(l.stderr, 0, time.Now())
+		tc := time.Now()
+		defer func() { l.typeCheckSeconds = time.Since(tc).Seconds() }()
 		ms, err = operator.Generate(l.prog, operator.Config{
 			Packages:    genericPkgs,
 			Files:       files,

@@ -61,6 +61,9 @@ type lab struct {
 	prog    *load.Program
 	cat     catalog.Catalog
 	catPath string
+
+	discoverySeconds float64
+	typeCheckSeconds float64
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg

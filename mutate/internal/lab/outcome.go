@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -46,13 +47,44 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			observers[p] = true
 		}
 	}
-	fmt.Fprintf(l.stderr, "mutate: %d mutants; baseline of %d packages\n", len(ms), len(observers))
-	base, err := RunBaseline(ctx, l.prog, BaselineOptions{
+	var sr *schemaRun
+	if l.cfg.Schemata && len(mutated) > 0 {
+		if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+			fmt.Fprintf(l.stderr, "mutate: schemata need mmap (not on %s): every mutant gets its own build\n", runtime.GOOS)
+		} else {
+			l.progressf("mutate: building the schemata of %d packages into %d test binaries\n", len(mutated), len(observers))
+			var err error
+			sr, err = l.buildSchema(ctx, ms, sortedKeys(observers))
+			switch {
+			case ctx.Err() != nil:
+				return Fail(exitcode.Interrupted, "interrupted during the schema build")
+			case err != nil:
+				fmt.Fprintf(l.stderr, "mutate: %v\nmutate: no schema: every mutant gets its own build (as --no-schemata)\n", err)
+				sr = nil
+			default:
+				meta.Timing.SchemaBuilds, meta.Timing.SchemaRounds = sr.seconds, sr.rounds
+				l.progressf("mutate: schema built in %.1f s (%d round(s)): %d mutants switched, %d on their own builds (%d dropped by the build)\n",
+					sr.seconds, sr.rounds, len(sr.switched), countRunnable(ms)-len(sr.switched), len(sr.dropped))
+			}
+		}
+	}
+	l.progressf("mutate: %d mutants; baseline of %d packages\n", len(ms), len(observers))
+	bo := BaselineOptions{
 		Jobs:     l.cfg.Jobs,
 		TempDir:  l.tmp,
 		Packages: sortedKeys(observers),
 		Cover:    sortedKeys(mutated),
-	})
+		Timeout:  l.cfg.BaselineTimeout.D(),
+	}
+	if sr != nil {
+		bo.Bins, bo.Sites = sr.bins, sr.sites
+	}
+	bp := newProgress(l.stderr, 0, time.Now())
+	bo.Progress = func(done, total int) { bp.phase("baseline: tests run", done, total) }
+	baseStart := time.Now()
+	base, err := RunBaseline(ctx, l.prog, bo)
+	bp.finish()
+	meta.Timing.Baseline = time.Since(baseStart).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
 			return Fail(exitcode.Interrupted, "interrupted during the baseline")
@@ -71,15 +103,24 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			}
 		}
 	} else {
-		runner := &Runner{Prog: l.prog, Baseline: base, Opts: Options{
+		runner := &Runner{Prog: l.prog, Baseline: base, Schema: sr, Opts: Options{
 			Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
 		}}
 		prog := newProgress(l.stderr, len(ms), time.Now())
 		prog.verbose = l.cfg.Verbose
+		runStart := time.Now()
 		outcomes = runner.Run(ctx, ms, prog.update)
 		prog.finish()
+		meta.Timing.Mutants = time.Since(runStart).Seconds()
+		meta.Timing.FallbackBuilds, meta.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds
+		meta.Timing.TestProcesses, meta.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
 		interrupted = ctx.Err() != nil
 	}
+	meta.Modes = map[mutant.Mode]int{}
+	for _, o := range outcomes {
+		meta.Modes[o.Result.Mode]++
+	}
+	meta.Timing.Discovery, meta.Timing.TypeCheck = l.discoverySeconds, l.typeCheckSeconds
 
 	after, err := tree.HashTree(l.root, kernelFiles(l.root, l.cat))
 	if err != nil {
@@ -137,4 +178,14 @@ func baselineInfo(b *Baseline) report.BaselineInfo {
 	}
 	sort.Strings(info.Skipped)
 	return info
+}
+
+func countRunnable(ms []mutant.Mutant) int {
+	n := 0
+	for _, m := range ms {
+		if schemaMutant(m) {
+			n++
+		}
+	}
+	return n
 }

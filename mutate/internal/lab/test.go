@@ -35,8 +35,28 @@ type Runner struct {
 	Prog     *load.Program
 	Baseline *Baseline
 	Opts     Options
+	// Schema, when set, holds the schema binaries: a switched mutant runs
+	// in them, and coverage is the schema sites each test ran.
+	Schema *schemaRun
 
 	kernel kernelState
+	timing timing
+}
+
+// timing adds up where workers spent their time.
+type timing struct {
+	mu                   sync.Mutex
+	overlayBuilds, tests time.Duration
+	builds, runs         int
+}
+
+func (t *timing) add(build, run time.Duration, builds, runs int) {
+	t.mu.Lock()
+	t.overlayBuilds += build
+	t.tests += run
+	t.builds += builds
+	t.runs += runs
+	t.mu.Unlock()
 }
 
 // Run runs every mutant in a pool of Opts.Jobs workers and calls done (from
@@ -74,7 +94,30 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	start := time.Now()
 	res := r.one(ctx, m)
 	res.Duration = time.Since(start)
+	if res.Mode == "" {
+		res.Mode = mutant.ModeStatic
+	}
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode != mutant.ModeSchema {
+		if why, ok := r.Schema.dropped[m.ID]; ok {
+			res.ModeNote = why
+		} else if m.Schema != nil && m.Schema.Fallback != "" {
+			res.ModeNote = "not switched: " + m.Schema.Fallback
+		}
+	}
 	return res
+}
+
+// covers reports whether test t of package pkg runs mutant m's code: in a
+// schema run, whether it ran the mutant's site.
+func (r *Runner) covers(t *TestBaseline, m mutant.Mutant) bool {
+	if r.Schema == nil {
+		return t.Covers(m)
+	}
+	if !m.InBody {
+		return true
+	}
+	s, ok := r.Schema.site[m.ID]
+	return !ok || t.HitSite(s)
 }
 
 func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
@@ -154,7 +197,7 @@ func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
 			if t.Status != BasePass && t.Status != BaseSkip {
 				continue // failing, flaky or absent tests cannot decide
 			}
-			if expected[path][name] || t.Covers(m) {
+			if expected[path][name] || r.covers(t, m) {
 				run.tests = append(run.tests, t)
 			}
 		}
@@ -216,30 +259,51 @@ type verdict struct {
 }
 
 func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mutant.Result {
-	res := mutant.Result{}
+	res := mutant.Result{Mode: mutant.ModeOverlay}
 	for _, p := range plan {
 		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
 	}
-	dir, err := os.MkdirTemp(r.Opts.TempDir, "mutant-")
-	if err != nil {
-		return mutant.Result{Status: mutant.Error, Why: err.Error()}
+	var env []string
+	schemaRun := r.Schema != nil && r.Schema.switched[m.ID]
+	if schemaRun {
+		res.Mode = mutant.ModeSchema
+		env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
 	}
-	defer os.RemoveAll(dir)
-	overlay, err := writeOverlay(dir, r.Prog.Root, m)
-	if err != nil {
-		return mutant.Result{Status: mutant.Error, Why: err.Error()}
-	}
+	var overlay, dir string
 	expected := map[string]bool{}
 	for _, k := range m.Expected {
 		expected[k] = true
 	}
 	v := verdict{skipped: map[string]string{}}
 	bins := map[string]string{} // package -> its mutant test binary, built once
+	var buildTime, runTime time.Duration
+	builds, runs := 0, 0
+	defer func() { r.timing.add(buildTime, runTime, builds, runs) }()
 	for i, p := range plan {
 		bin, built := bins[p.pkg.Path]
+		if schemaRun {
+			bin, built = r.Schema.bins[p.pkg.Path], true
+			if bin == "" {
+				return mutant.Result{Status: mutant.Error, Why: "no schema test binary for " + p.pkg.Path, Mode: res.Mode}
+			}
+			res.Commands = append(res.Commands, r.Schema.builds[p.pkg.Path])
+		}
 		if !built {
+			if overlay == "" {
+				var err error
+				if dir, err = os.MkdirTemp(r.Opts.TempDir, "mutant-"); err != nil {
+					return mutant.Result{Status: mutant.Error, Why: err.Error()}
+				}
+				defer os.RemoveAll(dir)
+				if overlay, err = writeOverlay(dir, r.Prog.Root, m); err != nil {
+					return mutant.Result{Status: mutant.Error, Why: err.Error()}
+				}
+			}
 			bin = filepath.Join(dir, fmt.Sprintf("p%d.test", i))
+			t0 := time.Now()
 			cmdline, out, err := testbin.Go(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
+			buildTime += time.Since(t0)
+			builds++
 			res.Commands = append(res.Commands, cmdline)
 			if ctx.Err() != nil {
 				return res
@@ -252,6 +316,7 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 			}
 			bins[p.pkg.Path] = bin
 		}
+		t0 := time.Now()
 		run, err := testbin.Run(ctx, testbin.Options{
 			Binary:   bin,
 			Dir:      p.pkg.Dir,
@@ -259,7 +324,10 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 			Run:      p.runPattern(),
 			Failfast: m.Catalog == nil,
 			Timeout:  timeoutFor(p.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
+			Env:      env,
 		})
+		runTime += time.Since(t0)
+		runs++
 		if run != nil {
 			res.Commands = append(res.Commands, run.Command)
 		}

@@ -1,0 +1,53 @@
+package mutant
+
+// SiteKind is how a mutant is switched in its package's schema.
+type SiteKind string
+
+const (
+	// ExprSite: an expression becomes a called func literal that returns
+	// the mutated or the original expression.
+	ExprSite SiteKind = "expr"
+	// StmtSite: a statement (or a case body, a list of statements) becomes
+	// an if/else chain over the mutated and original statements.
+	StmtSite SiteKind = "stmt"
+	// BlockSite: a block (an if's body) becomes a block holding an if/else
+	// over the mutated and the original block.
+	BlockSite SiteKind = "block"
+	// ConstSite: a constant that no code uses where a constant is required
+	// becomes a variable initialized by an ExprSite-like switch.
+	ConstSite SiteKind = "const"
+)
+
+// Statement positions of a StmtSite.
+const (
+	InList = "list" // an element of a statement list (or a labeled statement's body)
+	InElse = "else" // the else of an if: the chain is wrapped in a block
+	InFunc = "func" // a simple statement (for post, if init): the chain runs in a called func literal
+)
+
+// Site is how a mutant enters its package's schema: one instrumented copy
+// of the package's files in which each mutant sits behind a run-time
+// switch. Offsets are bytes of the file on disk. A mutant that cannot be
+// switched has Kind "" and says why in Fallback; it is built on its own,
+// and Probe (when not -1) is the offset of the statement before which the
+// schema counts its coverage.
+type Site struct {
+	Kind  SiteKind `json:"kind,omitempty"`
+	Start int      `json:"start"` // the switched range [Start, End)
+	End   int      `json:"end"`
+	Form  string   `json:"form,omitempty"` // StmtSite: InList, InElse or InFunc
+	Type  string   `json:"type,omitempty"` // ExprSite, ConstSite: the value's type, spelled for the file
+	Text  string   `json:"text,omitempty"` // the range's text under this mutant (ConstSite: the value's)
+	// ConstSite: the constant's name and its value's range; [Start, End)
+	// is then the spec (or the whole declaration) the variable replaces.
+	Name       string `json:"name,omitempty"`
+	ValueStart int    `json:"valueStart,omitempty"`
+	ValueEnd   int    `json:"valueEnd,omitempty"`
+	Block      bool   `json:"block,omitempty"` // ConstSite: the spec sits in a parenthesized block with others
+
+	Probe    int    `json:"probe"`
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// Switched reports whether the mutant runs in the schema binary.
+func (s *Site) Switched() bool { return s != nil && s.Kind != "" }

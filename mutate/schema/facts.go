@@ -1,0 +1,170 @@
+package schema
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sync"
+)
+
+// Facts is what a package's type information says about turning its
+// constants into variables: a constant can be switched only where no code
+// needs it constant.
+type Facts struct {
+	fset    *token.FileSet
+	info    *types.Info
+	files   []*ast.File
+	once    sync.Once
+	parents map[ast.Node]ast.Node
+	uses    map[*types.Const][]*ast.Ident
+	mu      sync.Mutex
+	memo    map[*types.Const]string
+}
+
+// NewFacts prepares the analysis of one package (its files and their type
+// information); the work is done on first use.
+func NewFacts(fset *token.FileSet, files []*ast.File, info *types.Info) *Facts {
+	return &Facts{fset: fset, info: info, files: files, memo: map[*types.Const]string{}}
+}
+
+func (f *Facts) index() {
+	f.parents = map[ast.Node]ast.Node{}
+	f.uses = map[*types.Const][]*ast.Ident{}
+	for _, file := range f.files {
+		var stack []ast.Node
+		ast.Inspect(file, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			if len(stack) > 0 {
+				f.parents[n] = stack[len(stack)-1]
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if c, ok := f.info.Uses[id].(*types.Const); ok {
+					f.uses[c] = append(f.uses[c], id)
+				}
+			}
+			stack = append(stack, n)
+			return true
+		})
+	}
+}
+
+// ConstReason says why the constant c, declared in decl, cannot become a
+// variable of its type (its default type when untyped), or "" when it can:
+// its type is an integer, boolean or string type (a float constant folds
+// with more precision than a variable computes); its block has no iota
+// and no implicit repetition (taking a spec out would renumber the rest);
+// and every use in the package is a whole value of exactly that type, or
+// converted, in a place that does not need a constant (not an array
+// length, another constant, a constant expression, an array index key).
+// Uses outside the package are left to the compiler: a schema build that
+// fails takes the constant out again.
+func (f *Facts) ConstReason(c *types.Const, decl *ast.GenDecl) string {
+	f.once.Do(f.index)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r, ok := f.memo[c]; ok {
+		return r
+	}
+	r := f.constReason(c, decl)
+	f.memo[c] = r
+	return r
+}
+
+func (f *Facts) constReason(c *types.Const, decl *ast.GenDecl) string {
+	typ := c.Type()
+	if b, ok := typ.Underlying().(*types.Basic); !ok || b.Info()&(types.IsInteger|types.IsBoolean|types.IsString) == 0 {
+		return "is not of an integer, boolean or string type"
+	}
+	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		typ = types.Default(typ)
+	}
+	for _, s := range decl.Specs {
+		vs := s.(*ast.ValueSpec)
+		if len(vs.Values) != len(vs.Names) {
+			return "sits in a block with implicit repetition"
+		}
+		for _, v := range vs.Values {
+			iota := false
+			ast.Inspect(v, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && id.Name == "iota" {
+					iota = true
+				}
+				return !iota
+			})
+			if iota {
+				return "sits in a block that uses iota"
+			}
+		}
+	}
+	for _, id := range f.uses[c] {
+		if r := f.useReason(id, typ); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+func (f *Facts) useReason(id *ast.Ident, typ types.Type) string {
+	if tv, ok := f.info.Types[id]; !ok || !types.Identical(tv.Type, typ) {
+		return "is used as another type at " + f.pos(id)
+	}
+	x := ast.Node(id)
+	for {
+		p := f.parents[x]
+		pe, ok := p.(ast.Expr)
+		if !ok {
+			break
+		}
+		if _, kv := p.(*ast.KeyValueExpr); kv {
+			break
+		}
+		tv, ok := f.info.Types[pe]
+		if !ok || tv.Value == nil {
+			break
+		}
+		switch q := p.(type) {
+		case *ast.ParenExpr:
+		case *ast.CallExpr:
+			if !f.info.Types[q.Fun].IsType() {
+				return "is used in a constant expression at " + f.pos(id)
+			}
+		default:
+			return "is used in a constant expression at " + f.pos(id)
+		}
+		x = p
+	}
+	for n := f.parents[x]; n != nil; n = f.parents[n] {
+		switch q := n.(type) {
+		case *ast.ArrayType:
+			if q.Len != nil && contains(q.Len, id) {
+				return "is an array length at " + f.pos(id)
+			}
+		case *ast.GenDecl:
+			if q.Tok == token.CONST {
+				return "is used by another constant at " + f.pos(id)
+			}
+		case *ast.KeyValueExpr:
+			if contains(q.Key, id) {
+				if cl, ok := f.parents[q].(*ast.CompositeLit); ok {
+					switch f.info.TypeOf(cl).Underlying().(type) {
+					case *types.Array, *types.Slice:
+						return "is an index key at " + f.pos(id)
+					}
+				}
+			}
+		case *ast.CaseClause:
+			// case values need not be constant
+		}
+	}
+	return ""
+}
+
+func (f *Facts) pos(n ast.Node) string {
+	p := f.fset.Position(n.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
