@@ -9,13 +9,55 @@
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
 //
-// Packages default to the row's: ./gguf/... ./gather/... ./engine/...
-// ./hipkern/..., in the module at --dir. A pattern that matches nothing, or
+// Defaults come from the module at --dir: its .gathermut.json (see
+// "Project file"), else every package (./...) and no catalog. This
+// repository's project file names the row's packages (./gguf/...
+// ./gather/... ./engine/... ./hipkern/...), its catalog (./mutants) and
+// leaves gather/gathertest (test support) out. The first line every
+// command prints on stderr says which packages, catalog, exclusions,
+// operators and threshold apply and where they came from. A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not
 // silently skipped. A generic mutant identical to a catalog mutant (same
 // file, same resulting source) is dropped: the catalog entry, which names
 // its expected killer, stands for it. Flags may come before or after
 // the arguments.
+//
+// # Project file
+//
+// An optional .gathermut.json in the module root holds the module's
+// defaults; a flag overrides the field it names; unknown fields and bad
+// values are configuration errors (exit 8):
+//
+//	{
+//	  "comment":   "for people; ignored",
+//	  "packages":  ["./gguf/...", "./gather/..."],   default ./...
+//	  "catalog":   "./mutants",                      default none
+//	  "exclude":   ["gather/gathertest", "*_string.go"],
+//	  "operators": ["arith", "negate"],              default: the default set
+//	  "threshold": 85                                default: none
+//	}
+//
+// # Exclusions
+//
+// Three ways keep generic operators out of code that is not worth
+// mutating (catalog entries, being explicit, still resolve there):
+//
+//   - file globs: the project file's "exclude" and --exclude GLOB, relative
+//     to the module root with forward slashes; * and ? stay within a path
+//     segment, ** spans directories, a glob without a slash matches a file
+//     name in any directory, and a glob matching a directory covers the
+//     files under it. A package named exactly on the command line (a
+//     pattern without "...") is mutated whole: naming it asks for it.
+//   - //gathermut:ignore <reason> in the doc comment of a func or of a
+//     var, const or type declaration (a block or one of its specs, or on
+//     a spec's line), or above the package clause for the whole file.
+//     Anywhere else, or without a reason, it is a configuration error.
+//   - operators: --operators (or the project file's "operators") picks
+//     them by name; "default" is the default set and "all" adds the
+//     opt-in ones (see mutate/operator's doc for which and why).
+//
+// //gathermut:equivalent (below) is different: the mutant is made and
+// reported as ignored, for a change no test can detect.
 //
 // # Pipeline
 //

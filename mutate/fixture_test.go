@@ -626,8 +626,8 @@ func TestFixtureKernelBuilt(t *testing.T) {
 
 // TestFixtureDirRunDiff drives the tool from outside the fixture module
 // with --dir: run with a glob judges exactly the matching mutants, diff
-// prints them, and without package patterns the row's defaults are asked
-// for, which this module does not have.
+// prints them, and without package patterns the fixture's project file
+// gives the defaults.
 func TestFixtureDirRunDiff(t *testing.T) {
 	wants := readWants(t, fixture)
 	const glob = "boundary:strong/*"
@@ -661,8 +661,14 @@ func TestFixtureDirRunDiff(t *testing.T) {
 		t.Errorf("diff %s: exit %d\n%s%s", ids[0], res.code, res.stdout, res.stderr)
 	}
 
+	// without package patterns the fixture's .gathermut.json decides: all
+	// its packages (it names none) and its catalog; the first line says so
 	res = runMutate(t, ".", nil, "list", "--dir", fixture)
-	if res.code != exitcode.Config || !strings.Contains(res.stderr, "pattern ./gguf/...: lstat ./gguf/: no such file or directory") {
-		t.Errorf("list with the default patterns in the fixture: exit %d, %s", res.code, res.stderr)
+	first, _, _ := strings.Cut(res.stderr, "\n")
+	if res.code != exitcode.OK || first != "mutate: module fixture: packages ./...; catalog ./mutants (settings of this module's .gathermut.json)" {
+		t.Errorf("list with the fixture's defaults: exit %d, %s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "square-unregistered\t") || !strings.Contains(res.stdout, "spin/spin.go") {
+		t.Errorf("list with the fixture's defaults lacks the catalog or a package:\n%s", res.stdout)
 	}
 }

@@ -44,7 +44,9 @@ commands:
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   bench                    seconds per mutant against gremlins, and where the time goes
 
-packages default to ` + strings.Join(config.DefaultPatterns, " ") + `
+packages, catalog, exclusions, operators and threshold default to the
+module's ` + config.ProjectFile + ` (in its root), else to ./... with no catalog;
+the first line a command prints says which
 
 flags:
   -j N                  parallel workers (default: number of CPUs)
@@ -59,6 +61,9 @@ flags:
   --in-diff REF         only mutants on lines changed since git REF
   --shard K/N           only the mutants whose index in the id-sorted list is K mod N
   --operators LIST      comma-separated generic operators (default all)
+  --exclude GLOB        make no generic mutants in matching files (module-relative; repeatable;
+                        added to the project file's)
+  --threshold P         pass (exit 0) with survivors when the score is at least P percent
   -v                    print each mutant's verdict on stderr as it finishes
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
@@ -87,6 +92,22 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the discovery and baseline caches")
+	fs.Func("exclude", "make no generic mutants in files matching this glob", func(s string) error {
+		for _, g := range strings.Split(s, ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				if err := config.CheckGlob(g); err != nil {
+					return err
+				}
+				c.Exclude = append(c.Exclude, g)
+			}
+		}
+		return nil
+	})
+	fs.Func("threshold", "the minimum score in percent that passes (exit 0) despite survivors", func(s string) error {
+		t, err := config.ParseThreshold(s)
+		c.Threshold = t
+		return err
+	})
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs
 }
@@ -133,8 +154,14 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 		return cfg, nil, err
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "catalog" {
+		switch f.Name {
+		case "catalog":
 			cfg.CatalogExplicit = true
+			cfg.Given.Catalog = true
+		case "operators":
+			cfg.Given.Operators = true
+		case "threshold":
+			cfg.Given.Threshold = true
 		}
 	})
 	if cfg.Shard, err = config.ParseShard(shard); err != nil {
@@ -158,6 +185,7 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 	case "all", "list":
 		cfg.Patterns = pos
 	}
+	cfg.Given.Packages = len(cfg.Patterns) > 0
 	return cfg, pos, nil
 }
 

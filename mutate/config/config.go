@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// DefaultPatterns are the row's packages, used when no pattern is given.
+// DefaultPatterns are the row's packages. They are no longer a default
+// of the tool: this repository's ProjectFile names them.
 var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
 
 // Config is one run's configuration.
@@ -34,6 +35,12 @@ type Config struct {
 	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
 	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
 	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+	// Exclude lists file globs (MatchGlob) whose generic mutants are not
+	// made: the project file's, then --exclude's.
+	Exclude   []string  `json:"exclude,omitempty"`
+	Threshold Threshold `json:"threshold"`        // the minimum score that passes; none: any survivor fails
+	Origin    string    `json:"origin,omitempty"` // where packages, catalog and exclusions came from (Apply)
+	Given     Explicit  `json:"given"`            // the settings the command line gave
 }
 
 // Default returns the configuration of a plain "mutate all".
@@ -46,7 +53,7 @@ func Default() Config {
 		TimeoutFloor:    Duration(10 * time.Second),
 		BaselineTimeout: Duration(10 * time.Minute),
 		ReportDir:       "reports",
-		Catalog:         "./mutants",
+		Catalog:         "",
 		Schemata:        true,
 	}
 }
@@ -64,6 +71,8 @@ type Judging struct {
 	StrictTimeouts bool
 	TimeoutFactor  float64
 	TimeoutFloor   Duration
+	Exclude        string
+	Threshold      Threshold
 }
 
 // Judging returns the verdict-deciding part of c.
@@ -72,6 +81,7 @@ func (c Config) Judging() Judging {
 		Select: c.Select, Catalog: c.Catalog, OnlyCatalog: c.OnlyCatalog, InDiff: c.InDiff,
 		Operators: strings.Join(c.Operators, ","), StrictTimeouts: c.StrictTimeouts,
 		TimeoutFactor: c.TimeoutFactor, TimeoutFloor: c.TimeoutFloor,
+		Exclude: strings.Join(c.Exclude, ","), Threshold: c.Threshold,
 	}
 }
 

@@ -30,6 +30,7 @@ type Config struct {
 	Equivalents []catalog.Equivalent  // declared equivalent mutants (become Ignored)
 	Workers     int                   // type-checking goroutines; 0: one
 	Progress    func(done, total int) // called as mutants are checked (from one goroutine at a time)
+	Stats       *Stats                // when set, counts what //gathermut:ignore took out
 }
 
 // Generate applies every selected generic operator to every non-test,
@@ -60,7 +61,18 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 			if err != nil {
 				return nil, err
 			}
+			ig, err := parseIgnores(prog.Fset, file)
+			if err != nil {
+				return nil, err
+			}
+			if cfg.Stats != nil {
+				cfg.Stats.count(ig)
+			}
+			if ig.file != "" {
+				continue
+			}
 			fm := newFileMutator(prog, pkg, file)
+			fm.ignored = ig.nodes
 			cs, err := fm.generic(ops)
 			if err != nil {
 				return nil, err
@@ -90,20 +102,7 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 	return out, nil
 }
 
-func selectOperators(names []string) ([]*Operator, error) {
-	if len(names) == 0 {
-		return Operators, nil
-	}
-	var ops []*Operator
-	for _, name := range names {
-		op, ok := OperatorByName(name)
-		if !ok {
-			return nil, fmt.Errorf("operator: unknown operator %q", name)
-		}
-		ops = append(ops, op)
-	}
-	return ops, nil
-}
+func selectOperators(names []string) ([]*Operator, error) { return SelectOperators(names) }
 
 // fileMutator turns rewrites of one file into mutants.
 type fileMutator struct {
@@ -111,6 +110,8 @@ type fileMutator struct {
 	pkg  *load.Package
 	file *load.File
 	tf   *token.File
+	// ignored are the declarations //gathermut:ignore takes out
+	ignored map[ast.Node]string
 }
 
 func newFileMutator(prog *load.Program, pkg *load.Package, file *load.File) *fileMutator {
@@ -138,6 +139,9 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 			return false
 		}
 		if _, isImport := n.(*ast.ImportSpec); isImport {
+			return false
+		}
+		if _, out := fm.ignored[n]; out {
 			return false
 		}
 		pass.Stack = stack

@@ -21,6 +21,9 @@ type Operator struct {
 	Doc     string
 	Example string
 	Mutate  func(p *Pass, n ast.Node) []Rewrite
+	// OptIn operators run only when named (or with "all"): their
+	// survivors were found to be mostly noise (see the package doc).
+	OptIn bool
 }
 
 // Pass is what an operator sees of the node it is asked about.

@@ -38,12 +38,15 @@ func (s suppressions) match(m mutant.Mutant) (string, bool) {
 	return "", false
 }
 
-// CheckSuppressions validates every suppression comment of the program's
-// target files.
+// CheckSuppressions validates every suppression comment and
+// //gathermut:ignore directive of the program's target files.
 func CheckSuppressions(prog *load.Program) error {
 	for _, pkg := range prog.Targets {
 		for _, f := range pkg.Files {
 			if _, err := parseSuppressions(prog.Fset, f); err != nil {
+				return err
+			}
+			if _, err := parseIgnores(prog.Fset, f); err != nil {
 				return err
 			}
 		}

@@ -81,6 +81,7 @@ func (l *lab) discoveryKey(tr tree.Tree) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "discovery\x00%s\x00%s\x00%s\x00", toolVersion(), l.root, tr.Hash)
 	fmt.Fprintf(h, "%s\x00%q\x00%v\x00%v\x00%s\x00", strings.Join(l.cfg.Patterns, " "), l.cfg.Catalog, l.cfg.CatalogExplicit, l.cfg.OnlyCatalog, strings.Join(l.cfg.Operators, ","))
+	fmt.Fprintf(h, "exclude\x00%s\x00%v\x00", strings.Join(l.cfg.Exclude, ","), l.cfg.Given.Packages)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -223,6 +223,12 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 		}
 		genericPkgs = filter(genericPkgs, func(p string) bool { return p != l.catPath })
 	}
+	excl, err := l.newExclusion()
+	if err != nil {
+		return nil, nil, err
+	}
+	genericPkgs = excl.packages(l, genericPkgs)
+	files = excl.filesFilter(files)
 	loadPatterns := append([]string(nil), genericPkgs...)
 	for _, e := range l.cat.Entries {
 		if e.Operator != catalog.KernelText && e.Target.Package != "" {
@@ -250,6 +256,7 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 	}
 	var ms []mutant.Mutant
 	if len(genericPkgs) > 0 && generic {
+		var stats operator.Stats
 		prog := newProgress(l.stderr, 0, time.Now())
 		tc := time.Now()
 		defer func() { l.typeCheckSeconds = time.Since(tc).Seconds() }()
@@ -260,11 +267,13 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 			Equivalents: l.cat.Equivalents,
 			Workers:     l.cfg.Jobs,
 			Progress:    func(done, total int) { prog.phase("type-checking mutants", done, total) },
+			Stats:       &stats,
 		})
 		prog.finish()
 		if err != nil {
 			return nil, nil, err
 		}
+		l.reportExclusions(excl, stats)
 	}
 	entries := l.cat.Entries
 	if !generic && l.cfg.Select != "" {

@@ -74,14 +74,14 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	if err := cfg.Validate(); err != nil {
 		return Fail(exitcode.Usage, "%v", err)
 	}
-	if len(cfg.Patterns) == 0 {
-		cfg.Patterns = config.DefaultPatterns
-	}
 	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now(), slots: newSlots(cfg.Jobs)}
 	var err error
 	l.root, l.module, err = load.ModuleRoot(cfg.Dir)
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
+	}
+	if err := l.applyProject(); err != nil {
+		return err
 	}
 	l.tmp, err = os.MkdirTemp("", "gathermut-")
 	if err != nil {

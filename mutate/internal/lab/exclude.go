@@ -1,0 +1,138 @@
+package lab
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"gathermut/mutate/config"
+	"gathermut/mutate/operator"
+)
+
+// exclusion decides which files the generic operators skip: those matching
+// a glob of the configuration (the project file's exclude, --exclude),
+// except in packages the command line names exactly (a pattern without
+// "..."): naming a package asks for all of it.
+type exclusion struct {
+	globs []string
+	whole map[string]bool // module-relative directories of exactly named packages
+	files int             // files skipped so far
+	pkgs  []string        // packages left out whole
+}
+
+// newExclusion resolves the exactly named packages of the configuration.
+func (l *lab) newExclusion() (*exclusion, error) {
+	e := &exclusion{globs: l.cfg.Exclude, whole: map[string]bool{}}
+	if len(e.globs) == 0 || !l.cfg.Given.Packages {
+		return e, nil
+	}
+	var exact []string
+	for _, p := range l.cfg.Patterns {
+		if !strings.Contains(p, "...") {
+			exact = append(exact, p)
+		}
+	}
+	if len(exact) == 0 {
+		return e, nil
+	}
+	pkgs, err := ListPackages(l.cfg.Dir, exact)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		e.whole[l.relDir(p)] = true
+	}
+	return e, nil
+}
+
+// relDir is the module-relative directory of a package of the module ("" for
+// the root package).
+func (l *lab) relDir(importPath string) string {
+	if importPath == l.module {
+		return ""
+	}
+	return strings.TrimPrefix(importPath, l.module+"/")
+}
+
+// excluded reports whether the generic operators skip the module-relative
+// file rel.
+func (e *exclusion) excluded(rel string) bool {
+	dir := path.Dir(rel)
+	if dir == "." {
+		dir = ""
+	}
+	if len(e.globs) == 0 || e.whole[dir] {
+		return false
+	}
+	for _, g := range e.globs {
+		if config.MatchGlob(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// packages drops the packages whose directory a glob excludes as a whole
+// (so they are not even loaded), keeping exactly named ones.
+func (e *exclusion) packages(l *lab, pkgs []string) []string {
+	return filter(pkgs, func(p string) bool {
+		dir := l.relDir(p)
+		if len(e.globs) == 0 || dir == "" || e.whole[dir] {
+			return true
+		}
+		for _, g := range e.globs {
+			if config.MatchGlob(g, dir) {
+				e.pkgs = append(e.pkgs, p)
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// files wraps a file filter (nil: every file) with the exclusion, counting
+// the files it skips.
+func (e *exclusion) filesFilter(keep func(string) bool) func(string) bool {
+	if len(e.globs) == 0 {
+		return keep
+	}
+	return func(rel string) bool {
+		if keep != nil && !keep(rel) {
+			return false
+		}
+		if e.excluded(rel) {
+			e.files++
+			return false
+		}
+		return true
+	}
+}
+
+// reportExclusions says on stderr what the exclusions and //gathermut:ignore
+// directives left out, when they left out anything.
+func (l *lab) reportExclusions(e *exclusion, st operator.Stats) {
+	var parts []string
+	if n := len(e.pkgs); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d packages (%s)", n, listSome(e.pkgs, 3)))
+	}
+	if e.files > 0 {
+		parts = append(parts, fmt.Sprintf("%d files by exclude globs", e.files))
+	}
+	if n := st.IgnoredFiles; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d files by %s", n, operator.IgnorePrefix))
+	}
+	if n := st.IgnoredDecls; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d declarations by %s", n, operator.IgnorePrefix))
+	}
+	if len(parts) > 0 {
+		l.progressf("mutate: no generic mutants in %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// listSome joins the first n items and says how many more there are.
+func listSome(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
+}

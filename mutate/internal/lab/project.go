@@ -1,0 +1,47 @@
+package lab
+
+import (
+	"fmt"
+	"strings"
+
+	"gathermut/mutate/config"
+	"gathermut/mutate/exitcode"
+	"gathermut/mutate/operator"
+)
+
+// applyProject reads the module's project file, fills in the settings the
+// command line left open and prints the run's first line: which packages,
+// catalog, exclusions, operators and threshold apply, and where they came
+// from.
+func (l *lab) applyProject() error {
+	proj, err := config.ReadProject(l.root)
+	if err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
+	l.cfg.Apply(proj)
+	if _, err := operator.SelectOperators(l.cfg.Operators); err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
+	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))
+	return nil
+}
+
+// describeSettings is the first line of a run.
+func describeSettings(module string, c config.Config) string {
+	parts := []string{"packages " + strings.Join(c.Patterns, " ")}
+	if c.Catalog == "" {
+		parts = append(parts, "no catalog")
+	} else {
+		parts = append(parts, "catalog "+c.Catalog)
+	}
+	if len(c.Exclude) > 0 {
+		parts = append(parts, "excluding "+strings.Join(c.Exclude, " "))
+	}
+	if len(c.Operators) > 0 {
+		parts = append(parts, "operators "+strings.Join(c.Operators, ","))
+	}
+	if c.Threshold.Given {
+		parts = append(parts, "threshold "+c.Threshold.String())
+	}
+	return fmt.Sprintf("module %s: %s (%s)", module, strings.Join(parts, "; "), c.Origin)
+}

@@ -1,0 +1,42 @@
+package operator
+
+import "fmt"
+
+// SelectOperators returns the generic operators a run uses: with no names,
+// the default set (every operator not marked OptIn); otherwise the named
+// ones, where "default" stands for the default set and "all" for every
+// operator. An unknown name is an error.
+func SelectOperators(names []string) ([]*Operator, error) {
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	var ops []*Operator
+	seen := map[string]bool{}
+	add := func(op *Operator) {
+		if !seen[op.Name] {
+			seen[op.Name] = true
+			ops = append(ops, op)
+		}
+	}
+	for _, name := range names {
+		switch name {
+		case "all":
+			for _, op := range Operators {
+				add(op)
+			}
+		case "default":
+			for _, op := range Operators {
+				if !op.OptIn {
+					add(op)
+				}
+			}
+		default:
+			op, ok := OperatorByName(name)
+			if !ok {
+				return nil, fmt.Errorf("operator: unknown operator %q (see mutate/operator's doc; \"default\" and \"all\" name sets)", name)
+			}
+			add(op)
+		}
+	}
+	return ops, nil
+}
