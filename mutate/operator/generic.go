@@ -65,7 +65,8 @@ var Operators = []*Operator{
 	{Name: "unary-minus", Doc: "remove a numeric negation", Example: "-x -> x", Mutate: unaryRemove(token.SUB)},
 	{Name: "incdec", Doc: "swap ++ and --", Example: "i++ -> i--", Mutate: incdec},
 	{Name: "assign", Doc: "swap an assignment operator (+= and -=, *= and /=, %= to *=, |= and &=, ^= and &^= to &=, <<= and >>=) or drop it (x op= y to x = y)", Example: "x += y -> x -= y; x += y -> x = y", Mutate: assignOp},
-	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
+	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0, where its type holds the result; not in tables (const-table)", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
+	{Name: "const-table", Doc: "const-int on the elements and keys of a composite literal of 16 or more elements (opt-in)", Example: "[]byte{..., 9, ...} -> []byte{..., 10, ...}", Mutate: constTable, OptIn: true},
 	{Name: "const-float", Doc: "perturb a float literal: x -> x+1 (skipped where x+1 == x)", Example: "0.5 -> 1.5", Mutate: constFloat},
 	{Name: "remove-stmt", Doc: "remove an assignment (not :=), ++/--, send, defer, go or non-call expression statement", Example: "n = n * 2 -> (removed)", Mutate: removeStmt},
 	{Name: "remove-call", Doc: "remove a call used as a statement", Example: "wg.Done() -> (removed)", Mutate: removeCall},
@@ -257,6 +258,22 @@ func inArrayLen(p *Pass) bool {
 }
 
 func constInt(p *Pass, node ast.Node) []Rewrite {
+	if tableOf(p, node) != nil {
+		return nil // const-table's
+	}
+	return perturbInt(p, node)
+}
+
+func constTable(p *Pass, node ast.Node) []Rewrite {
+	if tableOf(p, node) == nil {
+		return nil
+	}
+	return perturbInt(p, node)
+}
+
+// perturbInt makes n+1 and n-1 (n > 0) of an integer literal, each where
+// the literal's type can hold it.
+func perturbInt(p *Pass, node ast.Node) []Rewrite {
 	n, ok := node.(*ast.BasicLit)
 	if !ok || n.Kind != token.INT || inArrayLen(p) {
 		return nil
@@ -266,10 +283,10 @@ func constInt(p *Pass, node ast.Node) []Rewrite {
 		return nil // beyond uint64: leave big constants alone
 	}
 	var out []Rewrite
-	if v < math.MaxUint64 {
+	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v+1, 10)}})
 	}
-	if v > 0 {
+	if v > 0 && fitsLiteral(p, n, v-1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v-1, 10)}})
 	}
 	return out

@@ -113,16 +113,16 @@ func (e *exclusion) filesFilter(keep func(string) bool) func(string) bool {
 func (l *lab) reportExclusions(e *exclusion, st operator.Stats) {
 	var parts []string
 	if n := len(e.pkgs); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d packages (%s)", n, listSome(e.pkgs, 3)))
+		parts = append(parts, fmt.Sprintf("%s (%s)", countOf(n, "package"), listSome(e.pkgs, 3)))
 	}
 	if e.files > 0 {
-		parts = append(parts, fmt.Sprintf("%d files by exclude globs", e.files))
+		parts = append(parts, countOf(e.files, "file")+" by exclude globs")
 	}
 	if n := st.IgnoredFiles; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d files by %s", n, operator.IgnorePrefix))
+		parts = append(parts, countOf(n, "file")+" by "+operator.IgnorePrefix)
 	}
 	if n := st.IgnoredDecls; n > 0 {
-		parts = append(parts, fmt.Sprintf("%d declarations by %s", n, operator.IgnorePrefix))
+		parts = append(parts, countOf(n, "declaration")+" by "+operator.IgnorePrefix)
 	}
 	if len(parts) > 0 {
 		l.progressf("mutate: no generic mutants in %s\n", strings.Join(parts, ", "))
@@ -135,4 +135,12 @@ func listSome(xs []string, n int) string {
 		return strings.Join(xs, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
+}
+
+// countOf is "1 file", "2 files".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,0 +1,3 @@
+module example.com/foreign
+
+go 1.22
