@@ -146,7 +146,7 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 	write(t, rendered, pkg.Files["p/p.go"].Source)
 	write(t, filepath.Join(dir, "schema", "support.go"), schema.Support("p", schema.DefaultNames, sites))
 	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{
-		filepath.Join(dir, "p", "p.go"):             rendered,
+		filepath.Join(dir, "p", "p.go"):            rendered,
 		filepath.Join(dir, "p", "zz_gathermut.go"): filepath.Join(dir, "schema", "support.go"),
 	}})
 	write(t, filepath.Join(dir, "overlay.json"), overlay)
