@@ -396,6 +396,10 @@ func (in Input) probe() int {
 		if !ok {
 			continue
 		}
+		switch s.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			continue // a clause of a switch body, not a statement of a list
+		}
 		switch p := all[i-1].(type) {
 		case *ast.BlockStmt:
 			if inStmts(p.List, s) {
