@@ -133,8 +133,14 @@
 //
 // --report-dir (default reports/) gets <name>.json (mutation-testing-report-schema
 // v2, with this tool's full evidence under "gathermut") and <name>.md (for
-// a pull request). --shard k/n runs the mutants whose index in the
-// id-sorted list is k mod n; merge combines the shard reports, and
+// a pull request). --shard k/n runs part k of n parts that split the
+// mutants by expected work, not by count: a mutant decided without running
+// (unviable, ignored) costs nothing, one switched in a schema binary one
+// test process, one that needs its own build ten, a kernel rebuild
+// thirty; the most expensive go first to the least loaded shard. The split
+// depends only on the mutants found, so shards may run on different
+// machines, with or without --no-schemata. merge combines the shard
+// reports, and
 // refuses a set that is not one whole run: a shard missing or given twice,
 // shards of different n or mixed with an unsharded report, or runs of
 // other packages, catalog or judging flags (--strict-timeouts,

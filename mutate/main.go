@@ -59,7 +59,7 @@ flags:
   --catalog PKG         catalog package, import path or ./dir (default ./mutants; empty: none)
   --only-catalog        only catalog mutants
   --in-diff REF         only mutants on lines changed since git REF
-  --shard K/N           only the mutants whose index in the id-sorted list is K mod N
+  --shard K/N           shard K (0..N-1) of N that split the mutants by expected work
   --operators LIST      comma-separated generic operators (default all)
   --exclude GLOB        make no generic mutants in matching files (module-relative; repeatable;
                         added to the project file's)
@@ -85,7 +85,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.Name, "name", "", "report base name (default: mutation, or mutation-shard-K-of-N)")
 	fs.BoolVar(&c.OnlyCatalog, "only-catalog", false, "only the catalog's mutants")
 	fs.StringVar(&c.InDiff, "in-diff", "", "only mutants on lines changed since this git ref")
-	fs.StringVar(shard, "shard", "", "run shard k/n of the id-sorted mutants (k in 0..n-1)")
+	fs.StringVar(shard, "shard", "", "run shard k of n (k in 0..n-1); shards split the mutants by expected work")
 	fs.StringVar(&c.Catalog, "catalog", c.Catalog, "catalog package (import path, or ./dir in the module); empty: none")
 	fs.StringVar(operators, "operators", "", "comma-separated generic operators (default: all)")
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")

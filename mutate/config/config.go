@@ -30,7 +30,7 @@ type Config struct {
 	CatalogExplicit bool     `json:"catalogExplicit"`  // --catalog was given (a missing catalog is then an error)
 	OnlyCatalog     bool     `json:"onlyCatalog"`      // only catalog mutants
 	InDiff          string   `json:"inDiff,omitempty"` // only mutants on lines changed since this git ref
-	Shard           Shard    `json:"shard"`            // the part of the id-sorted mutants to run
+	Shard           Shard    `json:"shard"`            // the part of the mutants to run
 	Operators       []string `json:"operators"`        // generic operators; empty: all
 	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
 	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
@@ -121,7 +121,7 @@ func (c Config) ReportName() string {
 	return "mutation"
 }
 
-// Shard selects the mutants whose index in the id-sorted list is K mod N;
+// Shard selects part K of N parts of the mutants, split by expected work;
 // N == 0 means all.
 type Shard struct {
 	K int `json:"k"`

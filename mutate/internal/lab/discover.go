@@ -83,15 +83,7 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].ID < ms[j].ID })
-	if n := l.cfg.Shard.N; n > 0 {
-		var kept []mutant.Mutant
-		for i, m := range ms {
-			if i%n == l.cfg.Shard.K {
-				kept = append(kept, m)
-			}
-		}
-		ms = kept
-	}
+	ms = shardOf(ms, l.cfg.Shard)
 	d.mutants = ms
 	l.discoverySeconds = time.Since(start).Seconds()
 	if l.prog == nil && (l.cfg.Command == "all" || l.cfg.Command == "run") {
