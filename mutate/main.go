@@ -64,7 +64,7 @@ flags:
   --exclude GLOB        make no generic mutants in matching files (module-relative; repeatable;
                         added to the project file's)
   --threshold P         pass (exit 0) with survivors when the score is at least P percent
-  -v                    print each mutant's verdict on stderr as it finishes
+  -v                    print each mutant's verdict on stderr as it finishes (a kill names its test)
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches

@@ -39,7 +39,7 @@ func (p *progress) update(o mutant.Outcome) {
 		if p.tty {
 			fmt.Fprint(p.w, "\r\033[K")
 		}
-		fmt.Fprintf(p.w, "%s: %s %s\n", o.Result.Status, o.Mutant.ID, o.Result.Why)
+		fmt.Fprintln(p.w, verboseLine(o))
 	}
 	if !p.tty || (time.Since(p.lastDraw) < 100*time.Millisecond && p.done < p.total) {
 		return
