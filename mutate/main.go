@@ -21,14 +21,30 @@ import (
 
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	code := finalLine(os.Stderr, err)
+	os.Exit(int(code))
+}
+
+// finalLine prints the one line every command ends with, on stderr:
+// "exit N: reason", so that the outcome and its code are visible even
+// through "go run", which turns every non-zero status into 1. A reason of
+// several lines (a build's output) is printed whole first, then its first
+// line closes. Help prints none.
+func finalLine(w io.Writer, err error) exitcode.Code {
 	if err == nil {
-		return
+		return exitcode.OK
 	}
-	var e *lab.Exit
-	if !errors.As(err, &e) || e.Reason != "" {
-		fmt.Fprintln(os.Stderr, "mutate: "+err.Error())
+	code := lab.CodeOf(err)
+	reason := strings.TrimSpace(err.Error())
+	if first, _, multi := strings.Cut(reason, "\n"); multi {
+		fmt.Fprintln(w, "mutate: "+reason)
+		reason = strings.TrimSpace(first)
 	}
-	os.Exit(int(lab.CodeOf(err)))
+	if reason == "" {
+		reason = code.String()
+	}
+	fmt.Fprintf(w, "exit %d: %s\n", code, reason)
+	return code
 }
 
 // usage is the help text; its exit-status part is rendered by package
@@ -218,9 +234,5 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
-	if merged.Gathermut.ExitCode != exitcode.OK {
-		return lab.Fail(merged.Gathermut.ExitCode, "%s", merged.Gathermut.Reason)
-	}
-	fmt.Fprintln(stdout, merged.Gathermut.Reason)
-	return nil
+	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

@@ -100,11 +100,14 @@ func (c Config) Validate() error {
 }
 
 // ReportName is the report base name: Name, or mutation (mutation-shard-K-of-N
-// for a shard).
+// for a shard), or for the run command "run", so that rerunning a few
+// mutants never overwrites the reports of a whole run.
 func (c Config) ReportName() string {
 	switch {
 	case c.Name != "":
 		return c.Name
+	case c.Command == "run":
+		return "run"
 	case c.Shard.N > 0:
 		return fmt.Sprintf("mutation-shard-%d-of-%d", c.Shard.K, c.Shard.N)
 	}
