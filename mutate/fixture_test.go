@@ -865,3 +865,125 @@ func lastLine(s string) string {
 	s = strings.TrimRight(s, "\n")
 	return s[strings.LastIndex(s, "\n")+1:]
 }
+
+// TestFixtureIncremental: --incremental reruns only what a change can
+// affect, and its verdicts equal a run from scratch. A one-line change to
+// one function reruns the mutants of that function alone; a new test
+// reruns the mutants it can reach; the rest are reused and marked so.
+func TestFixtureIncremental(t *testing.T) {
+	dir := copyFixture(t)
+	cache := filepath.Join(t.TempDir(), "incremental.json.gz")
+	run := func(name string, incremental bool) (*report.Report, map[string]mutant.Outcome) {
+		t.Helper()
+		reports := t.TempDir()
+		args := append([]string{"all", "./strong", "./weak", "--catalog=", "--report-dir", reports, "--name", name}, fastFlags...)
+		if incremental {
+			args = append(args, "--incremental="+cache)
+		}
+		res := runMutate(t, dir, nil, args...)
+		if res.code != exitcode.Survivors && res.code != exitcode.OK {
+			t.Fatalf("%s: exit %d\n%s%s", name, res.code, res.stdout, res.stderr)
+		}
+		return readReport(t, filepath.Join(reports, name+".json"))
+	}
+	// executed lists the mutants a run built or tested, not reused
+	executed := func(outcomes map[string]mutant.Outcome) map[string]bool {
+		out := map[string]bool{}
+		for id, o := range outcomes {
+			if report.Tested(o) {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	sameVerdicts := func(what string, got, want map[string]mutant.Outcome) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Errorf("%s: %d mutants, want %d", what, len(got), len(want))
+		}
+		for id, w := range want {
+			g := got[id]
+			if g.Result.Status != w.Result.Status || strings.Join(g.Result.KilledBy, ",") != strings.Join(w.Result.KilledBy, ",") {
+				t.Errorf("%s: %s: %s by %v, from scratch %s by %v", what, id, g.Result.Status, g.Result.KilledBy, w.Result.Status, w.Result.KilledBy)
+			}
+		}
+	}
+
+	_, first := run("first", true)
+	if len(executed(first)) < 30 {
+		t.Fatalf("the first run tested only %d mutants", len(executed(first)))
+	}
+	r, again := run("again", true)
+	if n := len(executed(again)); n != 0 || r.Gathermut.Summary.Reused == 0 {
+		t.Errorf("an unchanged tree: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
+	}
+	sameVerdicts("unchanged", again, first)
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			if m.Gathermut.Result.Reused && !strings.HasSuffix(m.StatusReason, "(reused from the incremental cache)") {
+				t.Errorf("%s: a reused verdict not marked in statusReason: %q", m.ID, m.StatusReason)
+			}
+		}
+	}
+
+	// a one-line change to one function: only its own mutants run
+	edit(t, filepath.Join(dir, "strong", "strong.go"), "return f * 0.5 // want killed", "return f / 2 // want killed")
+	r, changed := run("changed", true)
+	halve := 0
+	for id, o := range changed {
+		inHalve := o.Mutant.File == "strong/strong.go" && o.Mutant.Func == "Halve"
+		if inHalve {
+			halve++
+		}
+		if report.Tested(o) != inHalve {
+			t.Errorf("after a change to Halve: %s (%s) tested %v", id, o.Mutant.Func, report.Tested(o))
+		}
+		if o.Result.Reused == (inHalve || o.Mutant.Unviable != "" || o.Mutant.Equivalent != "") {
+			t.Errorf("after a change to Halve: %s reused %v", id, o.Result.Reused)
+		}
+	}
+	if halve < 2 {
+		t.Errorf("only %d mutants in Halve", halve)
+	}
+	_, scratch := run("scratch-1", false)
+	sameVerdicts("after the change", changed, scratch)
+	if r.Gathermut.Incremental == nil || r.Gathermut.Incremental.Reused != r.Gathermut.Summary.Reused || strings.Contains(r.Gathermut.Incremental.Cache, dir) {
+		t.Errorf("incremental record %+v", r.Gathermut.Incremental)
+	}
+
+	// the reviewer's loop: a test for the weak package's survivors
+	test := "package weak\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(3) != 6 || Double(9) != 9 {\n\t\tt.Error(\"Double\")\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "weak", "weak_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, looped := run("looped", true)
+	killedNow := 0
+	for id, o := range looped {
+		weak := strings.HasPrefix(o.Mutant.File, "weak/")
+		if report.Tested(o) != (weak && o.Mutant.Unviable == "" && o.Mutant.Equivalent == "") {
+			t.Errorf("after a new test in weak: %s tested %v", id, report.Tested(o))
+		}
+		if weak && o.Result.Status == mutant.Killed {
+			killedNow++
+		}
+	}
+	if killedNow == 0 {
+		t.Errorf("the new test killed nothing in weak")
+	}
+	_, scratch = run("scratch-2", false)
+	sameVerdicts("after the new test", looped, scratch)
+}
+
+func edit(t *testing.T, path, old, repl string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(repl), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

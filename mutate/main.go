@@ -79,6 +79,8 @@ flags:
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
+  --incremental[=FILE]  reuse the verdicts of earlier runs whose mutant, code paths and tests are
+                        unchanged (cache in the user cache dir, or FILE); the report marks them
 
 ` + exitcode.UsageText()
 }
@@ -103,9 +105,35 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the discovery and baseline caches")
+	fs.Var(optionalPath{&c.Incremental}, "incremental", "reuse the verdicts of earlier runs whose inputs are unchanged (--incremental=FILE for another cache file)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs
 }
+
+// optionalPath is a flag that is either given alone (--incremental: the
+// default) or with a value (--incremental=FILE).
+type optionalPath struct{ p *string }
+
+func (o optionalPath) String() string {
+	if o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+func (o optionalPath) Set(s string) error {
+	switch s {
+	case "true":
+		*o.p = config.IncrementalDefault
+	case "false", "":
+		*o.p = ""
+	default:
+		*o.p = s
+	}
+	return nil
+}
+
+func (o optionalPath) IsBoolFlag() bool { return true }
 
 func durationFlag(d *config.Duration) func(string) error {
 	return func(s string) error {

@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// IncrementalDefault is Config.Incremental for the default cache file.
+const IncrementalDefault = "default"
+
 // DefaultPatterns are the row's packages, used when no pattern is given.
 var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
 
@@ -34,6 +37,10 @@ type Config struct {
 	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
 	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
 	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+	// Incremental reuses the verdicts of earlier runs whose inputs are
+	// unchanged: "" off, IncrementalDefault for the file in the user
+	// cache dir, else the cache file's path.
+	Incremental string `json:"incremental,omitempty"`
 }
 
 // Default returns the configuration of a plain "mutate all".

@@ -404,6 +404,9 @@ func cleanConfig(c config.Config, p Paths) config.Config {
 	}
 	c.Dir = dir(c.Dir)
 	c.ReportDir = dir(c.ReportDir)
+	if c.Incremental != "" && c.Incremental != config.IncrementalDefault {
+		c.Incremental = dir(c.Incremental)
+	}
 	c.Patterns = p.CleanAll(append([]string(nil), c.Patterns...))
 	return c
 }

@@ -34,6 +34,11 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		Paths:      l.paths(),
 	}
 	ms := d.mutants
+	var inc *incrementalRun
+	var reused []mutant.Outcome
+	if l.cfg.Incremental != "" {
+		inc, reused, ms = l.openIncremental(ms, meta.Machine)
+	}
 
 	// Baseline over every package that can observe a mutant to run.
 	observers := map[string]bool{}
@@ -57,7 +62,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			sr, err = l.buildSchema(ctx, ms, sortedKeys(observers))
 			switch {
 			case ctx.Err() != nil:
-				return l.interruptedBefore(meta, d, "the schema build")
+				return l.interruptedBefore(meta, d, reused, ms, "the schema build")
 			case err != nil:
 				fmt.Fprintf(l.stderr, "mutate: %v\nmutate: no schema: every mutant gets its own build (as --no-schemata)\n", err)
 				sr = nil
@@ -87,7 +92,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	meta.Timing.Baseline = time.Since(baseStart).Seconds()
 	if err != nil {
 		if ctx.Err() != nil {
-			return l.interruptedBefore(meta, d, "the baseline")
+			return l.interruptedBefore(meta, d, reused, ms, "the baseline")
 		}
 		return Fail(exitcode.Baseline, "%v", err)
 	}
@@ -118,6 +123,10 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		meta.Timing.TestProcesses, meta.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
 		interrupted = ctx.Err() != nil
 	}
+	outcomes = append(reused, outcomes...)
+	if inc != nil && !base.Red() {
+		meta.Incremental = l.storeIncremental(inc, outcomes, interrupted)
+	}
 	return l.finish(meta, d, outcomes, interrupted, report.Conditions{
 		BaselineRed:    base.Red(),
 		BaselineNote:   strings.Join(base.Failing, ", "),
@@ -127,12 +136,13 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 }
 
 // interruptedBefore writes the partial report of a run interrupted before
-// any mutant ran (the doc promises one): every mutant unjudged.
-func (l *lab) interruptedBefore(meta report.Meta, d *discovery, phase string) error {
+// any mutant ran (the doc promises one): every mutant unjudged but those
+// the incremental cache gave.
+func (l *lab) interruptedBefore(meta report.Meta, d *discovery, reused []mutant.Outcome, ms []mutant.Mutant, phase string) error {
 	meta.Baseline = report.BaselineInfo{Interrupted: true, Seconds: meta.Timing.Baseline}
-	outcomes := make([]mutant.Outcome, len(d.mutants))
-	for i, m := range d.mutants {
-		outcomes[i] = mutant.Outcome{Mutant: m, Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted during " + phase}}
+	outcomes := append([]mutant.Outcome(nil), reused...)
+	for _, m := range ms {
+		outcomes = append(outcomes, mutant.Outcome{Mutant: m, Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted during " + phase}})
 	}
 	fmt.Fprintf(l.stderr, "mutate: interrupted during %s\n", phase)
 	return l.finish(meta, d, outcomes, true, report.Conditions{Interrupted: true})
