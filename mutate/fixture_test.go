@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -397,9 +398,9 @@ func slicesContains(xs []string, x string) bool {
 }
 
 // interruptRun starts mutate with args in dir, sends SIGINT when signal
-// says so (it sees every stderr line), and returns the exit code and the
-// output.
-func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, args ...string) runResult {
+// says so (it sees every stderr line; nil: when the file ready exists),
+// and returns the exit code and the output.
+func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, ready string, args ...string) runResult {
 	t.Helper()
 	cmd := osexec.Command(mutateBin, args...)
 	cmd.Dir = dir
@@ -414,19 +415,45 @@ func interruptRun(t *testing.T, dir string, env []string, signal func(line strin
 		t.Fatal(err)
 	}
 	var errOut strings.Builder
+	var mu sync.Mutex
 	sent := false
+	send := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !sent {
+			sent = true
+			cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	if signal == nil {
+		// the deadline only keeps a broken run from hanging the test
+		go func() {
+			for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := os.Stat(ready); err == nil {
+					send()
+					return
+				}
+			}
+		}()
+	}
 	sc := bufio.NewScanner(stderr)
 	for sc.Scan() {
 		line := sc.Text()
 		errOut.WriteString(line + "\n")
-		if !sent && signal(line) {
-			sent = true
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
-				t.Fatal(err)
-			}
+		if signal != nil && signal(line) {
+			send()
 		}
 	}
 	err = cmd.Wait()
+	mu.Lock()
+	defer mu.Unlock()
 	code := exitcode.OK
 	if ee, ok := err.(*osexec.ExitError); ok {
 		code = exitcode.Code(ee.ExitCode())
@@ -453,7 +480,7 @@ func TestFixtureInterrupted(t *testing.T) {
 			results++
 		}
 		return results == 3
-	}, "all", "./strong", "./spin", "-v", "--report-dir", reports, "-j", "1", "--timeout-floor", "2s")
+	}, "", "all", "./strong", "./spin", "-v", "--report-dir", reports, "-j", "1", "--timeout-floor", "2s")
 	if res.code != exitcode.Interrupted {
 		t.Fatalf("after SIGINT: exit %d, want %d\n%s%s", res.code, exitcode.Interrupted, res.stdout, res.stderr)
 	}
@@ -556,20 +583,8 @@ func TestFixtureBaselineInterrupted(t *testing.T) {
 	}
 	mark, tmp, reports := t.TempDir(), t.TempDir(), t.TempDir()
 	started := filepath.Join(mark, "started")
-	res := interruptRun(t, dir, []string{"TMPDIR=" + tmp, "FIXTURE_SLOW_MARK=" + mark}, func(line string) bool {
-		if !strings.Contains(line, "baseline of") {
-			return false
-		}
-		// the baseline has begun; wait until the slow test runs (the
-		// deadline only keeps a broken run from hanging the test)
-		for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if _, err := os.Stat(started); err == nil {
-				return true
-			}
-		}
-		t.Errorf("the slow test never started")
-		return true
-	}, "all", "./slow", "--catalog=", "--report-dir", reports)
+	// the slow test writes started when the baseline runs it
+	res := interruptRun(t, dir, []string{"TMPDIR=" + tmp, "FIXTURE_SLOW_MARK=" + mark}, nil, started, "all", "./slow", "--catalog=", "--report-dir", reports)
 	if res.code != exitcode.Interrupted {
 		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitcode.Interrupted, res.stdout, res.stderr)
 	}

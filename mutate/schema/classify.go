@@ -34,11 +34,7 @@ type Input struct {
 // its coverage probe goes).
 func Classify(in Input) *mutant.Site {
 	site := in.classify()
-	if site.Kind == "" {
-		site.Probe = in.probe()
-	} else {
-		site.Probe = -1
-	}
+	site.Probe = in.probe() // a switched mutant's too: used if a build drops it
 	return site
 }
 

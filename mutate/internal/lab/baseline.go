@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/conc/pool"
@@ -40,10 +41,16 @@ type Baseline struct {
 
 // PackageBaseline holds one observing package's tests.
 type PackageBaseline struct {
-	Path  string
-	Dir   string
-	Tests map[string]*TestBaseline
-	Names []string // sorted
+	Path     string
+	Dir      string
+	Tests    map[string]*TestBaseline
+	Names    []string // sorted
+	Flaky    []string // "pkg.Test (...)"
+	Failing  []string // "pkg.Test"
+	Commands []string
+	Elapsed  time.Duration
+	// render is the schema the hits of a schema baseline refer to.
+	render *render
 }
 
 // TestBaseline is one top-level test's baseline.
@@ -105,39 +112,27 @@ func before(l1, c1, l2, c2 int) bool { return l1 < l2 || (l1 == l2 && c1 < c2) }
 type BaselineOptions struct {
 	Jobs     int
 	TempDir  string
-	Packages []string // observing packages
-	Cover    []string // packages to collect coverage of (the mutated ones)
-	// Bins are prebuilt schema test binaries, one per observing package:
-	// coverage is then the schema sites each test ran (Sites of them),
-	// recorded through GATHERMUT_HITS, instead of a -cover build.
-	Bins    map[string]string
-	Sites   int
-	Timeout time.Duration // the limit on each baseline process
+	Packages []string      // observing packages
+	Cover    []string      // packages to collect coverage of (the mutated ones)
+	Timeout  time.Duration // the limit on each baseline process
+	Slots    slots         // shared process slots (nil: Jobs of its own)
 	// Progress is called as tests finish (done of total), from one
 	// goroutine at a time.
 	Progress func(done, total int)
 }
 
 // RunBaseline builds every observing package's test binary once with
-// coverage (or takes the schema binaries) and runs its tests twice.
+// coverage and runs its tests twice (the mode without schemata).
 func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*Baseline, error) {
 	start := time.Now()
+	if o.Slots == nil {
+		o.Slots = newSlots(o.Jobs)
+	}
 	b := &Baseline{Packages: map[string]*PackageBaseline{}}
 	var mu sync.Mutex
 	bins := map[string]string{}
-	for p, bin := range o.Bins {
-		bins[p] = bin
-	}
-	p := pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
+	p := pool.New().WithErrors().WithContext(ctx).WithCancelOnError()
 	for i, path := range o.Packages {
-		pb := &PackageBaseline{Path: path, Dir: prog.Dir(path), Tests: map[string]*TestBaseline{}}
-		b.Packages[path] = pb
-		if o.Bins != nil {
-			if bins[path] == "" {
-				return nil, fmt.Errorf("lab: no schema test binary for %s", path)
-			}
-			continue
-		}
 		bin := filepath.Join(o.TempDir, fmt.Sprintf("base%d.test", i))
 		p.Go(func(ctx context.Context) error {
 			cover := coverFor(prog, path, o.Cover)
@@ -146,16 +141,18 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 				args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
 			}
 			args = append(args, path)
-			cmdline, out, err := testbin.Go(ctx, prog.Root, args...)
-			mu.Lock()
-			b.Commands = append(b.Commands, cmdline)
-			mu.Unlock()
-			if err != nil {
-				return fmt.Errorf("exec: baseline build of %s failed: %v\n%s", path, err, out)
+			if err := o.Slots.acquire(ctx); err != nil {
+				return err
 			}
+			cmdline, out, err := testbin.Go(ctx, prog.Root, args...)
+			o.Slots.release()
 			mu.Lock()
+			defer mu.Unlock()
+			b.Commands = append(b.Commands, cmdline)
+			if err != nil {
+				return fmt.Errorf("lab: baseline build of %s failed: %v\n%s", path, err, out)
+			}
 			bins[path] = bin
-			mu.Unlock()
 			return nil
 		})
 	}
@@ -168,91 +165,25 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 			total += n + 1
 		}
 	}
-	tick := func() {
+	progress := func() {
+		mu.Lock()
 		done++
 		if o.Progress != nil {
 			o.Progress(done, total)
 		}
+		mu.Unlock()
 	}
-
-	// Run 1: each test alone, with its coverage profile (or hits).
-	type first struct {
-		action, output string
-		elapsed        time.Duration
-		blocks         map[string][]block
-		hits           []byte
-	}
-	firsts := map[string]*first{}
-	p = pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
-	n := 0
+	p = pool.New().WithErrors().WithContext(ctx).WithCancelOnError()
 	for _, path := range o.Packages {
-		pb := b.Packages[path]
-		for _, name := range prog.Tests(path) {
-			n++
-			profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", n))
-			p.Go(func(ctx context.Context) error {
-				opts := testbin.Options{Binary: bins[path], Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Timeout: o.Timeout}
-				if o.Bins != nil {
-					if err := os.WriteFile(profile, make([]byte, max(o.Sites, 1)), 0o644); err != nil {
-						return err
-					}
-					opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
-				} else {
-					opts.Cover = profile
-				}
-				res, err := testbin.Run(ctx, opts)
-				if err != nil {
-					return err
-				}
-				f := &first{action: BaseGone}
-				if t, ok := res.Tests[name]; ok {
-					f.action, f.output, f.elapsed = t.Action, t.Output, t.Elapsed
-				}
-				if f.action == "run" {
-					f.action = BaseFail // crashed mid-test, or hung
-					f.output += res.Output
-					if res.TimedOut {
-						f.output += fmt.Sprintf("\n[the baseline run was stopped after %s]", o.Timeout)
-					}
-				}
-				if o.Bins != nil {
-					f.hits, err = os.ReadFile(profile)
-					os.Remove(profile)
-				} else {
-					f.blocks, err = readProfile(profile, prog.Module)
-				}
-				if err != nil {
-					return err
-				}
-				mu.Lock()
-				firsts[path+"."+name] = f
-				b.Commands = append(b.Commands, res.Command)
-				tick()
-				mu.Unlock()
-				return nil
-			})
-		}
-	}
-	if err := p.Wait(); err != nil {
-		return nil, err
-	}
-
-	// Run 2: all tests of each package in one process.
-	seconds := map[string]*testbin.Result{}
-	p = pool.New().WithMaxGoroutines(max(o.Jobs, 1)).WithErrors().WithContext(ctx).WithCancelOnError()
-	for _, path := range o.Packages {
-		if len(prog.Tests(path)) == 0 {
-			continue
-		}
 		p.Go(func(ctx context.Context) error {
-			res, err := testbin.Run(ctx, testbin.Options{Binary: bins[path], Dir: b.Packages[path].Dir, Package: path, Timeout: o.Timeout})
+			pb, err := runPackageBaseline(ctx, prog, path, packageOptions{
+				Binary: bins[path], Cover: true, TempDir: o.TempDir, Timeout: o.Timeout, Slots: o.Slots, Progress: progress,
+			})
 			if err != nil {
 				return err
 			}
 			mu.Lock()
-			seconds[path] = res
-			b.Commands = append(b.Commands, res.Command)
-			tick()
+			b.add(pb)
 			mu.Unlock()
 			return nil
 		})
@@ -260,49 +191,184 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 	if err := p.Wait(); err != nil {
 		return nil, err
 	}
-
-	for _, path := range o.Packages {
-		pb := b.Packages[path]
-		for _, name := range prog.Tests(path) {
-			f := firsts[path+"."+name]
-			t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, hits: f.hits, Output: f.output}
-			second := BaseGone
-			if res := seconds[path]; res != nil {
-				if s, ok := res.Tests[name]; ok {
-					second = s.Action
-					if second == "run" {
-						second = BaseFail
-					}
-					t.Elapsed = max(t.Elapsed, s.Elapsed)
-					if second != f.action {
-						t.Output += s.Output
-					}
-				}
-			}
-			switch {
-			case f.action != second:
-				t.Status = BaseFlaky
-				b.Flaky = append(b.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", path, name, f.action, second))
-			default:
-				t.Status = f.action
-			}
-			if t.Status == BaseFail {
-				b.Failing = append(b.Failing, path+"."+name)
-			}
-			if t.Status == BaseSkip {
-				t.Skip = testbin.SkipMessage(f.output)
-			}
-			pb.Tests[name] = t
-			pb.Names = append(pb.Names, name)
-		}
-		sort.Strings(pb.Names)
-	}
-	sort.Strings(b.Flaky)
-	sort.Strings(b.Failing)
-	sort.Strings(b.Commands)
+	b.sort()
 	b.Duration = time.Since(start)
 	return b, nil
 }
+
+// add takes in one package's baseline.
+func (b *Baseline) add(pb *PackageBaseline) {
+	b.Packages[pb.Path] = pb
+	b.Flaky = append(b.Flaky, pb.Flaky...)
+	b.Failing = append(b.Failing, pb.Failing...)
+	b.Commands = append(b.Commands, pb.Commands...)
+}
+
+func (b *Baseline) sort() {
+	sort.Strings(b.Flaky)
+	sort.Strings(b.Failing)
+	sort.Strings(b.Commands)
+}
+
+// packageOptions configure one package's baseline.
+type packageOptions struct {
+	Binary  string
+	Cover   bool // the binary was built with -cover: each test writes a profile
+	Hits    int  // a schema binary: each test maps a hits file of this size
+	TempDir string
+	Timeout time.Duration
+	Slots   slots
+	// Progress is called after each test process.
+	Progress func()
+}
+
+var profiles atomic.Int64
+
+// runPackageBaseline runs one observing package's tests twice: each alone
+// (with its coverage profile or schema hits), then all together. A test
+// with different results in the two runs is flaky; one failing in both
+// makes the baseline red.
+func runPackageBaseline(ctx context.Context, prog *load.Program, path string, o packageOptions) (*PackageBaseline, error) {
+	start := time.Now()
+	pb := &PackageBaseline{Path: path, Dir: prog.Dir(path), Tests: map[string]*TestBaseline{}}
+	names := prog.Tests(path)
+	if len(names) == 0 {
+		return pb, nil
+	}
+	type first struct {
+		action, output string
+		elapsed        time.Duration
+		blocks         map[string][]block
+		hits           []byte
+	}
+	var mu sync.Mutex
+	firsts := map[string]*first{}
+	run := func(ctx context.Context, opts testbin.Options) (*testbin.Result, error) {
+		if err := o.Slots.acquire(ctx); err != nil {
+			return nil, err
+		}
+		defer o.Slots.release()
+		res, err := testbin.Run(ctx, opts)
+		if o.Progress != nil {
+			o.Progress()
+		}
+		return res, err
+	}
+	p := pool.New().WithErrors().WithContext(ctx).WithCancelOnError()
+	for _, name := range names {
+		profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", profiles.Add(1)))
+		p.Go(func(ctx context.Context) error {
+			opts := testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Timeout: o.Timeout}
+			switch {
+			case o.Hits > 0:
+				if err := os.WriteFile(profile, make([]byte, o.Hits), 0o644); err != nil {
+					return err
+				}
+				opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
+			case o.Cover:
+				opts.Cover = profile
+			}
+			res, err := run(ctx, opts)
+			if err != nil {
+				return err
+			}
+			f := &first{action: BaseGone}
+			if t, ok := res.Tests[name]; ok {
+				f.action, f.output, f.elapsed = t.Action, t.Output, t.Elapsed
+			}
+			if f.action == "run" {
+				f.action = BaseFail // crashed mid-test, or hung
+				f.output += res.Output
+				if res.TimedOut {
+					f.output += fmt.Sprintf("\n[stopped after %s, the baseline timeout]", o.Timeout)
+				}
+			}
+			switch {
+			case o.Hits > 0:
+				f.hits, err = os.ReadFile(profile)
+				os.Remove(profile)
+			case o.Cover:
+				f.blocks, err = readProfile(profile, prog.Module)
+				os.Remove(profile)
+			}
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			firsts[name] = f
+			pb.Commands = append(pb.Commands, res.Command)
+			mu.Unlock()
+			return nil
+		})
+	}
+	var together *testbin.Result
+	p.Go(func(ctx context.Context) error {
+		res, err := run(ctx, testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: path, Timeout: o.Timeout})
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		together = res
+		pb.Commands = append(pb.Commands, res.Command)
+		mu.Unlock()
+		return nil
+	})
+	if err := p.Wait(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		f := firsts[name]
+		t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, hits: f.hits, Output: f.output}
+		second := BaseGone
+		if s, ok := together.Tests[name]; ok {
+			second = s.Action
+			if second == "run" {
+				second = BaseFail
+			}
+			t.Elapsed = max(t.Elapsed, s.Elapsed)
+			if second != f.action {
+				t.Output += s.Output
+			}
+		}
+		switch {
+		case f.action != second:
+			t.Status = BaseFlaky
+			pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", path, name, f.action, second))
+		default:
+			t.Status = f.action
+		}
+		if t.Status == BaseFail {
+			pb.Failing = append(pb.Failing, path+"."+name)
+		}
+		if t.Status == BaseSkip {
+			t.Skip = testbin.SkipMessage(f.output)
+		}
+		pb.Tests[name] = t
+		pb.Names = append(pb.Names, name)
+	}
+	sort.Strings(pb.Names)
+	sort.Strings(pb.Flaky)
+	sort.Strings(pb.Failing)
+	pb.Elapsed = time.Since(start)
+	return pb, nil
+}
+
+// slots bounds the child processes a run has at once: baseline tests,
+// builds and mutant tests share them.
+type slots chan struct{}
+
+func newSlots(n int) slots { return make(slots, max(n, 1)) }
+
+func (s slots) acquire(ctx context.Context) error {
+	select {
+	case s <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s slots) release() { <-s }
 
 // coverFor lists the mutated packages whose code the observing package's
 // tests can reach.

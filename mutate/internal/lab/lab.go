@@ -63,6 +63,8 @@ type lab struct {
 	cat     catalog.Catalog
 	catPath string
 
+	slots slots // the child processes the run has at once
+
 	discoverySeconds float64
 	typeCheckSeconds float64
 }
@@ -78,7 +80,7 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	if len(cfg.Patterns) == 0 {
 		cfg.Patterns = config.DefaultPatterns
 	}
-	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now()}
+	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now(), slots: newSlots(cfg.Jobs)}
 	var err error
 	l.root, l.module, err = load.ModuleRoot(cfg.Dir)
 	if err != nil {

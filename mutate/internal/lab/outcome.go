@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sourcegraph/conc/pool"
+
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
@@ -40,7 +42,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		inc, reused, ms = l.openIncremental(ms, meta.Machine)
 	}
 
-	// Baseline over every package that can observe a mutant to run.
+	// The packages that can observe a mutant to run.
 	observers := map[string]bool{}
 	mutated := map[string]bool{}
 	for _, m := range ms {
@@ -52,65 +54,93 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			observers[p] = true
 		}
 	}
+	var base *Baseline
 	var sr *schemaRun
-	if l.cfg.Schemata && len(mutated) > 0 {
-		if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
-			fmt.Fprintf(l.stderr, "mutate: schemata need mmap (not on %s): every mutant gets its own build\n", runtime.GOOS)
-		} else {
-			l.progressf("mutate: building the schemata of %d packages into %d test binaries\n", len(mutated), len(observers))
-			var err error
-			sr, err = l.buildSchema(ctx, ms, sortedKeys(observers))
-			switch {
-			case ctx.Err() != nil:
-				return l.interruptedBefore(meta, d, reused, ms, "the schema build")
-			case err != nil:
-				fmt.Fprintf(l.stderr, "mutate: %v\nmutate: no schema: every mutant gets its own build (as --no-schemata)\n", err)
-				sr = nil
-			default:
-				meta.Timing.SchemaBuilds, meta.Timing.SchemaRounds = sr.seconds, sr.rounds
-				l.progressf("mutate: schema built in %.1f s (%d round(s)): %d mutants switched, %d on their own builds (%d dropped by the build)\n",
-					sr.seconds, sr.rounds, len(sr.switched), countRunnable(ms)-len(sr.switched), len(sr.dropped))
+	runner := &Runner{Prog: l.prog, slots: l.slots, Opts: Options{
+		Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
+	}}
+	if l.cfg.Schemata && len(mutated) > 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
+		// The mutated packages' binaries and baselines are made up front;
+		// an importer's when a mutant first needs it.
+		var eager []string
+		for p := range mutated {
+			if observers[p] {
+				eager = append(eager, p)
+			}
+		}
+		sort.Strings(eager)
+		l.progressf("mutate: %d mutants; schemata of %d packages, test binaries of %d\n", len(ms), len(mutated), len(eager))
+		start := time.Now()
+		var err error
+		sr, err = l.newSchemaRun(ctx, ms, eager)
+		switch {
+		case ctx.Err() != nil:
+			return l.interruptedBefore(meta, d, reused, ms, "the schema build")
+		case err != nil:
+			fmt.Fprintf(l.stderr, "mutate: %v\nmutate: no schema: every mutant gets its own build (as --no-schemata)\n", err)
+			sr = nil
+		default:
+			meta.Timing.SchemaBuilds, meta.Timing.SchemaRounds = time.Since(start).Seconds(), sr.rounds
+			l.progressf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n",
+				meta.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
+			baseStart := time.Now()
+			p := pool.New().WithErrors().WithContext(ctx)
+			for _, obs := range eager {
+				p.Go(func(ctx context.Context) error {
+					_, err := sr.baseline(ctx, obs)
+					return err
+				})
+			}
+			err = p.Wait()
+			meta.Timing.Baseline = time.Since(baseStart).Seconds()
+			if red, ok := isRed(err); ok {
+				runner.Red = red
+			} else if err != nil {
+				if ctx.Err() != nil {
+					return l.interruptedBefore(meta, d, reused, ms, "the baseline")
+				}
+				return Fail(exitcode.Baseline, "%v", err)
+			}
+			runner.Schema = sr
+		}
+	} else if l.cfg.Schemata && len(mutated) > 0 {
+		fmt.Fprintf(l.stderr, "mutate: schemata need mmap (not on %s): every mutant gets its own build\n", runtime.GOOS)
+	}
+	if sr == nil {
+		l.progressf("mutate: %d mutants; baseline of %d packages\n", len(ms), len(observers))
+		bp := newProgress(l.stderr, 0, time.Now())
+		baseStart := time.Now()
+		var err error
+		base, err = RunBaseline(ctx, l.prog, BaselineOptions{
+			Jobs:     l.cfg.Jobs,
+			TempDir:  l.tmp,
+			Packages: sortedKeys(observers),
+			Cover:    sortedKeys(mutated),
+			Timeout:  l.cfg.BaselineTimeout.D(),
+			Slots:    l.slots,
+			Progress: func(done, total int) { bp.phase("baseline: tests run", done, total) },
+		})
+		bp.finish()
+		meta.Timing.Baseline = time.Since(baseStart).Seconds()
+		if err != nil {
+			if ctx.Err() != nil {
+				return l.interruptedBefore(meta, d, reused, ms, "the baseline")
+			}
+			return Fail(exitcode.Baseline, "%v", err)
+		}
+		runner.Baseline = base
+		if len(base.Failing) > 0 {
+			runner.Red = &PackageBaseline{Failing: base.Failing, Tests: map[string]*TestBaseline{}}
+			for _, pb := range base.Packages {
+				for name, t := range pb.Tests {
+					runner.Red.Tests[pb.Path+"."+name] = t
+				}
 			}
 		}
 	}
-	l.progressf("mutate: %d mutants; baseline of %d packages\n", len(ms), len(observers))
-	bo := BaselineOptions{
-		Jobs:     l.cfg.Jobs,
-		TempDir:  l.tmp,
-		Packages: sortedKeys(observers),
-		Cover:    sortedKeys(mutated),
-		Timeout:  l.cfg.BaselineTimeout.D(),
-	}
-	if sr != nil {
-		bo.Bins, bo.Sites = sr.bins, sr.sites
-	}
-	bp := newProgress(l.stderr, 0, time.Now())
-	bo.Progress = func(done, total int) { bp.phase("baseline: tests run", done, total) }
-	baseStart := time.Now()
-	base, err := RunBaseline(ctx, l.prog, bo)
-	bp.finish()
-	meta.Timing.Baseline = time.Since(baseStart).Seconds()
-	if err != nil {
-		if ctx.Err() != nil {
-			return l.interruptedBefore(meta, d, reused, ms, "the baseline")
-		}
-		return Fail(exitcode.Baseline, "%v", err)
-	}
-	meta.Baseline = baselineInfo(base)
 	var outcomes []mutant.Outcome
 	interrupted := false
-	if base.Red() {
-		fmt.Fprintf(l.stderr, "mutate: baseline failing: %s\n", strings.Join(base.Failing, ", "))
-		for _, p := range base.Failing {
-			pkg, name, _ := SplitTestID(p)
-			if t := base.Packages[pkg].Tests[name]; t != nil && t.Output != "" {
-				fmt.Fprintf(l.stderr, "--- %s\n%s\n", p, strings.TrimSpace(t.Output))
-			}
-		}
-	} else {
-		runner := &Runner{Prog: l.prog, Baseline: base, Schema: sr, Opts: Options{
-			Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
-		}}
+	if runner.Red == nil {
 		prog := newProgress(l.stderr, len(ms), time.Now())
 		prog.verbose = l.cfg.Verbose
 		stopWatch := prog.watch(ctx)
@@ -123,13 +153,35 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		meta.Timing.TestProcesses, meta.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
 		interrupted = ctx.Err() != nil
 	}
+	if sr != nil {
+		base = sr.collectBaseline()
+		meta.Timing.SchemaBuilds = sr.buildSeconds()
+	}
+	meta.Baseline = baselineInfo(base)
+	var failing []string
+	if runner.Red != nil {
+		outcomes, interrupted = nil, false
+		failing = runner.Red.Failing
+		if sr != nil {
+			failing = base.Failing
+		}
+		fmt.Fprintf(l.stderr, "mutate: baseline failing: %s\n", strings.Join(failing, ", "))
+		for _, p := range failing {
+			pkg, name, _ := SplitTestID(p)
+			if pb := base.Packages[pkg]; pb != nil {
+				if t := pb.Tests[name]; t != nil && t.Output != "" {
+					fmt.Fprintf(l.stderr, "--- %s\n%s\n", p, strings.TrimSpace(t.Output))
+				}
+			}
+		}
+	}
 	outcomes = append(reused, outcomes...)
-	if inc != nil && !base.Red() {
+	if runner.Red == nil && inc != nil {
 		meta.Incremental = l.storeIncremental(inc, outcomes, interrupted)
 	}
 	return l.finish(meta, d, outcomes, interrupted, report.Conditions{
-		BaselineRed:    base.Red(),
-		BaselineNote:   strings.Join(base.Failing, ", "),
+		BaselineRed:    runner.Red != nil,
+		BaselineNote:   strings.Join(failing, ", "),
 		Interrupted:    interrupted,
 		StrictTimeouts: l.cfg.StrictTimeouts,
 	})

@@ -3,7 +3,9 @@ package lab
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/conc/pool"
@@ -20,132 +23,183 @@ import (
 	"gathermut/mutate/testbin"
 )
 
-// schemaRun is the schema side of a run: every selected mutant's number
-// and coverage site, the instrumented packages, and one test binary per
-// observing package built from them.
+// schemaRun is the schema side of a run: each selected mutant's number,
+// the renders of the mutated packages' schemata, one test binary per
+// observing package built from them, and each observing package's
+// baseline on its binary. Binaries and baselines are made when a mutant
+// first needs them (the mutated packages' eagerly, at the start): a
+// mutant killed by its own package's tests never waits for the tests of
+// the packages that import it.
 type schemaRun struct {
+	l      *lab
+	dir    string
+	number map[string]int // mutant id -> its number (GATHERMUT_MUTANT)
+	byPkg  map[string][]mutant.Mutant
+	main   *render
+
+	mu        sync.Mutex
+	built     []*binary
+	renders   int
+	binaries  map[string]*future[*binary]
+	baselines map[string]*future[*PackageBaseline]
+	builds    time.Duration // summed over builds
+	rounds    int
+}
+
+// render is one rendering of the schemata: which mutants it switches,
+// where each mutant's coverage is counted, and the overlay that puts it
+// in place. A build that rejects some mutants makes a new render without
+// them.
+type render struct {
+	id       int
 	dir      string
-	number   map[string]int    // mutant id -> its number (GATHERMUT_MUTANT)
-	site     map[string]int    // mutant id -> the hits site that counts its coverage
+	overlay  string
+	pkgs     map[string]*schemaPkg
+	site     map[string]int    // mutant id -> the hits site of its coverage
 	sites    int               // hits file size
-	switched map[string]bool   // mutant id -> runs in the schema binary
-	dropped  map[string]string // mutant id -> why the schema build dropped it
-	bins     map[string]string // observing package -> schema test binary
-	builds   map[string]string // observing package -> the command that built its binary
-	commands []string
-	rounds   int
-	seconds  float64 // wall time of the builds
+	switched map[string]bool   // mutant id -> switched in this render
+	dropped  map[string]string // mutant id -> why a build dropped it
+	numbers  map[string]int    // mutant id -> its number (the run's)
+}
+
+// binary is one observing package's schema test binary.
+type binary struct {
+	path    string
+	command string
+	r       *render
+}
+
+// future is a value made once, by the first caller that needs it.
+type future[T any] struct {
+	once sync.Once
+	done atomic.Bool
+	v    T
+	err  error
+}
+
+func (f *future[T]) get(make func() (T, error)) (T, error) {
+	f.once.Do(func() {
+		f.v, f.err = make()
+		f.done.Store(true)
+	})
+	return f.v, f.err
 }
 
 // schemaMutant reports whether m can take part in a schema: a Go mutant
 // that compiles and is not ignored.
 func schemaMutant(m mutant.Mutant) bool {
-	return m.Kind == mutant.Go && m.Invalid == "" && m.Unviable == "" && m.Equivalent == "" && m.Edit != nil
+	return m.Kind == mutant.Go && m.Invalid == "" && m.Unviable == "" && m.Equivalent == "" && m.Edit != nil && m.Schema != nil
 }
 
-// buildSchema renders the schemata of the mutated packages and builds the
-// observers' test binaries from them. A build that fails drops the
-// mutants the compiler's errors point into (a const that became a
-// variable where a constant is needed, a type the switch wrote wrong, a
-// go vet finding) and builds again; dropped mutants run on their own
-// builds, as without schemata.
-func (l *lab) buildSchema(ctx context.Context, ms []mutant.Mutant, observers []string) (*schemaRun, error) {
-	start := time.Now()
+// newSchemaRun numbers the mutants, renders the schemata, and builds the
+// test binaries of the mutated packages that have tests. A build that
+// fails drops the mutants the compiler's errors point into (a constant
+// made a variable where a constant is needed, a type the switch wrote
+// wrong, a go vet finding) and builds again; dropped mutants run on their
+// own builds, as without schemata.
+func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string) (*schemaRun, error) {
 	sr := &schemaRun{
-		dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, site: map[string]int{},
-		switched: map[string]bool{}, dropped: map[string]string{}, bins: map[string]string{}, builds: map[string]string{},
+		l: l, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
+		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{},
 	}
-	if err := os.MkdirAll(sr.dir, 0o755); err != nil {
-		return nil, err
-	}
-	byPkg := map[string][]mutant.Mutant{}
 	for _, m := range ms {
-		if !schemaMutant(m) {
-			continue
+		if schemaMutant(m) {
+			sr.number[m.ID] = len(sr.number) + 1
+			sr.byPkg[m.Package] = append(sr.byPkg[m.Package], m)
 		}
-		sr.number[m.ID] = len(sr.number) + 1
-		byPkg[m.Package] = append(byPkg[m.Package], m)
 	}
+	dropped := map[string]string{}
 	for round := 1; ; round++ {
 		sr.rounds = round
-		overlay, pkgs, err := l.renderSchema(sr, byPkg)
+		r, err := sr.render(dropped)
 		if err != nil {
 			return nil, err
 		}
-		failures := l.buildObservers(ctx, sr, overlay, observers)
+		failures := map[string]string{}
+		bins := map[string]*binary{}
+		var mu sync.Mutex
+		p := pool.New()
+		for _, obs := range eager {
+			p.Go(func() {
+				b, out, err := sr.build(ctx, obs, r)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					failures[obs] = out
+					return
+				}
+				bins[obs] = b
+			})
+		}
+		p.Wait()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		if len(failures) == 0 {
-			break
+			sr.main = r
+			for obs, b := range bins {
+				f := &future[*binary]{}
+				f.get(func() (*binary, error) { return b, nil })
+				sr.binaries[obs] = f
+			}
+			return sr, nil
 		}
-		dropped := 0
+		n := 0
 		for _, out := range failures {
-			dropped += sr.dropFor(out, pkgs, l.root)
+			n += r.dropFor(out, l.root, dropped)
 		}
-		if dropped == 0 {
-			// nothing points at a mutant: no schema for this run
-			var first string
+		if n == 0 {
 			for _, out := range failures {
-				first = firstLine(compileError(out))
-				break
-			}
-			for id := range sr.switched {
-				sr.dropped[id] = "the schema build failed: " + first
-			}
-			for k := range byPkg {
-				byPkg[k] = nil
-			}
-			if round > 1 && len(sr.switched) == 0 {
-				return nil, fmt.Errorf("lab: the test binaries do not build without any mutant either: %s", first)
+				return nil, fmt.Errorf("lab: the schema build fails where no mutant is: %s", firstLine(compileError(out)))
 			}
 		}
 		if round >= 8 {
 			return nil, fmt.Errorf("lab: the schema build still fails after %d rounds", round)
 		}
 	}
-	sr.seconds = time.Since(start).Seconds()
-	return sr, nil
 }
 
-// renderSchema writes the schema of every package with mutants and the
-// overlay that puts it in place.
-func (l *lab) renderSchema(sr *schemaRun, byPkg map[string][]mutant.Mutant) (string, map[string]*schemaPkg, error) {
-	paths := make([]string, 0, len(byPkg))
-	for p := range byPkg {
+// render writes the schemata of every mutated package, without the
+// dropped mutants, and the overlay that puts them in place.
+func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
+	sr.mu.Lock()
+	sr.renders++
+	id := sr.renders
+	sr.mu.Unlock()
+	r := &render{
+		id: id, dir: filepath.Join(sr.dir, fmt.Sprintf("r%d", id)), pkgs: map[string]*schemaPkg{},
+		site: map[string]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
+	}
+	paths := make([]string, 0, len(sr.byPkg))
+	for p := range sr.byPkg {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	replace := map[string]string{}
-	pkgs := map[string]*schemaPkg{}
-	clear(sr.switched)
-	clear(sr.site)
 	next := 0
+	root := sr.l.root
 	for i, path := range paths {
-		dir := l.prog.Dir(path)
+		dir := sr.l.prog.Dir(path)
 		var entries []schema.Entry
 		sources := map[string][]byte{}
-		for _, m := range byPkg[path] {
-			if m.Schema == nil {
-				continue
-			}
+		for _, m := range sr.byPkg[path] {
 			site := *m.Schema
-			if _, gone := sr.dropped[m.ID]; gone && site.Switched() {
-				site = mutant.Site{Probe: -1}
+			if _, gone := r.dropped[m.ID]; gone && site.Switched() {
+				site = mutant.Site{Probe: m.Schema.Probe}
 			}
 			if !site.Switched() && site.Probe < 0 {
 				continue
 			}
 			if _, ok := sources[m.File]; !ok {
-				data, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(m.File)))
+				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
 				if err != nil {
-					return "", nil, err
+					return nil, err
 				}
 				sources[m.File] = data
 			}
 			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site})
 			if site.Switched() {
-				sr.switched[m.ID] = true
+				r.switched[m.ID] = true
 			}
 		}
 		if len(entries) == 0 {
@@ -153,61 +207,64 @@ func (l *lab) renderSchema(sr *schemaRun, byPkg map[string][]mutant.Mutant) (str
 		}
 		names, err := schemaNames(dir)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		sp, nextSite, err := schema.Render(names, sources, entries, next)
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		next = nextSite
-		pkg := &schemaPkg{schema: sp, names: names, files: map[string]string{}}
-		pkgs[path] = pkg
+		pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
+		r.pkgs[path] = pkg
 		for rel, f := range sp.Files {
-			out := filepath.Join(sr.dir, fmt.Sprintf("p%d", i), filepath.Base(rel))
+			out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), filepath.Base(rel))
 			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 			if err := os.WriteFile(out, f.Source, 0o644); err != nil {
-				return "", nil, err
+				return nil, err
 			}
-			orig := filepath.Join(l.root, filepath.FromSlash(rel))
+			orig := filepath.Join(root, filepath.FromSlash(rel))
 			replace[orig] = out
 			pkg.files[out] = rel
 			pkg.files[orig] = rel
 		}
-		for _, m := range byPkg[path] {
+		for _, m := range sr.byPkg[path] {
 			if s, ok := sp.Site[sr.number[m.ID]]; ok {
-				sr.site[m.ID] = s
+				r.site[m.ID] = s
 			}
 		}
-		pkg.supportDir = dir
 	}
-	sr.sites = next
+	r.sites = max(next, 1)
 	for i, path := range paths {
-		pkg := pkgs[path]
+		pkg := r.pkgs[path]
 		if pkg == nil {
 			continue
 		}
-		name := filepath.Join(pkg.supportDir, "zz_gathermut_schema.go")
+		name := filepath.Join(pkg.dir, "zz_gathermut_schema.go")
 		for j := 0; fileExists(name); j++ {
-			name = filepath.Join(pkg.supportDir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
+			name = filepath.Join(pkg.dir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
 		}
-		out := filepath.Join(sr.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
-		if err := os.WriteFile(out, schema.Support(l.prog.Name(path), pkg.names, max(sr.sites, 1)), 0o644); err != nil {
-			return "", nil, err
+		out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
+		if err := os.WriteFile(out, schema.Support(sr.l.prog.Name(path), pkg.names, r.sites), 0o644); err != nil {
+			return nil, err
 		}
 		replace[name] = out
 	}
-	overlay := filepath.Join(sr.dir, "overlay.json")
-	return overlay, pkgs, testbin.WriteOverlay(overlay, replace)
+	r.overlay = filepath.Join(r.dir, "overlay.json")
+	if err := os.MkdirAll(r.dir, 0o755); err != nil {
+		return nil, err
+	}
+	return r, testbin.WriteOverlay(r.overlay, replace)
 }
 
 // schemaPkg is one rendered package and how to find its files in errors.
 type schemaPkg struct {
-	schema     *schema.Package
-	names      schema.Names
-	files      map[string]string // rendered or original absolute path -> module-relative file
-	supportDir string
+	path   string
+	schema *schema.Package
+	names  schema.Names
+	files  map[string]string // rendered or original absolute path -> module-relative file
+	dir    string
 }
 
 func fileExists(path string) bool {
@@ -237,45 +294,122 @@ func schemaNames(dir string) (schema.Names, error) {
 	return names, nil
 }
 
-// buildObservers builds every observer's schema test binary; it returns
-// the output of each build that failed.
-func (l *lab) buildObservers(ctx context.Context, sr *schemaRun, overlay string, observers []string) map[string]string {
-	var mu sync.Mutex
-	failures := map[string]string{}
-	p := pool.New().WithMaxGoroutines(max(l.cfg.Jobs, 1))
-	for i, obs := range observers {
-		bin := filepath.Join(sr.dir, fmt.Sprintf("o%d.test", i))
-		p.Go(func() {
-			cmdline, out, err := testbin.Go(ctx, l.root, "test", "-c", "-o", bin, "-overlay", overlay, obs)
-			mu.Lock()
-			defer mu.Unlock()
-			sr.commands = append(sr.commands, cmdline)
-			if err != nil {
-				failures[obs] = out
-				return
-			}
-			sr.bins[obs] = bin
-			sr.builds[obs] = cmdline
-		})
+// build builds one observing package's test binary from a render.
+func (sr *schemaRun) build(ctx context.Context, obs string, r *render) (*binary, string, error) {
+	bin := filepath.Join(r.dir, strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
+	if err := sr.l.slots.acquire(ctx); err != nil {
+		return nil, "", err
 	}
-	p.Wait()
-	return failures
+	start := time.Now()
+	cmdline, out, err := testbin.Go(ctx, sr.l.root, "test", "-c", "-o", bin, "-overlay", r.overlay, obs)
+	sr.l.slots.release()
+	sr.mu.Lock()
+	sr.builds += time.Since(start)
+	sr.mu.Unlock()
+	if err != nil {
+		return nil, out, err
+	}
+	b := &binary{path: bin, command: cmdline, r: r}
+	sr.mu.Lock()
+	sr.built = append(sr.built, b)
+	sr.mu.Unlock()
+	return b, "", nil
+}
+
+// binary returns the schema test binary of an observing package, building
+// it from the main render on first use; a build that fails drops the
+// mutants its errors point into, in a render of its own.
+func (sr *schemaRun) binary(ctx context.Context, obs string) (*binary, error) {
+	sr.mu.Lock()
+	f := sr.binaries[obs]
+	if f == nil {
+		f = &future[*binary]{}
+		sr.binaries[obs] = f
+	}
+	sr.mu.Unlock()
+	return f.get(func() (*binary, error) {
+		r := sr.main
+		for round := 1; ; round++ {
+			b, out, err := sr.build(ctx, obs, r)
+			if err == nil {
+				return b, nil
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			dropped := maps.Clone(r.dropped)
+			if r.dropFor(out, sr.l.root, dropped) == 0 || round >= 8 {
+				return nil, fmt.Errorf("the schema test binary of %s does not build: %s", obs, firstLine(compileError(out)))
+			}
+			if r, err = sr.render(dropped); err != nil {
+				return nil, err
+			}
+		}
+	})
+}
+
+// baseline returns an observing package's baseline on its schema binary,
+// run on first use.
+func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline, error) {
+	sr.mu.Lock()
+	f := sr.baselines[obs]
+	if f == nil {
+		f = &future[*PackageBaseline]{}
+		sr.baselines[obs] = f
+	}
+	sr.mu.Unlock()
+	return f.get(func() (*PackageBaseline, error) {
+		b, err := sr.binary(ctx, obs)
+		if err != nil {
+			return nil, err
+		}
+		pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
+			Binary: b.path, Hits: b.r.sites, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+		})
+		if err != nil {
+			return nil, err
+		}
+		pb.render = b.r
+		pb.Commands = append([]string{b.command}, pb.Commands...)
+		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
+		if len(pb.Failing) > 0 {
+			return pb, &redBaseline{pb: pb}
+		}
+		return pb, nil
+	})
+}
+
+// redBaseline is a package baseline with failing tests.
+type redBaseline struct{ pb *PackageBaseline }
+
+func (e *redBaseline) Error() string {
+	return "the baseline is failing: " + strings.Join(e.pb.Failing, ", ")
+}
+
+func isRed(err error) (*PackageBaseline, bool) {
+	var r *redBaseline
+	if errors.As(err, &r) {
+		return r.pb, true
+	}
+	return nil, false
 }
 
 var errorPos = regexp.MustCompile(`(\S+\.go):(\d+):(\d+)`)
 
-// dropFor drops the mutants a failed build's errors point into; it
-// returns how many it dropped.
-func (sr *schemaRun) dropFor(out string, pkgs map[string]*schemaPkg, root string) int {
-	dropped := 0
+// dropFor adds to dropped the switched mutants a failed build's errors
+// point into; it returns how many it added.
+func (r *render) dropFor(out, root string, dropped map[string]string) int {
+	n := 0
 	drop := func(muts []int, why string) {
-		for _, n := range muts {
-			for id, num := range sr.number {
-				if num == n && sr.switched[id] {
-					if _, done := sr.dropped[id]; !done {
-						sr.dropped[id] = "the schema build rejected it: " + why
-						dropped++
-					}
+		want := map[int]bool{}
+		for _, m := range muts {
+			want[m] = true
+		}
+		for id := range r.switched {
+			if want[r.numbers[id]] {
+				if _, done := dropped[id]; !done {
+					dropped[id] = "the schema build rejected it: " + why
+					n++
 				}
 			}
 		}
@@ -288,14 +422,12 @@ func (sr *schemaRun) dropFor(out string, pkgs map[string]*schemaPkg, root string
 		path := line[m[2]:m[3]]
 		ln, _ := strconv.Atoi(line[m[4]:m[5]])
 		col, _ := strconv.Atoi(line[m[6]:m[7]])
-		msg := strings.TrimSpace(line[m[1]:])
-		msg = strings.TrimPrefix(msg, ":")
-		msg = strings.TrimSpace(msg)
+		msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[m[1]:]), ":"))
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, path)
 		}
 		found := false
-		for _, pkg := range pkgs {
+		for _, pkg := range r.pkgs {
 			rel, ok := pkg.files[path]
 			if !ok {
 				continue
@@ -311,7 +443,7 @@ func (sr *schemaRun) dropFor(out string, pkgs map[string]*schemaPkg, root string
 		}
 		// an error outside every site: a constant made a variable where a
 		// constant is needed (an array length in a test, another package)
-		for _, pkg := range pkgs {
+		for _, pkg := range r.pkgs {
 			for name, muts := range pkg.schema.Consts {
 				if regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`).MatchString(msg) {
 					drop(muts, fmt.Sprintf("%s:%d: %s", filepath.Base(path), ln, msg))
@@ -319,7 +451,7 @@ func (sr *schemaRun) dropFor(out string, pkgs map[string]*schemaPkg, root string
 			}
 		}
 	}
-	return dropped
+	return n
 }
 
 // lineColOffset turns a 1-based line and column into a byte offset.
@@ -333,4 +465,41 @@ func lineColOffset(src []byte, line, col int) int {
 		off += i + 1
 	}
 	return min(off+col-1, len(src))
+}
+
+// whyNotSwitched says why m ran on its own build.
+func (sr *schemaRun) whyNotSwitched(m mutant.Mutant) string {
+	if m.Schema != nil && m.Schema.Fallback != "" {
+		return "not switched: " + m.Schema.Fallback
+	}
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	for _, b := range sr.built {
+		if why, ok := b.r.dropped[m.ID]; ok {
+			return why
+		}
+	}
+	return ""
+}
+
+// collectBaseline gathers the package baselines the run made.
+func (sr *schemaRun) collectBaseline() *Baseline {
+	b := &Baseline{Packages: map[string]*PackageBaseline{}}
+	sr.mu.Lock()
+	fs := maps.Clone(sr.baselines)
+	sr.mu.Unlock()
+	for _, f := range fs {
+		if f.done.Load() && f.v != nil {
+			b.add(f.v)
+			b.Duration += f.v.Elapsed
+		}
+	}
+	b.sort()
+	return b
+}
+
+func (sr *schemaRun) buildSeconds() float64 {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	return sr.builds.Seconds()
 }

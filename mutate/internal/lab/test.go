@@ -39,8 +39,16 @@ type Runner struct {
 	// in them, and coverage is the schema sites each test ran.
 	Schema *schemaRun
 
+	// Red is the first failing package baseline met on the way (schema
+	// runs make importers' baselines when a mutant first needs them); it
+	// stops the run.
+	Red *PackageBaseline
+
 	kernel kernelState
 	timing timing
+	slots  slots
+	redMu  sync.Mutex
+	cancel context.CancelFunc
 }
 
 // timing adds up where workers spent their time.
@@ -63,6 +71,11 @@ func (t *timing) add(build, run time.Duration, builds, runs int) {
 // one goroutine at a time) as each finishes. Mutants not judged when ctx is
 // cancelled are reported Interrupted (no verdict).
 func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
+	if r.slots == nil {
+		r.slots = newSlots(r.Opts.Jobs)
+	}
+	ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
 	out := make([]mutant.Outcome, len(ms))
 	var mu sync.Mutex
 	p := pool.New().WithMaxGoroutines(max(r.Opts.Jobs, 1))
@@ -97,27 +110,35 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
 	}
-	if r.Schema != nil && m.Kind == mutant.Go && res.Mode != mutant.ModeSchema {
-		if why, ok := r.Schema.dropped[m.ID]; ok {
-			res.ModeNote = why
-		} else if m.Schema != nil && m.Schema.Fallback != "" {
-			res.ModeNote = "not switched: " + m.Schema.Fallback
-		}
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay {
+		res.ModeNote = r.Schema.whyNotSwitched(m)
 	}
 	return res
 }
 
-// covers reports whether test t of package pkg runs mutant m's code: in a
-// schema run, whether it ran the mutant's site.
-func (r *Runner) covers(t *TestBaseline, m mutant.Mutant) bool {
-	if r.Schema == nil {
+// covers reports whether test t of package baseline pb runs mutant m's
+// code: on a schema binary, whether it ran the mutant's site.
+func (r *Runner) covers(pb *PackageBaseline, t *TestBaseline, m mutant.Mutant) bool {
+	if pb.render == nil {
 		return t.Covers(m)
 	}
 	if !m.InBody {
 		return true
 	}
-	s, ok := r.Schema.site[m.ID]
+	s, ok := pb.render.site[m.ID]
 	return !ok || t.HitSite(s)
+}
+
+// red stops the run at a failing baseline found on the way.
+func (r *Runner) red(pb *PackageBaseline) {
+	r.redMu.Lock()
+	defer r.redMu.Unlock()
+	if r.Red == nil {
+		r.Red = pb
+		if r.cancel != nil {
+			r.cancel()
+		}
+	}
 }
 
 func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
@@ -135,11 +156,7 @@ func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
 	case m.Kind == mutant.Kernel:
 		return r.runKernel(ctx, m)
 	}
-	plan, res, ok := r.plan(m)
-	if !ok {
-		return res
-	}
-	return r.execute(ctx, m, plan)
+	return r.execute(ctx, m)
 }
 
 // pkgRun is the selection of tests of one observing package.
@@ -164,81 +181,6 @@ func (p pkgRun) runPattern() string {
 	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
-// plan selects, per observing package, the tests that execute the mutant
-// (plus a catalog mutant's expected killers), expected-killer packages
-// first, then the mutated package, then its importers.
-func (r *Runner) plan(m mutant.Mutant) ([]pkgRun, mutant.Result, bool) {
-	expected := map[string]map[string]bool{}
-	for _, k := range m.Expected {
-		pkg, name, err := SplitTestID(k)
-		if err != nil {
-			return nil, mutant.Result{Status: mutant.Error, Why: err.Error()}, false
-		}
-		if expected[pkg] == nil {
-			expected[pkg] = map[string]bool{}
-		}
-		expected[pkg][name] = true
-	}
-	observers := r.Prog.Observers(m.Package)
-	for pkg := range expected {
-		if !slices.Contains(observers, pkg) {
-			return nil, mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer package %s cannot observe %s (it does not import it)", pkg, m.Package)}, false
-		}
-	}
-	var plan, rest []pkgRun
-	for _, path := range observers {
-		pb := r.Baseline.Packages[path]
-		if pb == nil {
-			continue
-		}
-		run := pkgRun{pkg: pb}
-		for _, name := range pb.Names {
-			t := pb.Tests[name]
-			if t.Status != BasePass && t.Status != BaseSkip {
-				continue // failing, flaky or absent tests cannot decide
-			}
-			if expected[path][name] || r.covers(t, m) {
-				run.tests = append(run.tests, t)
-			}
-		}
-		// an expected killer the baseline does not know still runs: the
-		// test binary then shows whether it exists
-		for name := range expected[path] {
-			if _, known := pb.Tests[name]; !known {
-				run.tests = append(run.tests, &TestBaseline{Name: name, Status: BaseGone})
-			}
-		}
-		if len(run.tests) == 0 {
-			continue
-		}
-		if len(expected[path]) == 0 {
-			rest = append(rest, run)
-			continue
-		}
-		// The expected killers run first and alone: another test that
-		// panics under the mutant ends the whole binary, and would hide
-		// whether the expected killer fails. The package's other covering
-		// tests run afterwards, only if the killers did not fail.
-		killers, others := pkgRun{pkg: pb}, pkgRun{pkg: pb}
-		for _, t := range run.tests {
-			if expected[path][t.Name] {
-				killers.tests = append(killers.tests, t)
-			} else {
-				others.tests = append(others.tests, t)
-			}
-		}
-		plan = append(plan, killers)
-		if len(others.tests) > 0 {
-			rest = append(rest, others)
-		}
-	}
-	plan = append(plan, rest...)
-	if len(plan) == 0 {
-		return nil, mutant.Result{Status: mutant.Survived, Why: "not covered by any test"}, false
-	}
-	return plan, mutant.Result{}, true
-}
-
 // SplitTestID splits "pkgpath.TestName".
 func SplitTestID(id string) (pkg, name string, err error) {
 	i := strings.LastIndex(id, ".")
@@ -259,39 +201,141 @@ type verdict struct {
 	signal   string // the signal that ended a test process (a timeout's kill)
 }
 
-func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mutant.Result {
-	res := mutant.Result{Mode: mutant.ModeOverlay}
-	for _, p := range plan {
-		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
+// step is one run of a mutant's tests in one observing package: its
+// expected killers alone, or the other tests that execute it.
+type step struct {
+	path    string
+	killers bool // only the expected killers of this package
+}
+
+// steps orders a mutant's runs: the packages of its expected killers
+// first (those killers alone: a panic in another test would end the
+// binary before a killer ran), then every observing package's other
+// covering tests, the mutated package first, then its importers.
+func (r *Runner) steps(m mutant.Mutant) ([]step, map[string]map[string]bool, mutant.Result, bool) {
+	expected := map[string]map[string]bool{}
+	for _, k := range m.Expected {
+		pkg, name, err := SplitTestID(k)
+		if err != nil {
+			return nil, nil, mutant.Result{Status: mutant.Error, Why: err.Error()}, false
+		}
+		if expected[pkg] == nil {
+			expected[pkg] = map[string]bool{}
+		}
+		expected[pkg][name] = true
 	}
-	var env []string
-	schemaRun := r.Schema != nil && r.Schema.switched[m.ID]
-	if schemaRun {
-		res.Mode = mutant.ModeSchema
-		env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
+	observers := r.Prog.Observers(m.Package)
+	for pkg := range expected {
+		if !slices.Contains(observers, pkg) {
+			return nil, nil, mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer package %s cannot observe %s (it does not import it)", pkg, m.Package)}, false
+		}
 	}
-	var overlay, dir string
+	var out []step
+	for _, path := range observers {
+		if len(expected[path]) > 0 {
+			out = append(out, step{path: path, killers: true})
+		}
+	}
+	for _, path := range observers {
+		out = append(out, step{path: path})
+	}
+	return out, expected, mutant.Result{}, true
+}
+
+// pkgBaseline returns an observing package's baseline: from the schema
+// run (made on first use) or the baseline run up front.
+func (r *Runner) pkgBaseline(ctx context.Context, path string) (*PackageBaseline, error) {
+	if r.Schema != nil {
+		return r.Schema.baseline(ctx, path)
+	}
+	return r.Baseline.Packages[path], nil
+}
+
+// selection picks a step's tests from the package's baseline.
+func (r *Runner) selection(pb *PackageBaseline, st step, m mutant.Mutant, expected map[string]bool) pkgRun {
+	run := pkgRun{pkg: pb}
+	for _, name := range pb.Names {
+		t := pb.Tests[name]
+		if t.Status != BasePass && t.Status != BaseSkip {
+			continue // failing, flaky or absent tests cannot decide
+		}
+		if st.killers {
+			if expected[name] {
+				run.tests = append(run.tests, t)
+			}
+			continue
+		}
+		if !expected[name] && r.covers(pb, t, m) {
+			run.tests = append(run.tests, t)
+		}
+	}
+	if st.killers {
+		// an expected killer the baseline does not know still runs: the
+		// test binary then shows whether it exists
+		var missing []string
+		for name := range expected {
+			if _, known := pb.Tests[name]; !known {
+				missing = append(missing, name)
+			}
+		}
+		sort.Strings(missing)
+		for _, name := range missing {
+			run.tests = append(run.tests, &TestBaseline{Name: name, Status: BaseGone})
+		}
+	}
+	return run
+}
+
+func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
+	steps, expectedByPkg, res, ok := r.steps(m)
+	if !ok {
+		return res
+	}
+	res = mutant.Result{Mode: mutant.ModeOverlay}
 	expected := map[string]bool{}
 	for _, k := range m.Expected {
 		expected[k] = true
 	}
 	v := verdict{skipped: map[string]string{}}
-	bins := map[string]string{} // package -> its mutant test binary, built once
+	var overlay, dir string
+	bins := map[string]string{} // package -> its overlay test binary, built once
 	var buildTime, runTime time.Duration
-	builds, runs := 0, 0
+	builds, runs, ran := 0, 0, false
 	defer func() { r.timing.add(buildTime, runTime, builds, runs) }()
-	for i, p := range plan {
-		bin, built := bins[p.pkg.Path]
-		if schemaRun {
-			bin, built = r.Schema.bins[p.pkg.Path], true
-			if bin == "" {
-				return mutant.Result{Status: mutant.Error, Why: "no schema test binary for " + p.pkg.Path, Mode: res.Mode}
+	for i, st := range steps {
+		pb, err := r.pkgBaseline(ctx, st.path)
+		if err != nil {
+			if red, ok := isRed(err); ok {
+				r.red(red)
 			}
-			res.Commands = append(res.Commands, r.Schema.builds[p.pkg.Path])
+			if ctx.Err() != nil {
+				return res
+			}
+			return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: res.Mode, Commands: res.Commands}
+		}
+		if pb == nil {
+			continue
+		}
+		p := r.selection(pb, st, m, expectedByPkg[st.path])
+		if len(p.tests) == 0 {
+			continue
+		}
+		ran = true
+		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
+		var env []string
+		bin, built := bins[st.path]
+		if r.Schema != nil && pb.render != nil && pb.render.switched[m.ID] {
+			b, err := r.Schema.binary(ctx, st.path)
+			if err != nil {
+				return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: mutant.ModeSchema}
+			}
+			bin, built = b.path, true
+			env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
+			res.Mode = mutant.ModeSchema
+			res.Commands = append(res.Commands, b.command)
 		}
 		if !built {
 			if overlay == "" {
-				var err error
 				if dir, err = os.MkdirTemp(r.Opts.TempDir, "mutant-"); err != nil {
 					return mutant.Result{Status: mutant.Error, Why: err.Error()}
 				}
@@ -301,8 +345,12 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 				}
 			}
 			bin = filepath.Join(dir, fmt.Sprintf("p%d.test", i))
+			if err := r.slots.acquire(ctx); err != nil {
+				return res
+			}
 			t0 := time.Now()
 			cmdline, out, err := testbin.Go(ctx, r.Prog.Root, "test", "-c", "-o", bin, "-overlay", overlay, p.pkg.Path)
+			r.slots.release()
 			buildTime += time.Since(t0)
 			builds++
 			res.Commands = append(res.Commands, cmdline)
@@ -315,7 +363,10 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 				res.ExitCode = testbin.ExitCode(err)
 				return res
 			}
-			bins[p.pkg.Path] = bin
+			bins[st.path] = bin
+		}
+		if err := r.slots.acquire(ctx); err != nil {
+			return res
 		}
 		t0 := time.Now()
 		run, err := testbin.Run(ctx, testbin.Options{
@@ -327,6 +378,7 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 			Timeout:  timeoutFor(p.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
 			Env:      env,
 		})
+		r.slots.release()
 		runTime += time.Since(t0)
 		runs++
 		if run != nil {
@@ -343,6 +395,9 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant, plan []pkgRun) mu
 		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
 			break
 		}
+	}
+	if !ran {
+		return mutant.Result{Status: mutant.Survived, Why: "not covered by any test", Mode: mutant.ModeStatic}
 	}
 	return v.result(res, m, expected)
 }
