@@ -22,6 +22,22 @@
 #include "decoders.h"
 
 #define GM_THREADS 128
+// GM_UNROLL: chunks a thread of a packed table decodes before it stores
+// them, 1 or 2 (more loads in flight per thread, more registers).
+#ifndef GM_UNROLL
+#define GM_UNROLL 1
+#endif
+// GM_MIN_GROUPS: on NVIDIA GPUs, the workgroups per multiprocessor the
+// compiler must leave registers for (0: its own choice). 16 128-thread
+// workgroups fill a multiprocessor of 2048 threads at 32 registers each.
+#ifndef GM_MIN_GROUPS
+#define GM_MIN_GROUPS 0
+#endif
+#if defined(__CUDACC__) && GM_MIN_GROUPS > 0
+#define GM_BOUNDS __launch_bounds__(GM_THREADS, GM_MIN_GROUPS)
+#else
+#define GM_BOUNDS __launch_bounds__(GM_THREADS)
+#endif
 #define GM_NO_ERROR 0xffffffffffffffffull
 
 // Status codes of the launcher ABI.
@@ -67,13 +83,13 @@ struct alignas(16) gm_vec4 {
 };
 
 // gm_store writes the N decoded values y as the output chunk at dst, as f32
-// or bf16: one 16-byte store when vec, else one
+// or bf16 (CHECK: see gm_pack_bf16): one 16-byte store when vec, else one
 // store per value (an output that is not 16-byte aligned).
-template <int N, bool BF16>
+template <int N, bool BF16, bool CHECK>
 GM_DEV void gm_store(uint8_t* dst, const float* y, bool vec) {
   if (BF16) {
     uint32_t w[N / 2];
-    gm_pack_bf16<N>(y, w);
+    gm_pack_bf16<N, CHECK>(y, w);
     uint16_t* o = (uint16_t*)dst;
     if (vec) {
       gm_vec4 v;
@@ -119,10 +135,12 @@ GM_DEV void gm_store_one(uint8_t* dst, int64_t e, float f) {
 template <class C, bool BF16, class R>
 struct gm_quant_chunk {
   static const int N = BF16 ? 8 : 4, elems = C::elems, bytes = C::bytes;
+  static const bool whole = true, bf16 = BF16;
+  static GM_DEV void decode(const uint8_t* src, int e0, float* y) { C::template chunk<N>(R{src}, e0, y); }
   static GM_DEV void run(const uint8_t* src, int e0, uint8_t* dst, int64_t, bool vec) {
     float y[N];
-    C::template chunk<N>(R{src}, e0, y);
-    gm_store<N, BF16>(dst, y, vec);
+    decode(src, e0, y);
+    gm_store<N, BF16, false>(dst, y, vec);
   }
 };
 
@@ -133,7 +151,9 @@ struct gm_quant_chunk {
 template <int T, bool BF16, class R>
 struct gm_float_chunk {
   static const int N = BF16 ? 8 : 4, elems = 1, bytes = GmFloat<T>::size;
+  static const bool whole = false, bf16 = BF16;
   typedef GmFloat<T> F;
+  static GM_DEV void decode(const uint8_t*, int, float*) {}
   static GM_DEV void run(const uint8_t* src, int, uint8_t* dst, int64_t left, bool vec) {
     if (left < N) {
       for (int64_t i = 0; i < left; ++i) {
@@ -161,7 +181,7 @@ struct gm_float_chunk {
     }
     float y[N];
     F::template chunk<N>(b, y);
-    gm_store<N, BF16>(dst, y, vec);
+    gm_store<N, BF16, true>(dst, y, vec);
   }
 };
 
@@ -191,14 +211,25 @@ GM_DEV void gm_rows(const gm_args& a, int out_size) {
     }
     const uint8_t* src = a.table + id * a.row_bytes + src_first;
     uint8_t* dst = a.out + (row * a.hidden + first) * out_size;
-    for (int64_t c = lane; c < a.chunks; c += lanes, src += src_step, dst += dst_step)
-      D::run(src, e0, dst, a.hidden - c * D::N, vec);
+    int64_t c = lane;
+    if (GM_UNROLL == 2 && D::whole) {
+      // Two chunks at a time: both decoded (their loads in flight
+      // together) before either is stored.
+      for (; c + lanes < a.chunks; c += 2 * lanes, src += 2 * src_step, dst += 2 * dst_step) {
+        float y0[D::N], y1[D::N];
+        D::decode(src, e0, y0);
+        D::decode(src + src_step, e0, y1);
+        gm_store<D::N, D::bf16, false>(dst, y0, vec);
+        gm_store<D::N, D::bf16, false>(dst + dst_step, y1, vec);
+      }
+    }
+    for (; c < a.chunks; c += lanes, src += src_step, dst += dst_step) D::run(src, e0, dst, a.hidden - c * D::N, vec);
   }
 }
 
 // gm_quant_kernel gathers rows of a packed table of codec C.
 template <class C, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS) gm_quant_kernel(const gm_args a) {
+__global__ void GM_BOUNDS gm_quant_kernel(const gm_args a) {
   if (a.flags & GM_WORDS) {
     gm_rows<gm_quant_chunk<C, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
   } else {
@@ -211,7 +242,7 @@ __global__ void __launch_bounds__(GM_THREADS) gm_quant_kernel(const gm_args a) {
 // even (NaN quieted), except BF16 to bf16, which copies the words; f32
 // output is stored as bits.
 template <int T, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS) gm_float_kernel(const gm_args a) {
+__global__ void GM_BOUNDS gm_float_kernel(const gm_args a) {
   if (a.flags & GM_WORDS) {
     gm_rows<gm_float_chunk<T, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
   } else {

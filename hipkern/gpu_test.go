@@ -514,7 +514,8 @@ type oracleCase struct {
 // the f32 and bf16 output with the oracle's by the oracle's rule (sameBits):
 // the random-block cases w1, w3 and w5, and the edge cases scales (zero,
 // subnormal, max, infinite and NaN scales) and zeros (signed zero outputs).
-// Each case runs twice: with the table at byte offset 1 (the kernel reads it
+// The bf16 output must also be the f32 output rounded by gather.F32ToBF16,
+// bit for bit, NaNs included. Each case runs twice: with the table at byte offset 1 (the kernel reads it
 // byte by byte) and at offset 0 (it reads aligned words), there over the
 // first rows whose bytes are whole words (every row, in all but one case).
 func TestGPUOracle(t *testing.T) {
@@ -556,6 +557,7 @@ func TestGPUOracle(t *testing.T) {
 			}
 			tp := upload(t, gpu0, packed[:rows*rowBytes], off)
 			ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
+			outs := map[gguf.Type][]byte{}
 			for _, o := range []struct {
 				typ  gguf.Type
 				file string
@@ -574,6 +576,19 @@ func TestGPUOracle(t *testing.T) {
 					t.Errorf("%s %v, table offset %d: GPU differs from the oracle: %s", c.Dir, o.typ, off, d)
 				}
 				checkGuard(t, tail, c.Dir)
+				outs[o.typ] = got
+			}
+			// The bf16 output is the f32 output rounded by gather.F32ToBF16,
+			// bit for bit, NaNs included (their top bits kept, quiet bit set).
+			f32, bf16 := outs[gguf.TypeF32], outs[gguf.TypeBF16]
+			for e := 0; 4*e < len(f32); e++ {
+				u := binary.LittleEndian.Uint32(f32[4*e:])
+				want := gather.F32ToBF16(math.Float32frombits(u))
+				if got := binary.LittleEndian.Uint16(bf16[2*e:]); got != want {
+					t.Errorf("%s, table offset %d, element %d: bf16 out %#04x, but the f32 out %#08x rounds to %#04x",
+						c.Dir, off, e, got, u, want)
+					break
+				}
 			}
 		}
 		ran[c.Case]++
