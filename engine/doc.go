@@ -54,6 +54,11 @@
 // identical to a single-token step, so batched and incremental decoding give
 // the same bits (tested). Logits are therefore bit-identical across runs,
 // across machines, and between a packed table and its bf16 dense control.
+// testdata/logits.sha256 pins them: the sha256 of each admitted codec's
+// test-model logits for a fixed prompt, made on amd64 (TestGoldenLogits).
+// CI runs that test on arm64 too, under qemu-user, where Go fuses an
+// unwrapped x*y + z into one FMA, and refuses any FMA instruction in the
+// arm64 code of gguf, gather and engine.
 //
 // # Residency
 //

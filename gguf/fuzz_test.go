@@ -7,7 +7,8 @@ import (
 	"unsafe"
 )
 
-// fuzzSeeds are valid files of several shapes and every malformed case.
+// fuzzSeeds are valid files of several shapes, every malformed case and
+// every 64-bit boundary case.
 func fuzzSeeds(t testing.TB) [][]byte {
 	var seeds [][]byte
 	seeds = append(seeds, build(t, NewBuilder()), build(t, goldenBuilder(t)))
@@ -35,6 +36,9 @@ func fuzzSeeds(t testing.TB) [][]byte {
 	for _, c := range malformedCases() {
 		data, _ := c.build()
 		seeds = append(seeds, data)
+	}
+	for _, c := range boundaryCases() {
+		seeds = append(seeds, c.data)
 	}
 	return seeds
 }

@@ -320,7 +320,7 @@ func TestGPUEmpty(t *testing.T) {
 		devTensor(gpu0, gguf.TypeBF16, []int64{3, 256}, out),
 		devTensor(gpu0, gguf.TypeQ4_K, []int64{0, 256}, table),
 		devTensor(gpu0, gguf.TypeI32, []int64{3}, ids))
-	want := "hipkern: hip.EmbeddingQuant: table has no rows (vocab 0), 3 ids requested"
+	want := "gather: Embedding: table has no rows (vocab 0), 3 ids requested"
 	if err == nil || err.Error() != want {
 		t.Errorf("vocab 0: got %v, want %s", err, want)
 	}

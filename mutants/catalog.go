@@ -40,6 +40,7 @@ func Catalog() catalog.Catalog {
 	var entries []catalog.Entry
 	entries = append(entries, rowEntries()...)
 	entries = append(entries, decoderEntries()...)
+	entries = append(entries, edgeEntries()...)
 	entries = append(entries, kernelEntries()...)
 	return catalog.Catalog{Entries: entries, Equivalents: equivalents(), Kernel: kernelRecipe()}
 }
@@ -242,7 +243,7 @@ var decoderCorruptions = []codecCorruptions{
 		{"codebook", "kvaluesIQ4NL[qs[j]&15]", "kvaluesIQ4NL[(qs[j]&15)^1]"},
 	}, corruption{"scale", "const float dl = d * gm_float((int)ls - 32);", "const float dl = d * gm_float((int)ls - 31);"}},
 	{"MXFP4", "decodeMXFP4", []corruption{
-		{"scale", "e8m0Half(b[0])", "e8m0Half(b[0] + 1)"},
+		{"scale", "e8m0HalfTable[b[0]]", "e8m0HalfTable[b[0]+1]"},
 		{"payload", "b[1+j]", "b[1+(j^1)]"},
 		{"codebook", "kvaluesMXFP4[q&15]", "kvaluesMXFP4[(q&15)^1]"},
 	}, corruption{"codebook", "y[k] = gm_float(gm_kvalues_mxfp4[q]) * s;", "y[k] = gm_float(gm_kvalues_mxfp4[q ^ 1]) * s;"}},

@@ -8,7 +8,12 @@
 // cover the thirteen classes of ROW.md ("Mutation evidence"); class 4 is
 // expanded per admitted codec into a scale, a payload and (for the codecs
 // that look values up in a table) a codebook corruption, in both the Go
-// decoders and the HIP kernel.
+// decoders and the HIP kernel. Class 4 also holds the edge entries
+// (edges.go): bugs at the edges of the float formats that one-token generic
+// rewrites cannot make (non-finite scales read as zero, E8M0 scales without
+// their subnormal cases, a bf16 conversion that flushes subnormals, a zero
+// that loses its sign), killed by the oracle's scales and zeros cases and
+// the bf16 rounding table.
 //
 // Go entries are killed on any machine. Kernel entries rewrite the
 // hipkern sources, rebuild the library into a temporary directory and run
