@@ -86,7 +86,7 @@ func newReport(s Subject, check string) *report {
 	if s.Provider != nil {
 		name = s.Provider.Name()
 	}
-	return &report{name: fmt.Sprintf("gathertest: %s (%s on %v): %s", check, name, s.Op, deviceOf(s))}
+	return &report{name: fmt.Sprintf("gathertest: %s (%s on %v on %s)", check, name, s.Op, deviceOf(s))}
 }
 
 func deviceOf(s Subject) string {
