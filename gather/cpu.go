@@ -120,7 +120,7 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 	if err := hostData(out, table, ids); err != nil {
 		return nil, err
 	}
-	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
+	n, hidden := ids.Shape[0], table.Shape[1]
 	// CheckArgs (6) found the traits, and CheckRequest and hostData bounded
 	// vocab*rowBytes, so the row size is whole blocks and fits an int.
 	tr, _ := gguf.FindGgmlTraits(table.Type)
@@ -129,7 +129,7 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 		rows: int(n), hidden: int(hidden), rowBytes: int(hidden) / tr.BlockElems * tr.BlockBytes, outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
-	if err := checkIDs(n, vocab, j.ids.at); err != nil {
+	if err := checkIDs(n, table.Shape[0], j.ids.at); err != nil {
 		return nil, err
 	}
 	return j, nil

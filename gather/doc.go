@@ -68,7 +68,7 @@
 //
 // # Where the behaviour sources disagree
 //
-// ROW.md takes the vLLM GGUF plugin's embedding path as the behaviour source
+// docs/row.md takes the vLLM GGUF plugin's embedding path as the behaviour source
 // for 16 codecs, but where the plugin and llama.cpp disagree the
 // format-defining llama.cpp value is right, and this package follows
 // llama.cpp. One case is known: the plugin's IQ3_S grid, stored at 4x

@@ -6,7 +6,7 @@
 // group at a time keeps y in registers: every index into y is a constant
 // once the loops are unrolled, so nothing spills to scratch memory.
 //
-// The rules and the float32 operation order are shared/docs/codecs.md's,
+// The rules and the float32 operation order are docs/codecs.md's,
 // the same as gather's Go decoders: one rounding per operation in the order
 // written, integers turned into float before they are multiplied, and no
 // fused multiply-add (the build passes -ffp-contract=off / -fmad=false).
