@@ -43,8 +43,11 @@ type Codec struct {
 	Admitted bool
 	Scales   []ScaleField
 
-	// decode is the portable decoder of whole runs of blocks.
+	// decode is the portable decoder of whole runs of blocks; fast, when
+	// set, is an equivalent one for this CPU (setAccel installs it), which
+	// gives the same bits.
 	decode runDecoder
+	fast   runDecoder
 }
 
 // runDecoder decodes len(out)/BlockElems whole blocks from the front of

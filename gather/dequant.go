@@ -44,6 +44,10 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 // cannot read past them.
 func (c *Codec) decodeRun(packed []byte, out []float32) {
 	n := len(out) / c.Traits.BlockElems * c.Traits.BlockBytes
+	if c.fast != nil {
+		c.fast(packed[:n:n], out)
+		return
+	}
 	c.decode(packed[:n:n], out)
 }
 

@@ -8,7 +8,7 @@ import "math"
 func decodeMXFP4(packed []byte, out []float32) {
 	for k := range len(out) / 32 {
 		b, y := packed[17*k:][:17], out[32*k:][:32]
-		s := e8m0Half(b[0])
+		s := e8m0HalfTable[b[0]]
 		for j := range 16 {
 			q := b[1+j]
 			y[j] = float32(kvaluesMXFP4[q&15]) * s
@@ -28,3 +28,11 @@ func e8m0Half(e uint8) float32 {
 	}
 	return math.Float32frombits(uint32(e-1) << 23)
 }
+
+// e8m0HalfTable is e8m0Half of every exponent byte.
+var e8m0HalfTable = func() (t [256]float32) {
+	for e := range t {
+		t[e] = e8m0Half(uint8(e))
+	}
+	return t
+}()

@@ -115,7 +115,34 @@ func isNaN16(h uint16) bool { return h&0x7fff > 0x7f80 }
 // codec, the edge-scale cases included) row by row, with the row
 // copied to offsets 0..3 of a larger buffer so it starts unaligned, and
 // compares f32 bits and bf16 words exactly (a NaN only as a NaN).
+//
+// It runs once per decoder set: the portable decoders alone, then, where
+// this CPU has them, with the accelerated decoders installed.
 func TestDequantizeOracle(t *testing.T) {
+	defer setAccel(accelAvailable())
+	for _, accel := range accelModes() {
+		setAccel(accel)
+		t.Run(decoderSet(accel), testDequantizeOracle)
+	}
+}
+
+// accelModes are the decoder sets this machine can run: portable only,
+// and accelerated where available.
+func accelModes() []bool {
+	if accelAvailable() {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+func decoderSet(accel bool) string {
+	if accel {
+		return "accel"
+	}
+	return "portable"
+}
+
+func testDequantizeOracle(t *testing.T) {
 	for _, c := range readOracleIndex(t) {
 		d := loadOracleCase(t, c)
 		m := d.meta
@@ -204,5 +231,62 @@ func TestOracleCoversEveryDecoder(t *testing.T) {
 		if got := fmt.Sprint(cases[typ]); got != "[w1 w3 w5 scales zeros]" {
 			t.Errorf("%v: oracle cases %s, want [w1 w3 w5 scales zeros]", typ, got)
 		}
+	}
+}
+
+// TestAccelMatchesPortable decodes every oracle table, and random tables
+// whose scale fields are random bit patterns (NaNs, infinities, subnormals
+// and zeros of both signs among them), with each codec's accelerated and
+// portable decoders, and requires identical bits, NaN payloads included.
+func TestAccelMatchesPortable(t *testing.T) {
+	if !accelAvailable() {
+		t.Skip("no accelerated decoders on this machine")
+	}
+	defer setAccel(accelAvailable())
+	setAccel(true)
+	tables := map[gguf.Type][][]byte{}
+	for _, c := range readOracleIndex(t) {
+		d := loadOracleCase(t, c)
+		tables[gguf.Type(c.GgmlType)] = append(tables[gguf.Type(c.GgmlType)], d.packed)
+	}
+	accelerated := 0
+	for _, c := range codecTable {
+		if c.fast == nil {
+			continue
+		}
+		accelerated++
+		t.Run(c.Traits.Name, func(t *testing.T) {
+			rng := splitMix{state: uint64(c.Type)}
+			for range 4 {
+				packed := make([]byte, 64*c.Traits.BlockBytes)
+				for i := range packed {
+					packed[i] = byte(rng.next())
+				}
+				tables[c.Type] = append(tables[c.Type], packed)
+			}
+			for k, packed := range tables[c.Type] {
+				n := len(packed) / c.Traits.BlockBytes * c.Traits.BlockElems
+				want := make([]float32, n)
+				got := make([]float32, n+8)
+				for i := range got {
+					got[i] = -7
+				}
+				c.decode(packed, want)
+				c.fast(packed, got[:n])
+				for i := range n {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("table %d element %d: accelerated %#08x, portable %#08x", k, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+					}
+				}
+				for i := n; i < len(got); i++ {
+					if got[i] != -7 {
+						t.Fatalf("table %d: the accelerated decoder wrote past out at %d", k, i)
+					}
+				}
+			}
+		})
+	}
+	if accelerated == 0 {
+		t.Error("accelerated decoders are available but none is installed")
 	}
 }

@@ -36,19 +36,82 @@
 //
 // # What runs where
 //
-// On the GPU: the whole gather, including the bounds check of every id. One
-// thread decodes one selected (row, block) of a packed table (or one chunk
-// of 32 elements of a float table) into registers, a group of 32 elements
-// at a time, and writes f32 or bf16 (round to nearest even, NaN quieted, as
-// gather.F32ToBF16). 128 threads per workgroup, at most 1024 workgroups,
-// and a grid-stride loop covers any number of blocks. Packed bytes and ids
-// are read by byte assembly, so tables and ids may sit at any byte offset.
+// On the GPU: the whole gather, including the bounds check of every id.
 // On the CPU: the checks every provider shares, gather.CheckArgs (steps
 // 1-8, so a direct call is refused as gather.Embedding refuses it, with the
 // same error) and gather.CheckRequest (empty request first, then vocab 0,
 // then int64 overflow of the out, table and ids sizes); then the device
 // ordinal and addresses; and, for a bad id, reading that one id back to
 // name its value. An empty request returns before any device call.
+//
+// # How work maps to threads
+//
+// The unit of work is one 16-byte chunk of the output: 8 bf16 or 4 f32
+// values. A thread decodes a chunk on its own, from the block that holds
+// it, and stores it with one 16-byte store, so the 32 lanes of a warp (or
+// wavefront) store 512 consecutive bytes and no lane waits for another:
+// no shuffles, no shared memory, no barriers (which also keeps the host
+// emulation, which runs threads one after another, exact).
+//
+//   - Rows to lanes: each output row is served by L lanes of one
+//     128-thread workgroup, L the smallest power of two covering the row's
+//     chunks (at most 128); lane i takes chunks i, i+L, i+2L, ... A
+//     workgroup serves 128/L rows at a time and strides over the rows by
+//     the whole grid. The row's id is read once per thread and row.
+//   - Grid: sized from the device, not from the row count alone: the
+//     multiprocessors times the workgroups of this kernel that fit on one
+//     (the occupancy the runtime reports), so every workgroup is resident;
+//     when the rows need more turns than that, the grid is the fewest
+//     workgroups that cover them in the same number of turns each. A small
+//     request gets one workgroup per 128/L rows.
+//   - Within a block: when a lane has several chunks of a row (L = 128),
+//     the stride between them (512 or 1024 values) is a whole number of
+//     blocks, so the lane decodes the same offset of every block it visits
+//     and its offsets, shifts and masks stay the same in each turn.
+//   - Scales: each chunk re-reads the scale fields of its block (the
+//     neighbouring lanes that share the block read the same addresses,
+//     which the cache serves once); a chunk never straddles a scale: 8 and
+//     4 divide the 16-value sub-blocks of the K-quants and the 8-value grid
+//     entries of the I-quants.
+//   - Legacy 32-value codecs (Q4_0, Q5_0, Q8_0, IQ4_NL, MXFP4): a block is
+//     4 chunks (bf16) or 8 (f32). Nibbles are split halves, so a chunk
+//     reads the N bytes at (e0 mod 16) and takes their low nibbles (e0 <
+//     16) or high nibbles; Q5_0's fifth bits are bits e0.. of qh.
+//   - K-quants (Q2_K..Q8_K, 256 values): a block is 32 or 64 chunks; the
+//     chunk's group (32 values) and sub-block (16) give its scale, and its
+//     quants are N consecutive bytes of each bit plane (qs, and qh or
+//     hmask), shifted and masked a whole 64-bit word at a time.
+//   - I-quants (IQ2_*, IQ3_*, IQ1_*, IQ4_XS): a bf16 chunk is one 8-value
+//     grid entry (IQ3: two 4-value entries), an f32 chunk half of one; one
+//     codebook lookup (and one sign byte) per chunk. The codebooks stay in
+//     device global memory (codebooks.h): lookups differ per lane, which
+//     the constant cache would serialize, and the tables are small enough
+//     for the L1/L0 cache.
+//   - Float tables (F32, F16, BF16): a chunk widens N values; a width that
+//     is not a multiple of N ends in a short chunk written value by value.
+//
+// Reading packed bytes: tables and ids may sit at any byte offset. When
+// the table starts and ends on a 4-byte boundary, fields are read with
+// aligned 32-bit loads and shifted into place (gm_words_reader: 2 or 3
+// loads for 8 bytes; a word can hold up to 3 bytes beside the field, all
+// inside the table); otherwise byte by byte (gm_bytes_reader). Ids are one
+// load each when aligned to their width, byte-assembled otherwise.
+//
+// Arithmetic: the same float32 operations in the same order as gather's
+// decoders, no fused multiply-add. Small integers become floats exactly
+// without a conversion instruction (gm_float, gm_bytef: the integer is
+// placed in the mantissa of 1.5 * 2^23, which is then subtracted). bf16
+// output rounds to nearest even (gather.F32ToBF16): on NVIDIA GPUs two
+// values in one instruction, and a chunk holding a NaN is rounded again in
+// software, which keeps the NaN's top bits and sets its quiet bit. An f16
+// scale is widened by the hardware on NVIDIA GPUs (exact; a NaN scale's
+// payload cannot reach the output, since every value is a product with the
+// scale), in software elsewhere; F16 tables always in software, so NaN
+// payloads carry over.
+//
+// To change one codec: edit its struct in decoders.h (chunk<N>, N = 4 or
+// 8, element offset e0 a multiple of N); the mapping above and the
+// launcher do not change.
 //
 // # Errors, temporaries, binding
 //
