@@ -67,7 +67,7 @@ func (b *embedder) embed(tokens []int32) ([][]float32, error) {
 	for t := range x {
 		x[t] = make([]float32, hidden)
 		for i := range x[t] {
-			x[t][i] = bf16ToF32(binary.LittleEndian.Uint16(b.rowHost[2*(t*hidden+i):]))
+			x[t][i] = gather.BF16ToF32(binary.LittleEndian.Uint16(b.rowHost[2*(t*hidden+i):]))
 		}
 	}
 	return x, nil

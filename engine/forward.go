@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gathermut/gather"
 	"gathermut/gguf"
 )
 
@@ -60,9 +61,9 @@ func (w *weights) at(i int) float32 {
 	case gguf.TypeF32:
 		return math.Float32frombits(binary.LittleEndian.Uint32(w.data[4*i:]))
 	case gguf.TypeF16:
-		return halfToF32(binary.LittleEndian.Uint16(w.data[2*i:]))
+		return gather.F16ToF32(binary.LittleEndian.Uint16(w.data[2*i:]))
 	default:
-		return bf16ToF32(binary.LittleEndian.Uint16(w.data[2*i:]))
+		return gather.BF16ToF32(binary.LittleEndian.Uint16(w.data[2*i:]))
 	}
 }
 
@@ -79,12 +80,12 @@ func (w *weights) dotRow(r int, x []float32) float32 {
 	case gguf.TypeF16:
 		row := w.data[2*r*w.cols : 2*(r+1)*w.cols]
 		for c, xv := range x {
-			acc += float32(halfToF32(binary.LittleEndian.Uint16(row[2*c:])) * xv)
+			acc += float32(gather.F16ToF32(binary.LittleEndian.Uint16(row[2*c:])) * xv)
 		}
 	default:
 		row := w.data[2*r*w.cols : 2*(r+1)*w.cols]
 		for c, xv := range x {
-			acc += float32(bf16ToF32(binary.LittleEndian.Uint16(row[2*c:])) * xv)
+			acc += float32(gather.BF16ToF32(binary.LittleEndian.Uint16(row[2*c:])) * xv)
 		}
 	}
 	return acc

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"gathermut/gather"
 	"gathermut/gguf"
 )
 
@@ -52,7 +53,7 @@ func halfWeights(t *testing.T, typ gguf.Type, rows, cols int, vals []float32) we
 func exactHalf(t *testing.T, v float32) uint16 {
 	t.Helper()
 	for h := 0; h < 1<<16; h++ {
-		if f := halfToF32(uint16(h)); f == v && math.Signbit(float64(f)) == math.Signbit(float64(v)) {
+		if f := gather.F16ToF32(uint16(h)); f == v && math.Signbit(float64(f)) == math.Signbit(float64(v)) {
 			return uint16(h)
 		}
 	}
@@ -66,42 +67,6 @@ func ones(n int) []float32 {
 		v[i] = 1
 	}
 	return v
-}
-
-func TestHalfToF32(t *testing.T) {
-	tests := []struct {
-		h    uint16
-		want uint32
-	}{
-		{0x3c00, 0x3f800000}, // 1
-		{0xc000, 0xc0000000}, // -2
-		{0x7bff, 0x477fe000}, // 65504, largest finite
-		{0x0400, 0x38800000}, // 2^-14, smallest normal
-		{0x0001, 0x33800000}, // 2^-24, smallest subnormal
-		{0x8001, 0xb3800000}, // -2^-24
-		{0x03ff, 0x387fc000}, // largest subnormal, 1023 * 2^-24
-		{0x0200, 0x38000000}, // 2^-15
-		{0x0000, 0x00000000}, // +0
-		{0x8000, 0x80000000}, // -0
-		{0x7c00, 0x7f800000}, // +Inf
-		{0xfc00, 0xff800000}, // -Inf
-		{0x7e00, 0x7fc00000}, // quiet NaN
-		{0x7c01, 0x7f802000}, // signalling NaN payload kept
-		{0x3555, 0x3eaaa000}, // 0.333
-	}
-	for _, tt := range tests {
-		if got := math.Float32bits(halfToF32(tt.h)); got != tt.want {
-			t.Errorf("halfToF32(%#04x) = %#08x, want %#08x", tt.h, got, tt.want)
-		}
-	}
-}
-
-func TestBF16ToF32(t *testing.T) {
-	for _, h := range []uint16{0x3f80, 0xbf80, 0x0001, 0x7f80, 0xff80, 0x7fc1, 0x8000, 0x4049} {
-		if got, want := math.Float32bits(bf16ToF32(h)), uint32(h)<<16; got != want {
-			t.Errorf("bf16ToF32(%#04x) = %#08x, want %#08x", h, got, want)
-		}
-	}
 }
 
 func ulpDistance(a, b float32) int64 {

@@ -7,7 +7,9 @@ import "math"
 // divide, square root, conversions), with every product that feeds an add
 // wrapped in float32(...) so that no compiler fuses it into an FMA. The Go
 // math package's Exp uses assembly on amd64 and arm64 and its polynomial code
-// may be fused on arm64, so it is not used where logits depend on it.
+// may be fused on arm64, so it is not used where logits depend on it. F16
+// and BF16 weights are widened by gather.F16ToF32 and gather.BF16ToF32, the
+// decoders' own exact widenings.
 
 // Taylor coefficients 1/n! of exp on the reduced interval |r| <= ln2/2.
 const (
@@ -73,29 +75,4 @@ func sqrtf(x float32) float32 {
 // silu is x*sigmoid(x), computed as x / (1 + e^-x) like llama.cpp.
 func silu(x float32) float32 {
 	return x / (1 + expf(-x))
-}
-
-// halfToF32 widens an IEEE binary16 bit pattern to float32 exactly.
-func halfToF32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	man := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp != 0:
-		return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
-	}
-	// A zero or subnormal half is man * 2^-24, exact in float32 (a negative
-	// zero comes out as -0).
-	f := float32(man) * 0x1p-24
-	if sign != 0 {
-		f = -f
-	}
-	return f
-}
-
-// bf16ToF32 widens a bf16 bit pattern to float32 exactly.
-func bf16ToF32(h uint16) float32 {
-	return math.Float32frombits(uint32(h) << 16)
 }

@@ -99,13 +99,13 @@ func cpuEmbedding(p Provider, rows func(*rowJob, int, int), out, table, ids *Ten
 
 // prepareRows runs the provider-side steps common to both CPU providers:
 // Embedding's validation (a provider may be called directly), declining
-// what p cannot serve, then, in ROW.md's order, the empty request, vocab 0,
-// the byte sizes (int64 overflow and Data lengths), and every id, all
-// before anything is written, so that after a refused call out is
-// untouched. It returns the job, or a nil job with the call's result: nil
+// what p cannot serve, then, in the order of docs/row.md, the empty
+// request, vocab 0, the byte sizes (int64 overflow and Data lengths), and
+// every id, all before anything is written, so that after a refused call
+// out is untouched. It returns the job, or a nil job with the call's result: nil
 // for an empty request (nothing allocated), else the refusal.
 func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
-	if err := checkArgs(out, table, ids); err != nil {
+	if err := CheckArgs(out, table, ids); err != nil {
 		return nil, err
 	}
 	if table.Device.Kind != CPU {
@@ -114,25 +114,22 @@ func prepareRows(p Provider, out, table, ids *Tensor) (*rowJob, error) {
 	if !p.Supports(table.Type) {
 		return nil, fmt.Errorf("gather: %s: %v tables: %w", p.Name(), table.Type, ErrDeclined)
 	}
-	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
-	if n == 0 || hidden == 0 {
-		return nil, nil
-	}
-	if vocab == 0 {
-		return nil, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
-	}
-	if err := hostSizes(out, table, ids); err != nil {
+	if empty, err := CheckRequest(out, table, ids); empty || err != nil {
 		return nil, err
 	}
-	// checkArgs (6) found the traits, and hostSizes bounded vocab*rowBytes,
-	// so the row size is whole blocks and fits an int.
+	if err := hostData(out, table, ids); err != nil {
+		return nil, err
+	}
+	n, hidden := ids.Shape[0], table.Shape[1]
+	// CheckArgs (6) found the traits, and CheckRequest and hostData bounded
+	// vocab*rowBytes, so the row size is whole blocks and fits an int.
 	tr, _ := gguf.FindGgmlTraits(table.Type)
 	j := &rowJob{
 		typ: table.Type, codec: codecs[table.Type],
 		rows: int(n), hidden: int(hidden), rowBytes: int(hidden) / tr.BlockElems * tr.BlockBytes, outType: out.Type,
 		table: table.Data, ids: idView{data: ids.Data, wide: ids.Type == gguf.TypeI64}, out: out.Data,
 	}
-	if err := checkIDs(n, vocab, j.ids.at); err != nil {
+	if err := checkIDs(n, table.Shape[0], j.ids.at); err != nil {
 		return nil, err
 	}
 	return j, nil

@@ -20,24 +20,25 @@
 // than the tensor; everything is read by byte assembly. A zero Device is not
 // the host: a tensor must name its device (Host for the CPU).
 //
-// Embedding validates in ROW.md's order: nil arguments first; (1) ranks of
-// table, ids, out, then negative dimensions; (2) out shape; (3) ids type;
-// (4) table type (an extra codec such as Q4_1 decodes but is "not
-// admitted"); (5) out type; (6) whole blocks; (7) contiguity; (8) one
-// device, and no empty Device.Kind. Each failure is a distinct error
-// prefixed "gather: Embedding: ". The rest is the provider's, so that
-// Embedding and a provider called directly (through Providers) give the
-// same answer. The CPU providers repeat steps 1-8, then: an empty request
+// Embedding validates in the order of docs/row.md (CheckArgs): nil
+// arguments first; (1) ranks of table, ids, out, then negative dimensions;
+// (2) out shape; (3) ids type; (4) table type (an extra codec such as Q4_1
+// decodes but is "not admitted"); (5) out type; (6) whole blocks; (7)
+// contiguity; (8) one device, and no empty Device.Kind. Each failure is a
+// distinct error prefixed "gather: Embedding: ". The rest is the
+// provider's. Every provider runs CheckArgs itself before it declines
+// anything, so that Embedding and a provider called directly (through
+// Providers) give the same answer, and then CheckRequest: an empty request
 // (no ids or zero width) returns nil at once, before any other check,
 // allocating nothing, even with ids that would be out of range or Data
 // that is short; a non-empty request on vocab 0 is refused; the byte sizes
 // of out (len(ids)*hidden elements), table (vocab*rowBytes) and ids are
-// checked for int64 overflow, then that each tensor's Data holds them, both
-// in the order out, table, ids; every id is checked 0 <= id < vocab as
-// int64 (I32 sign-extended, I64 never truncated) before any row is
-// decoded. So after any refusal on the host out is untouched, and the next
-// call works (there is no state). Bad ids are reported with IDError (type
-// IDRangeError), at the first bad position.
+// checked for int64 overflow. On the CPU each tensor's Data must then hold
+// its bytes (in the order out, table, ids), and every id is checked 0 <= id
+// < vocab as int64 (I32 sign-extended, I64 never truncated) before any row
+// is decoded. So after any refusal on the host out is untouched, and the
+// next call works (there is no state). Bad ids are reported with IDError
+// (type IDRangeError), at the first bad position.
 //
 // Dispatch: providers of (tier, table.Device.Kind) are tried in
 // registration order. One that does not Support the table type is skipped;

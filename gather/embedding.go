@@ -16,10 +16,10 @@ import (
 // (7) all three contiguous; (8) all three on one device. The call then goes
 // to the default registry's providers for the table's tier
 // (OpEmbeddingFloat or OpEmbeddingQuant) on the table's device kind, which
-// check, in ROW.md's order: an empty request (no ids or zero width) returns
-// nil at once; a non-empty request on vocab 0 is refused; the byte sizes
-// must not overflow int64 (and on the host, Data must hold them: see
-// hostSizes); every id must be in [0, vocab) (see CheckIDs).
+// check, in the order of docs/row.md (see CheckRequest): an empty request
+// (no ids or zero width) returns nil at once; a non-empty request on vocab
+// 0 is refused; the byte sizes must not overflow int64 (and on the host,
+// Data must hold them); every id must be in [0, vocab) (see CheckIDs).
 //
 // After a refused call out is untouched when the tensors are on the host:
 // every check, the ids' included, runs before a row is written. A GPU
@@ -27,9 +27,13 @@ import (
 // positions; it documents what out holds (package hipkern does).
 func Embedding(out, table, ids *Tensor) error { return registry.Embedding(out, table, ids) }
 
-// checkArgs is Embedding's structural validation, steps 1-8. It allocates
-// nothing unless it fails.
-func checkArgs(out, table, ids *Tensor) error {
+// CheckArgs is Embedding's structural validation, steps 1-8 in the order
+// Embedding documents, each failure its own error prefixed "gather:
+// Embedding: " and naming the argument. It allocates nothing unless it
+// fails. Every provider runs it first (a provider may be called directly,
+// not only through Embedding), so a provider refuses what Embedding
+// refuses, with the same error, before it declines anything.
+func CheckArgs(out, table, ids *Tensor) error {
 	args := [...]struct {
 		name string
 		t    *Tensor
@@ -99,29 +103,46 @@ func checkArgs(out, table, ids *Tensor) error {
 	return nil
 }
 
-// hostSizes checks the host tensors' byte sizes: first that none overflows
-// int64, in the order out (len(ids)*hidden elements), table (vocab*rowBytes)
-// and ids, then, in the same order, that each tensor's Data holds its bytes.
-// The arithmetic comes first, as ROW.md orders it (overflow, then the ids),
-// and so that an overflow of ids can be reported at all: ids that overflow
-// number at least 2^60, so an out Data holding their rows cannot exist.
-func hostSizes(out, table, ids *Tensor) error {
-	args := [...]struct {
+// CheckRequest runs the checks every provider makes after CheckArgs (which
+// must have passed), in the order of docs/row.md. An empty request (no ids,
+// or zero width) reports empty and no error, before any other check: the
+// provider then returns nil at once, whatever the vocab, the ids or the
+// data. Otherwise it refuses a table with no rows (vocab 0), then a byte
+// size that overflows int64, in the order out (len(ids)*hidden elements),
+// table (vocab*rowBytes), ids. The ids themselves are checked next, by the
+// provider (CheckIDs on the host). It allocates nothing unless it fails.
+func CheckRequest(out, table, ids *Tensor) (empty bool, err error) {
+	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
+	if n == 0 || hidden == 0 {
+		return true, nil
+	}
+	if vocab == 0 {
+		return false, fmt.Errorf("gather: Embedding: table has no rows (vocab 0), %d ids requested", n)
+	}
+	for _, a := range [...]struct {
 		name string
 		t    *Tensor
-		n    int64
-	}{{name: "out", t: out}, {name: "table", t: table}, {name: "ids", t: ids}}
-	for k := range args {
-		n, err := args[k].t.Bytes()
-		if err != nil {
-			return fmt.Errorf("gather: Embedding: %s: %w", args[k].name, err)
+	}{{"out", out}, {"table", table}, {"ids", ids}} {
+		if _, err := a.t.Bytes(); err != nil {
+			return false, fmt.Errorf("gather: Embedding: %s: %w", a.name, err)
 		}
-		args[k].n = n
 	}
-	for _, a := range args {
-		if int64(len(a.t.Data)) < a.n {
+	return false, nil
+}
+
+// hostData checks that each host tensor's Data holds its bytes, in the
+// order out, table, ids. It runs after CheckRequest, which bounded the
+// sizes, and before the ids are read: ids that overflow number at least
+// 2^60, so checking Data first would hide that overflow behind a short out.
+func hostData(out, table, ids *Tensor) error {
+	for _, a := range [...]struct {
+		name string
+		t    *Tensor
+	}{{"out", out}, {"table", table}, {"ids", ids}} {
+		n, _ := a.t.Bytes() // CheckRequest found no error
+		if int64(len(a.t.Data)) < n {
 			return fmt.Errorf("gather: Embedding: %s data holds %d bytes, its shape %v of %v needs %d",
-				a.name, len(a.t.Data), a.t.Shape, a.t.Type, a.n)
+				a.name, len(a.t.Data), a.t.Shape, a.t.Type, n)
 		}
 	}
 	return nil

@@ -1,10 +1,12 @@
-package gather
+package gather_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"gathermut/gather"
+	"gathermut/gather/gathertest"
 	"gathermut/gguf"
 )
 
@@ -19,24 +21,28 @@ func BenchmarkEmbedding(b *testing.B) {
 		ids64k[i] = int64(rng.IntN(vocab))
 	}
 	var outBuf []byte // shared, grown once to the largest request
-	for _, tt := range append(Admitted(), gguf.TypeBF16) {
+	for _, tt := range append(gather.Admitted(), gguf.TypeBF16) {
 		b.Run(tt.String(), func(b *testing.B) {
-			var table *Tensor
+			var table *gather.Tensor
 			for _, n := range []int{1 << 10, 64 << 10} {
 				b.Run(fmt.Sprintf("%dk", n>>10), func(b *testing.B) {
 					if table == nil {
-						table = hostTensor(tt, randomTable(b, rng, tt, vocab, hidden), vocab, hidden)
+						data, err := gathertest.RandomTable(rng, tt, vocab, hidden)
+						if err != nil {
+							b.Fatal(err)
+						}
+						table = host(tt, data, vocab, hidden)
 					}
-					size := outSize(n, hidden, true)
+					size := 2 * n * hidden
 					if len(outBuf) < size {
 						outBuf = make([]byte, size)
 					}
-					out := hostTensor(gguf.TypeBF16, outBuf[:size], int64(n), hidden)
-					ids := hostTensor(gguf.TypeI32, idBytes(ids64k[:n], gguf.TypeI32), int64(n))
+					out := host(gguf.TypeBF16, outBuf[:size], int64(n), hidden)
+					ids := host(gguf.TypeI32, gathertest.EncodeIDs(gguf.TypeI32, ids64k[:n]), int64(n))
 					b.SetBytes(int64(size))
 					b.ResetTimer()
 					for range b.N {
-						if err := Embedding(out, table, ids); err != nil {
+						if err := gather.Embedding(out, table, ids); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -6,11 +6,16 @@ import "math"
 // float32 exactly (subnormals, signed zeros, infinities and NaN payloads
 // carry over).
 func f16le(b []byte, off int) float32 {
-	return f16ToF32(uint16(b[off]) | uint16(b[off+1])<<8)
+	return F16ToF32(uint16(b[off]) | uint16(b[off+1])<<8)
 }
 
-// f16ToF32 widens an IEEE binary16 bit pattern to float32 exactly.
-func f16ToF32(h uint16) float32 {
+// F16ToF32 widens an IEEE binary16 bit pattern to float32 exactly:
+// subnormals become normal float32 values, signed zeros and infinities
+// keep their sign, and a NaN keeps its payload (shifted up 13 bits), a
+// signalling one too. It is the f16 scale read of every decoder and the
+// F16 table read of the float providers; other packages use it rather than
+// a widening of their own.
+func F16ToF32(h uint16) float32 {
 	sign := uint32(h>>15) << 31
 	exp := uint32(h>>10) & 0x1f
 	man := uint32(h) & 0x3ff

@@ -32,10 +32,10 @@ func refF16(h uint16) uint32 {
 func TestF16ToF32(t *testing.T) {
 	bad := 0
 	for h := range uint32(1 << 16) {
-		got, want := math.Float32bits(f16ToF32(uint16(h))), refF16(uint16(h))
+		got, want := math.Float32bits(F16ToF32(uint16(h))), refF16(uint16(h))
 		if got != want {
 			if bad++; bad <= 10 {
-				t.Errorf("f16ToF32(%#04x) = %#08x, want %#08x", h, got, want)
+				t.Errorf("F16ToF32(%#04x) = %#08x, want %#08x", h, got, want)
 			}
 		}
 	}
@@ -50,8 +50,8 @@ func TestF16ToF32(t *testing.T) {
 		{0x7c00, 0x7f800000}, {0xfc00, 0xff800000}, // ±Inf
 		{0x7c01, 0x7f802000}, {0x7e00, 0x7fc00000}, {0xfe01, 0xffc02000}, // NaNs
 	} {
-		if got := math.Float32bits(f16ToF32(tc.h)); got != tc.want {
-			t.Errorf("f16ToF32(%#04x) = %#08x, want %#08x", tc.h, got, tc.want)
+		if got := math.Float32bits(F16ToF32(tc.h)); got != tc.want {
+			t.Errorf("F16ToF32(%#04x) = %#08x, want %#08x", tc.h, got, tc.want)
 		}
 	}
 }

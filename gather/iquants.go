@@ -185,7 +185,7 @@ func decodeIQ1_M(packed []byte, out []float32) {
 		for i := range w {
 			w[i] = u16le(b, 48+2*i)
 		}
-		d := f16ToF32(w[0]>>12 | w[1]>>12<<4 | w[2]>>12<<8 | w[3]>>12<<12)
+		d := F16ToF32(w[0]>>12 | w[1]>>12<<4 | w[2]>>12<<8 | w[3]>>12<<12)
 		for g := range 8 {
 			sw := w[g/2] >> (6 * (g % 2))
 			dl := [...]float32{

@@ -211,7 +211,7 @@ func (r *Registry) count(k pair, declines int64, selected string) {
 // (empty request, vocab 0, sizes, ids) are the provider's, so that a call
 // gets the same answer through Embedding as from the provider directly.
 func (r *Registry) Embedding(out, table, ids *Tensor) error {
-	if err := checkArgs(out, table, ids); err != nil {
+	if err := CheckArgs(out, table, ids); err != nil {
 		return err
 	}
 	return r.dispatch(opFor(table.Type), table.Device.Kind, out, table, ids)

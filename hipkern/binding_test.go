@@ -63,7 +63,7 @@ func gpuArgs(table gguf.Type, vocab, hidden, n int64, ids, out gguf.Type) (o, tb
 }
 
 // TestProviderEmbedding checks the provider's own steps with a fake
-// library: what it declines, its refusals in ROW.md's order, the exact
+// library: what it declines, its refusals in the order of docs/row.md, the exact
 // launch it asks for, and how a bad position becomes gather.IDError.
 func TestProviderEmbedding(t *testing.T) {
 	type args struct{ out, table, ids *gather.Tensor }
@@ -80,53 +80,55 @@ func TestProviderEmbedding(t *testing.T) {
 		launched bool
 	}{
 		{name: "success", want: "", launched: true},
+		{name: "all on the CPU", edit: func(a *args, f *fakeLib) {
+			a.table.Device, a.ids.Device, a.out.Device = gather.Host, gather.Host, gather.Host
+		},
+			want: "hipkern: hip.EmbeddingQuant: tensors on cpu:0, not a GPU: gather: provider declined", declined: true},
 		{name: "table on the CPU", edit: func(a *args, f *fakeLib) { a.table.Device = gather.Host },
-			want: "hipkern: hip.EmbeddingQuant: tensors on cpu:0, gpu:0, gpu:0, not one GPU: gather: provider declined", declined: true},
+			want: "gather: Embedding: tensors on different devices: table cpu:0, ids gpu:0, out gpu:0"},
 		{name: "ids on another GPU", edit: func(a *args, f *fakeLib) { a.ids.Device.Ordinal = 1 },
-			want: "hipkern: hip.EmbeddingQuant: tensors on gpu:0, gpu:1, gpu:0, not one GPU: gather: provider declined", declined: true},
+			want: "gather: Embedding: tensors on different devices: table gpu:0, ids gpu:1, out gpu:0"},
 		{name: "out on the CPU", edit: func(a *args, f *fakeLib) { a.out.Device = gather.Host },
-			want: "hipkern: hip.EmbeddingQuant: tensors on gpu:0, gpu:0, cpu:0, not one GPU: gather: provider declined", declined: true},
+			want: "gather: Embedding: tensors on different devices: table gpu:0, ids gpu:0, out cpu:0"},
 		{name: "float table to the quant provider", edit: func(a *args, f *fakeLib) { a.table.Type = gguf.TypeF32 },
 			want: "hipkern: hip.EmbeddingQuant: F32 tables: gather: provider declined", declined: true},
-		{name: "nil ids", edit: func(a *args, f *fakeLib) { a.ids = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
-		{name: "nil table", edit: func(a *args, f *fakeLib) { a.table = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
-		{name: "nil out", edit: func(a *args, f *fakeLib) { a.out = nil }, want: "hipkern: hip.EmbeddingQuant: nil tensor"},
+		// The structural refusals are gather.CheckArgs's, before any decline
+		// (gathertest's refusal table has them all; these show the call).
+		{name: "nil ids", edit: func(a *args, f *fakeLib) { a.ids = nil }, want: "gather: Embedding: ids is nil"},
+		{name: "nil table on the CPU", edit: func(a *args, f *fakeLib) { a.table, a.out.Device = nil, gather.Host },
+			want: "gather: Embedding: table is nil"},
 		{name: "rank", edit: func(a *args, f *fakeLib) { a.ids.Shape = []int64{3, 1} },
-			want: "hipkern: hip.EmbeddingQuant: ranks table 2, ids 2, out 2; want 2, 1, 2"},
-		{name: "out shape", edit: func(a *args, f *fakeLib) { a.out.Shape = []int64{3, 256} },
-			want: "hipkern: hip.EmbeddingQuant: out shape [3 256] is not [len(ids), hidden] = [3 512]"},
-		{name: "negative", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = -1 },
-			want: "hipkern: hip.EmbeddingQuant: negative dimension: table [-1 512], ids [3]"},
-		{name: "ids type", edit: func(a *args, f *fakeLib) { a.ids.Type = gguf.TypeF32 },
-			want: "hipkern: hip.EmbeddingQuant: ids type F32 is not I32 or I64"},
-		{name: "out type", edit: func(a *args, f *fakeLib) { a.out.Type = gguf.TypeF16 },
-			want: "hipkern: hip.EmbeddingQuant: out type F16 is not F32 or BF16"},
+			want: "gather: Embedding: ids must be 1-D, has rank 2"},
+		{name: "strided table", edit: func(a *args, f *fakeLib) { a.table.Strides = []int64{1024, 1} },
+			want: "gather: Embedding: table is not contiguous (shape [100 512], strides [1024 1])"},
+		{name: "rank before the decline", float: true, edit: func(a *args, f *fakeLib) { a.out.Shape = []int64{3} },
+			want: "gather: Embedding: out must be 2-D [len(ids), hidden], has rank 1"},
 		{name: "no ids", edit: func(a *args, f *fakeLib) { a.ids.Shape[0], a.out.Shape[0] = 0, 0; a.ids.DevPtr = 0 }},
 		{name: "zero width", edit: func(a *args, f *fakeLib) { a.table.Shape[1], a.out.Shape[1] = 0, 0; a.out.DevPtr = 0 }},
 		{name: "no ids on vocab 0", edit: func(a *args, f *fakeLib) { a.ids.Shape[0], a.out.Shape[0], a.table.Shape[0] = 0, 0, 0 }},
 		{name: "vocab 0", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = 0 },
-			want: "hipkern: hip.EmbeddingQuant: table has no rows (vocab 0), 3 ids requested"},
+			want: "gather: Embedding: table has no rows (vocab 0), 3 ids requested"},
 		{name: "width not whole blocks", edit: func(a *args, f *fakeLib) { a.table.Shape[1], a.out.Shape[1] = 300, 300 },
-			want: "hipkern: hip.EmbeddingQuant: table: gguf: Q4_K row of 300 elements is not whole blocks of 256"},
+			want: "gather: Embedding: table width 300 is not whole Q4_K blocks of 256"},
 		// The size checks at their exact limits: 2^53 x 512 bf16 elements
 		// are 2^63 bytes, one row fewer fits; 2^52 rows for f32; the most
 		// rows of 288 bytes (Q4_K, 512 wide) that int64 bytes can address.
 		{name: "bf16 out overflows", edit: func(a *args, f *fakeLib) {
 			a.ids.Shape[0], a.out.Shape[0] = 1<<53, 1<<53
-		}, want: "hipkern: hip.EmbeddingQuant: out of 9007199254740992 x 512 elements overflows int64 bytes"},
+		}, want: "gather: Embedding: out: gather: BF16 tensor [9007199254740992 512]: byte size overflows int64"},
 		{name: "bf16 out fits", edit: func(a *args, f *fakeLib) {
 			a.ids.Shape[0], a.out.Shape[0] = 1<<53-1, 1<<53-1
 		}, launched: true},
 		{name: "f32 out overflows", edit: func(a *args, f *fakeLib) {
 			a.ids.Shape[0], a.out.Shape[0] = 1<<52, 1<<52
 			a.out.Type = gguf.TypeF32
-		}, want: "hipkern: hip.EmbeddingQuant: out of 4503599627370496 x 512 elements overflows int64 bytes"},
+		}, want: "gather: Embedding: out: gather: F32 tensor [4503599627370496 512]: byte size overflows int64"},
 		{name: "f32 out fits", edit: func(a *args, f *fakeLib) {
 			a.ids.Shape[0], a.out.Shape[0] = 1<<52-1, 1<<52-1
 			a.out.Type = gguf.TypeF32
 		}, launched: true},
 		{name: "table overflows", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64/288 + 1 },
-			want: "hipkern: hip.EmbeddingQuant: table of 32025597350190194 rows x 288 bytes overflows int64"},
+			want: "gather: Embedding: table: gather: Q4_K tensor [32025597350190194 512]: byte size overflows int64"},
 		{name: "table fits", edit: func(a *args, f *fakeLib) { a.table.Shape[0] = math.MaxInt64 / 288 }, launched: true},
 		{name: "ordinal", edit: func(a *args, f *fakeLib) {
 			a.table.Device.Ordinal, a.ids.Device.Ordinal, a.out.Device.Ordinal = 1, 1, 1
@@ -210,36 +212,6 @@ func errText(err error) string {
 func emulationRefusal(path string) string {
 	return "hipkern: " + path + " is the host emulation, not a GPU library: it runs the kernels on the CPU " +
 		"and only LoadEmulation (for tests) loads it; build the GPU library with bash hipkern/build.sh"
-}
-
-// TestFitsInt64: multiplying non-negative factors in turn stays within an
-// int64 up to MaxInt64 exactly, at any step; a product that is already 0
-// stays 0.
-func TestFitsInt64(t *testing.T) {
-	const maxI = math.MaxInt64
-	for _, c := range []struct {
-		a, b, c int64 // the factors
-		want    bool
-	}{
-		{0, maxI, maxI, true},
-		{maxI, 0, maxI, true},
-		{1, 1, maxI, true},
-		{1, 2, maxI, false},
-		{3, 1, maxI / 3, true},
-		{3, 1, maxI/3 + 1, false},
-		{1 << 31, 1<<32 - 1, 1, true},
-		{1 << 31, 1 << 32, 1, false},
-		{1 << 32, 1 << 32, 1, false}, // 2^64: unchecked, it would wrap to 0
-		{maxI, 1, 1, true},
-		{maxI, 2, 0, false},
-		{2, 1 << 62, 0, false},
-		{maxI/2 + 1, 2, 1, false},
-		{maxI / 2, 2, 1, true},
-	} {
-		if got := fitsInt64(c.a, c.b, c.c); got != c.want {
-			t.Errorf("fitsInt64(%d, %d, %d) = %v, want %v", c.a, c.b, c.c, got, c.want)
-		}
-	}
 }
 
 // TestProbeDevices: the library's ABI, runtime and device answers become

@@ -66,6 +66,9 @@ static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipEventDestroy cudaEventDestroy
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 
 // gm_arch_of writes "sm_<major><minor>", e.g. "sm_90".
 static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
@@ -135,6 +138,26 @@ static inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int dev) {
 
 static inline void gm_arch_of(const hipDeviceProp_t&, char* buf, size_t n) {
   snprintf(buf, n, "host-emulation");
+}
+
+// The emulated device has GM_EMU_UNITS multiprocessors, each holding
+// GM_EMU_RESIDENT_THREADS threads, so the launcher sizes its grid from the
+// device here too (a launch still runs every thread in turn).
+#define GM_EMU_UNITS 8
+#define GM_EMU_RESIDENT_THREADS 2048
+enum { hipDeviceAttributeMultiprocessorCount = 1 };
+
+static inline hipError_t hipDeviceGetAttribute(int* v, int attr, int dev) {
+  if (dev < 0 || dev >= GM_EMU_DEVICES) return gm_emu_fail(hipErrorInvalidDevice);
+  if (attr != hipDeviceAttributeMultiprocessorCount) return gm_emu_fail(hipErrorInvalidValue);
+  *v = GM_EMU_UNITS;
+  return hipSuccess;
+}
+
+template <class F>
+static inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int threads, size_t) {
+  *n = GM_EMU_RESIDENT_THREADS / threads;
+  return hipSuccess;
 }
 
 static inline hipError_t hipSetDevice(int dev) {
@@ -237,7 +260,8 @@ static inline hipError_t hipEventDestroy(hipEvent_t e) {
 }
 
 // The emulated thread: set by gm_emu_launch before each call of the kernel.
-static uint64_t gm_emu_block = 0, gm_emu_thread = 0, gm_emu_block_dim = 0, gm_emu_grid_threads = 0;
+static uint64_t gm_emu_block = 0, gm_emu_groups = 0;
+static uint32_t gm_emu_thread = 0;
 
 static inline unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
   unsigned long long old = *p;
@@ -249,20 +273,22 @@ static inline unsigned long long atomicMin(unsigned long long* p, unsigned long 
 #error "compat.h: build with hipcc, nvcc, or a host C++ compiler with -DGM_HOST_EMULATION"
 #endif
 
-// Thread geometry of the one-dimensional grids the kernels use.
-// gm_global_thread is blockIdx.x*blockDim.x + threadIdx.x and
-// gm_grid_threads is gridDim.x*blockDim.x, both 64-bit.
+// Thread geometry of the one-dimensional grids the kernels use:
+// gm_group() is the workgroup's index (blockIdx.x), gm_groups() the number
+// of workgroups (gridDim.x), gm_thread() the thread's index in its
+// workgroup (threadIdx.x).
 #if defined(GM_HOST_EMULATION)
-#define gm_global_thread() (gm_emu_block * gm_emu_block_dim + gm_emu_thread)
-#define gm_grid_threads() (gm_emu_grid_threads)
+#define gm_group() (gm_emu_block)
+#define gm_groups() (gm_emu_groups)
+#define gm_thread() (gm_emu_thread)
 #elif defined(__AMDGCN__)
-#define gm_global_thread()                                                            \
-  ((uint64_t)__builtin_amdgcn_workgroup_id_x() * __builtin_amdgcn_workgroup_size_x() + \
-   __builtin_amdgcn_workitem_id_x())
-#define gm_grid_threads() ((uint64_t)__builtin_amdgcn_grid_size_x())
+#define gm_group() ((uint64_t)__builtin_amdgcn_workgroup_id_x())
+#define gm_groups() ((uint64_t)(__builtin_amdgcn_grid_size_x() / __builtin_amdgcn_workgroup_size_x()))
+#define gm_thread() ((uint32_t)__builtin_amdgcn_workitem_id_x())
 #else
-#define gm_global_thread() ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x)
-#define gm_grid_threads() ((uint64_t)gridDim.x * blockDim.x)
+#define gm_group() ((uint64_t)blockIdx.x)
+#define gm_groups() ((uint64_t)gridDim.x)
+#define gm_thread() ((uint32_t)threadIdx.x)
 #endif
 
 #endif  // GATHERMUT_HIPKERN_COMPAT_H

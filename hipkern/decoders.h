@@ -1,17 +1,22 @@
-// decoders.h: the device block decoders, one per admitted codec.
+// decoders.h: the device decoders, one per admitted codec, and what they
+// read and write with.
 //
 // Each codec is a struct with its GGML type id, its geometry and
-// group(b, g, y): decode elements 32g .. 32g+31 of the block at b into y[0..31].
-// A 256-element block is 8 groups and a 32-element block is one. Decoding a
-// group at a time keeps y in registers: every index into y is a constant
-// once the loops are unrolled, so nothing spills to scratch memory.
+// chunk<N>(b, e0, y): decode the N consecutive elements e0 .. e0+N-1 of the
+// block that the reader b points at into y[0..N-1]. N is 8 for bf16 output
+// and 4 for f32 output, so y is exactly one 16-byte chunk of the output; e0
+// is a multiple of N, so a chunk never straddles two blocks, two 16-element
+// sub-blocks of a K-quant, or two 8-element grid entries of an I-quant.
+// Every index into y is a constant once the loops are unrolled, so nothing
+// spills to scratch memory. A chunk re-reads the scale fields of its block
+// itself: the lanes that share a block read the same addresses, which the
+// cache serves once.
 //
 // The rules and the float32 operation order are shared/docs/codecs.md's,
 // the same as gather's Go decoders: one rounding per operation in the order
 // written, integers turned into float before they are multiplied, and no
 // fused multiply-add (the build passes -ffp-contract=off / -fmad=false).
-// The block may start at any byte address, so every multi-byte field is
-// assembled from bytes; there are no typed loads of packed data.
+// Integers become floats through gm_float (exact, as a conversion is).
 #ifndef GATHERMUT_HIPKERN_DECODERS_H
 #define GATHERMUT_HIPKERN_DECODERS_H
 
@@ -31,12 +36,25 @@ static inline uint32_t gm_bits_of_f32(float f) {
   memcpy(&u, &f, 4);
   return u;
 }
+// Aligned loads (the caller guarantees the alignment).
+static inline uint32_t gm_load32(const uint8_t* p) {
+  uint32_t u;
+  memcpy(&u, p, 4);
+  return u;
+}
+static inline uint64_t gm_load64(const uint8_t* p) {
+  uint64_t u;
+  memcpy(&u, p, 8);
+  return u;
+}
 #else
 #define gm_f32_from_bits(u) __uint_as_float(u)
 #define gm_bits_of_f32(f) __float_as_uint(f)
+#define gm_load32(p) (*(const uint32_t*)(p))
+#define gm_load64(p) (*(const uint64_t*)(p))
 #endif
 
-// Little-endian field reads by byte assembly.
+// Little-endian field reads by byte assembly: any address.
 GM_DEV uint32_t gm_u16(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 
 GM_DEV uint32_t gm_u32(const uint8_t* p) {
@@ -45,9 +63,86 @@ GM_DEV uint32_t gm_u32(const uint8_t* p) {
 
 GM_DEV uint64_t gm_u64(const uint8_t* p) { return (uint64_t)gm_u32(p) | (uint64_t)gm_u32(p + 4) << 32; }
 
+// ---------------------------------------------------------------------------
+// Readers. A decoder reads its block through one of two readers with the
+// same interface: u8, u16, u32 and u64 at a byte offset, little-endian, at
+// any alignment.
+//
+// gm_bytes_reader assembles every field from byte loads: it never touches a
+// byte outside the field, so it serves any table.
+struct gm_bytes_reader {
+  const uint8_t* p;
+  GM_DEV uint32_t u8(int off) const { return p[off]; }
+  GM_DEV uint32_t u16(int off) const { return gm_u16(p + off); }
+  GM_DEV uint32_t u32(int off) const { return gm_u32(p + off); }
+  GM_DEV uint64_t u64(int off) const { return gm_u64(p + off); }
+};
+
+// gm_words_reader loads the aligned 32-bit words that hold a field and
+// shifts the field out of them: 2 or 3 loads for 8 bytes instead of 8. A
+// word may hold up to 3 bytes beside the field; they belong to the table
+// whenever the table's first and last byte addresses + 1 are multiples of
+// 4, the only case the launcher uses this reader for (and every word it
+// loads holds a byte of the field, so it never reads past a block that is
+// not needed by more than those 3 bytes).
+struct gm_words_reader {
+  const uint8_t* p;
+  // at returns the aligned address below p + off and the field's skew
+  // from it (0 to 3 bytes).
+  GM_DEV const uint8_t* at(int off, uint32_t* s) const {
+    const uint8_t* q = p + off;
+    *s = (uint32_t)((uintptr_t)q & 3);
+    return q - *s;
+  }
+  // shr returns bits 8s .. 8s+31 of the 64-bit value hi:lo.
+  GM_DEV static uint32_t shr(uint32_t lo, uint32_t hi, uint32_t s) {
+    return (uint32_t)((((uint64_t)hi << 32) | lo) >> (8 * s));
+  }
+  GM_DEV uint32_t u8(int off) const { return p[off]; }
+  GM_DEV uint32_t u16(int off) const {
+    uint32_t s;
+    const uint8_t* a = at(off, &s);
+    const uint32_t lo = gm_load32(a);
+    const uint32_t hi = s == 3 ? gm_load32(a + 4) : 0u;
+    return shr(lo, hi, s) & 0xffffu;
+  }
+  GM_DEV uint32_t u32(int off) const {
+    uint32_t s;
+    const uint8_t* a = at(off, &s);
+    const uint32_t lo = gm_load32(a);
+    const uint32_t hi = s != 0 ? gm_load32(a + 4) : 0u;
+    return shr(lo, hi, s);
+  }
+  GM_DEV uint64_t u64(int off) const {
+    uint32_t s;
+    const uint8_t* a = at(off, &s);
+    const uint32_t w0 = gm_load32(a), w1 = gm_load32(a + 4);
+    const uint32_t w2 = s != 0 ? gm_load32(a + 8) : 0u;
+    return (uint64_t)shr(w0, w1, s) | (uint64_t)shr(w1, w2, s) << 32;
+  }
+};
+
+// gm_take reads the N bytes at off (N = 4 or 8) as one little-endian value:
+// byte k of the field is bits 8k .. 8k+7.
+template <int N, class R>
+GM_DEV uint64_t gm_take(const R& b, int off) {
+  if (N == 8) return b.u64(off);
+  return b.u32(off);
+}
+
+// ---------------------------------------------------------------------------
+// Number conversions.
+
+// gm_float converts an integer v with |v| < 2^22 to float32 exactly, the
+// value (float)v has: 1.5 * 2^23 + v is exact in float32 (its ulp is 1),
+// and so is the subtraction; 0 gives +0. Every integer a decoder converts
+// is that small. An integer add and a float subtract replace a conversion
+// instruction, a quarter-rate one on NVIDIA GPUs.
+GM_DEV float gm_float(int v) { return gm_f32_from_bits(0x4b400000u + (uint32_t)v) - 12582912.0f; }
+
 // gm_f16_to_f32 widens IEEE binary16 bits exactly: signed zeros, subnormals,
 // infinities and NaN payloads carry over (no hardware conversion, which may
-// quiet a signalling NaN).
+// quiet a signalling NaN). Float tables (F16) are widened with it.
 GM_DEV float gm_f16_to_f32(uint32_t h) {
   const uint32_t sign = (h >> 15) << 31;
   const uint32_t exp = (h >> 10) & 0x1f;
@@ -58,77 +153,136 @@ GM_DEV float gm_f16_to_f32(uint32_t h) {
   return gm_f32_from_bits(sign | gm_bits_of_f32((float)man * 5.9604644775390625e-08f));
 }
 
-// gm_f16 reads the little-endian binary16 at p as float32.
-GM_DEV float gm_f16(const uint8_t* p) { return gm_f16_to_f32(gm_u16(p)); }
+// gm_scale widens the binary16 scale field h of a packed block. The value
+// is exact either way; on NVIDIA GPUs the hardware conversion does it in one
+// instruction. A NaN's payload may differ from gm_f16_to_f32's there, which
+// no output shows: every decoded value is a product with the scale, and a
+// product with a NaN is the GPU's canonical NaN whatever the payload.
+#if defined(__CUDA_ARCH__)
+GM_DEV float gm_scale(uint32_t h) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h));
+  return f;
+}
+#else
+GM_DEV float gm_scale(uint32_t h) { return gm_f16_to_f32(h); }
+#endif
 
 // gm_bf16 rounds f to bf16 exactly like gather.F32ToBF16: round to nearest,
 // ties to even; a NaN keeps its top 16 bits with the quiet bit set.
-GM_DEV uint16_t gm_bf16(float f) {
+GM_DEV uint32_t gm_bf16(float f) {
   const uint32_t u = gm_bits_of_f32(f);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x0040u);
-  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (u >> 16) | 0x0040u;
+  return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+}
+
+// gm_pack_bf16 rounds the N values y to bf16 (gm_bf16) and packs them in
+// pairs: w[i] = bf16(y[2i]) | bf16(y[2i+1]) << 16. NVIDIA GPUs round a pair
+// in one instruction (round to nearest even, subnormals kept, overflow to
+// infinity, as gm_bf16); that instruction makes any NaN the canonical NaN,
+// so when a value of the chunk is a NaN the chunk is rounded by gm_bf16.
+template <int N>
+GM_DEV void gm_pack_bf16(const float* y, uint32_t* w) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  bool nan = false;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w[i]) : "f"(y[2 * i + 1]), "f"(y[2 * i]));
+    nan |= y[2 * i] != y[2 * i] || y[2 * i + 1] != y[2 * i + 1];
+  }
+  if (!nan) return;
+#endif
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) w[i] = gm_bf16(y[2 * i]) | gm_bf16(y[2 * i + 1]) << 16;
 }
 
 // gm_sign applies the sign bit j of a sign byte as ggml does, as a product
 // with +-1 after the magnitude was rounded.
 GM_DEV float gm_sign(uint32_t signs, int j) { return (signs & gm_kmask_iq2xs[j]) ? -1.f : 1.f; }
 
+// gm_byte returns byte k of a little-endian packed value.
+GM_DEV uint32_t gm_byte(uint64_t v, int k) { return (uint32_t)(v >> (8 * k)) & 0xff; }
+
+// gm_bytef returns (float)((int)gm_byte(v, k) - bias), exactly, for a
+// constant k and bias (|bias| < 2^22): the byte is placed in the low bits
+// of 1.5 * 2^23 (one byte permute on NVIDIA GPUs) and 1.5 * 2^23 + bias is
+// subtracted, both exact as in gm_float. A decoder lays out a chunk's N
+// small integers as the N bytes of one 64-bit value and converts each with
+// one permute and one subtraction.
+GM_DEV float gm_bytef(uint64_t v, int k, int bias) {
+  const uint32_t w = (uint32_t)(v >> (32 * (k >> 2)));
+#if defined(__CUDA_ARCH__)
+  const uint32_t f = __byte_perm(w, 0x4b400000u, 0x7650u | (uint32_t)(k & 3));
+#else
+  const uint32_t f = 0x4b400000u | ((w >> (8 * (k & 3))) & 0xffu);
+#endif
+  return gm_f32_from_bits(f) - (float)(12582912 + bias);
+}
+
+// Byte-wise masks: the low nibble, the low 2 bits, the low bit, the sign
+// bit of every byte of a 64-bit value.
+#define GM_NIB 0x0f0f0f0f0f0f0f0full
+#define GM_TWO 0x0303030303030303ull
+#define GM_ONE 0x0101010101010101ull
+#define GM_TOP 0x8080808080808080ull
+
 // ---------------------------------------------------------------------------
 // Legacy 32-element formats. Nibbles are split halves: byte j holds element j
-// (low nibble) and element j+16 (high nibble).
+// (low nibble) and element j+16 (high nibble), so a chunk reads N bytes at
+// 2 + (e0 & 15) and takes their low or high nibbles.
 
 // Q4_0 (18 B): d f16 @0, qs[16] @2. y = (nibble - 8) * d.
 struct CodecQ4_0 {
   static const int type = 2, elems = 32, bytes = 18;
-  static GM_DEV void group(const uint8_t* b, int, float* y) {
-    const float d = gm_f16(b);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint64_t q = gm_take<N>(b, 2 + (e0 & 15)) >> ((e0 >> 2) & 4) & GM_NIB;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const uint32_t q = b[2 + j];
-      y[j] = (float)((int)(q & 15) - 8) * d;
-      y[j + 16] = (float)((int)(q >> 4) - 8) * d;
-    }
+    for (int k = 0; k < N; ++k) y[k] = gm_bytef(q, k, 8) * d;
   }
 };
 
-// Q5_0 (22 B): d f16 @0, qh u32 @2, qs[16] @6. Bit j of qh is element j's
+// Q5_0 (22 B): d f16 @0, qh u32 @2, qs[16] @6. Bit e of qh is element e's
 // fifth bit. y = ((nibble | bit << 4) - 16) * d.
 struct CodecQ5_0 {
   static const int type = 6, elems = 32, bytes = 22;
-  static GM_DEV void group(const uint8_t* b, int, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t qh = gm_u32(b + 2);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint32_t qh = b.u32(2) >> e0;
+    uint64_t q = gm_take<N>(b, 6 + (e0 & 15)) >> ((e0 >> 2) & 4) & GM_NIB;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const uint32_t q = b[6 + j];
-      const int lo = (int)((q & 15) | ((qh >> j) & 1) << 4) - 16;
-      const int hi = (int)((q >> 4) | ((qh >> (j + 16)) & 1) << 4) - 16;
-      y[j] = (float)lo * d;
-      y[j + 16] = (float)hi * d;
-    }
+    for (int k = 0; k < N; ++k) q |= (uint64_t)((qh >> k) & 1) << (8 * k + 4);
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = gm_bytef(q, k, 16) * d;
   }
 };
 
 // Q8_0 (34 B): d f16 @0, qs[32] int8 @2. y = qs * d.
 struct CodecQ8_0 {
   static const int type = 8, elems = 32, bytes = 34;
-  static GM_DEV void group(const uint8_t* b, int, float* y) {
-    const float d = gm_f16(b);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint64_t qs = gm_take<N>(b, 2 + e0) ^ GM_TOP;  // int8 v as v + 128
 #pragma unroll
-    for (int e = 0; e < 32; ++e) y[e] = (float)(int8_t)b[2 + e] * d;
+    for (int k = 0; k < N; ++k) y[k] = gm_bytef(qs, k, 128) * d;
   }
 };
 
 // IQ4_NL (18 B): d f16 @0, qs[16] @2. y = d * kvalues_iq4nl[nibble].
 struct CodecIQ4_NL {
   static const int type = 20, elems = 32, bytes = 18;
-  static GM_DEV void group(const uint8_t* b, int, float* y) {
-    const float d = gm_f16(b);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint64_t qs = gm_take<N>(b, 2 + (e0 & 15));
+    const int shift = (e0 >> 2) & 4;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const uint32_t q = b[2 + j];
-      y[j] = d * (float)gm_kvalues_iq4nl[q & 15];
-      y[j + 16] = d * (float)gm_kvalues_iq4nl[q >> 4];
+    for (int k = 0; k < N; ++k) {
+      const uint32_t nib = (uint32_t)(qs >> (8 * k + shift)) & 15;
+      y[k] = d * gm_float(gm_kvalues_iq4nl[nib]);
     }
   }
 };
@@ -138,84 +292,78 @@ struct CodecIQ4_NL {
 // y = kvalues_mxfp4[nibble] * s.
 struct CodecMXFP4 {
   static const int type = 39, elems = 32, bytes = 17;
-  static GM_DEV void group(const uint8_t* b, int, float* y) {
-    const uint32_t e = b[0];
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const uint32_t e = b.u8(0);
     const float s = gm_f32_from_bits(e < 2 ? 0x00200000u << e : (e - 1) << 23);
+    const uint64_t qs = gm_take<N>(b, 1 + (e0 & 15));
+    const int shift = (e0 >> 2) & 4;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const uint32_t q = b[1 + j];
-      y[j] = (float)gm_kvalues_mxfp4[q & 15] * s;
-      y[j + 16] = (float)gm_kvalues_mxfp4[q >> 4] * s;
+    for (int k = 0; k < N; ++k) {
+      const uint32_t q = (uint32_t)(qs >> (8 * k + shift)) & 15;
+      y[k] = gm_float(gm_kvalues_mxfp4[q]) * s;
     }
   }
 };
 
 // ---------------------------------------------------------------------------
-// K-quants (256 elements, 8 groups of 32, sub-blocks of 16).
+// K-quants (256 elements, 8 groups of 32, sub-blocks of 16). A chunk lies in
+// group g = e0/32 at r = e0%32 and in sub-block e0/16, so it has one scale.
 
 // Q2_K (84 B): scales[16] @0, qs[64] @16, d f16 @80, dmin f16 @82.
 // Group g: half h = g/4, plane p = g%4; q = (qs[32h + r] >> 2p) & 3.
 // y = (d * (sc & 15)) * q - (dmin * (sc >> 4)), sc = scales[e/16].
 struct CodecQ2_K {
   static const int type = 10, elems = 256, bytes = 84;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b + 80);
-    const float dmin = gm_f16(b + 82);
-    const uint8_t* qs = b + 16 + 32 * (g >> 2);
-    const int shift = 2 * (g & 3);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const uint32_t dd = b.u32(80);
+    const float d = gm_scale(dd & 0xffff);
+    const float dmin = gm_scale(dd >> 16);
+    const int g = e0 >> 5;
+    const uint32_t sc = b.u8(e0 >> 4);
+    const float dl = d * gm_float(sc & 15);
+    const float ml = dmin * gm_float(sc >> 4);
+    const uint64_t q = gm_take<N>(b, 16 + 32 * (g >> 2) + (e0 & 31)) >> (2 * (g & 3)) & GM_TWO;
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const uint32_t sc = b[2 * g + half];
-      const float dl = d * (float)(sc & 15);
-      const float ml = dmin * (float)(sc >> 4);
-#pragma unroll
-      for (int r = 0; r < 16; ++r) {
-        const int q = (qs[16 * half + r] >> shift) & 3;
-        y[16 * half + r] = dl * (float)q - ml;
-      }
-    }
+    for (int k = 0; k < N; ++k) y[k] = dl * gm_bytef(q, k, 0) - ml;
   }
 };
 
 // Q3_K (110 B): hmask[32] @0, qs[64] @32, scales[12] @96, d f16 @108.
-// Low 2 bits as Q2_K; a clear bit (4h + p) of hmask[r] lowers q by 4.
+// Low 2 bits as Q2_K; a clear bit g of hmask[r] lowers q by 4.
 // Sub-block j's 6-bit scale: low nibble from scales[j] (j < 8) or the high
 // nibble of scales[j-8], high 2 bits from scales[8 + j%4] >> 2(j/4); s = v - 32.
 // y = (d * s) * q.
 struct CodecQ3_K {
   static const int type = 11, elems = 256, bytes = 110;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b + 108);
-    const uint8_t* sc = b + 96;
-    const uint8_t* qs = b + 32 + 32 * (g >> 2);
-    const int shift = 2 * (g & 3);
-    const int hbit = g;  // 4h + p with h = g/4, p = g%4
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(108));
+    const int g = e0 >> 5, r = e0 & 31, j = e0 >> 4;
+    const uint32_t low4 = (b.u8(96 + (j & 7)) >> (4 * (j >> 3))) & 15u;
+    const uint32_t high2 = (b.u8(104 + (j & 3)) >> (2 * (j >> 2))) & 3u;
+    const float dl = d * gm_float((int)(low4 | high2 << 4) - 32);
+    const uint64_t low2 = gm_take<N>(b, 32 + 32 * (g >> 2) + r) >> (2 * (g & 3)) & GM_TWO;
+    const uint64_t hbit = gm_take<N>(b, r) >> g & GM_ONE;
+    // q = low2 - 4 where the hmask bit is clear: (low2 | hbit << 2) - 4.
+    const uint64_t q = low2 | hbit << 2;
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int j = 2 * g + half;
-      const uint32_t low4 = j < 8 ? (sc[j] & 15u) : (uint32_t)(sc[j - 8] >> 4);
-      const uint32_t high2 = (sc[8 + (j & 3)] >> (2 * (j >> 2))) & 3u;
-      const float dl = d * (float)((int)(low4 | high2 << 4) - 32);
-#pragma unroll
-      for (int i = 0; i < 16; ++i) {
-        const int r = 16 * half + i;
-        const int low2 = (qs[r] >> shift) & 3;
-        const int q = low2 - (((b[r] >> hbit) & 1) ? 0 : 4);
-        y[r] = dl * (float)q;
-      }
-    }
+    for (int k = 0; k < N; ++k) y[k] = dl * gm_bytef(q, k, 4);
   }
 };
 
 // gm_scale_min_k4 unpacks the 6-bit scale and min of group j of Q4_K / Q5_K
-// from their 12 packed bytes.
-GM_DEV void gm_scale_min_k4(const uint8_t* s, int j, uint32_t* sc, uint32_t* m) {
+// from their 12 packed bytes at offset 4 of the block.
+template <class R>
+GM_DEV void gm_scale_min_k4(const R& b, int j, uint32_t* sc, uint32_t* m) {
   if (j < 4) {
-    *sc = s[j] & 63u;
-    *m = s[j + 4] & 63u;
+    *sc = b.u8(4 + j) & 63u;
+    *m = b.u8(8 + j) & 63u;
   } else {
-    *sc = (s[j + 4] & 15u) | (uint32_t)(s[j - 4] >> 6) << 4;
-    *m = (uint32_t)(s[j + 4] >> 4) | (uint32_t)(s[j] >> 6) << 4;
+    const uint32_t hi = b.u8(8 + j);
+    *sc = (hi & 15u) | (b.u8(j) >> 6) << 4;
+    *m = (hi >> 4) | (b.u8(4 + j) >> 6) << 4;
   }
 }
 
@@ -224,17 +372,19 @@ GM_DEV void gm_scale_min_k4(const uint8_t* s, int j, uint32_t* sc, uint32_t* m) 
 // y = (d * sc) * q - (dmin * m).
 struct CodecQ4_K {
   static const int type = 12, elems = 256, bytes = 144;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const float dmin = gm_f16(b + 2);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const uint32_t dd = b.u32(0);
+    const float d = gm_scale(dd & 0xffff);
+    const float dmin = gm_scale(dd >> 16);
+    const int g = e0 >> 5;
     uint32_t sc, m;
-    gm_scale_min_k4(b + 4, g, &sc, &m);
-    const float d1 = d * (float)sc;
-    const float m1 = dmin * (float)m;
-    const uint8_t* qs = b + 16 + 32 * (g >> 1);
-    const int shift = 4 * (g & 1);
+    gm_scale_min_k4(b, g, &sc, &m);
+    const float d1 = d * gm_float(sc);
+    const float m1 = dmin * gm_float(m);
+    const uint64_t nib = gm_take<N>(b, 16 + 32 * (g >> 1) + (e0 & 31)) >> (4 * (g & 1)) & GM_NIB;
 #pragma unroll
-    for (int r = 0; r < 32; ++r) y[r] = d1 * (float)((qs[r] >> shift) & 15) - m1;
+    for (int k = 0; k < N; ++k) y[k] = d1 * gm_bytef(nib, k, 0) - m1;
   }
 };
 
@@ -242,21 +392,20 @@ struct CodecQ4_K {
 // As Q4_K, plus a fifth bit: bit g of qh[r]. q = nibble + 16 * bit.
 struct CodecQ5_K {
   static const int type = 13, elems = 256, bytes = 176;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const float dmin = gm_f16(b + 2);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const uint32_t dd = b.u32(0);
+    const float d = gm_scale(dd & 0xffff);
+    const float dmin = gm_scale(dd >> 16);
+    const int g = e0 >> 5, r = e0 & 31;
     uint32_t sc, m;
-    gm_scale_min_k4(b + 4, g, &sc, &m);
-    const float d1 = d * (float)sc;
-    const float m1 = dmin * (float)m;
-    const uint8_t* qh = b + 16;
-    const uint8_t* qs = b + 48 + 32 * (g >> 1);
-    const int shift = 4 * (g & 1);
+    gm_scale_min_k4(b, g, &sc, &m);
+    const float d1 = d * gm_float(sc);
+    const float m1 = dmin * gm_float(m);
+    const uint64_t nib = gm_take<N>(b, 48 + 32 * (g >> 1) + r) >> (4 * (g & 1)) & GM_NIB;
+    const uint64_t q = nib | (gm_take<N>(b, 16 + r) >> g & GM_ONE) << 4;
 #pragma unroll
-    for (int r = 0; r < 32; ++r) {
-      const int q = ((qs[r] >> shift) & 15) + (((qh[r] >> g) & 1) << 4);
-      y[r] = d1 * (float)q - m1;
-    }
+    for (int k = 0; k < N; ++k) y[k] = d1 * gm_bytef(q, k, 0) - m1;
   }
 };
 
@@ -266,22 +415,17 @@ struct CodecQ5_K {
 // y = (d * scales[e/16]) * q, the scale a signed int8.
 struct CodecQ6_K {
   static const int type = 14, elems = 256, bytes = 210;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b + 208);
-    const int h = g >> 2, k = g & 3;
-    const uint8_t* ql = b + 64 * h + 32 * (k & 1);
-    const uint8_t* qh = b + 128 + 32 * h;
-    const int lshift = k < 2 ? 0 : 4;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(208));
+    const int g = e0 >> 5, r = e0 & 31;
+    const int h = g >> 2, kk = g & 3;
+    const float dl = d * gm_float((int8_t)b.u8(192 + (e0 >> 4)));
+    const uint64_t low4 = gm_take<N>(b, 64 * h + 32 * (kk & 1) + r) >> (2 * (kk & 2)) & GM_NIB;
+    const uint64_t high2 = gm_take<N>(b, 128 + 32 * h + r) >> (2 * kk) & GM_TWO;
+    const uint64_t q = low4 | high2 << 4;
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const float dl = d * (float)(int8_t)b[192 + 2 * g + half];
-#pragma unroll
-      for (int i = 0; i < 16; ++i) {
-        const int r = 16 * half + i;
-        const int q = (int)(((ql[r] >> lshift) & 15) | ((qh[r] >> (2 * k)) & 3) << 4) - 32;
-        y[r] = dl * (float)q;
-      }
-    }
+    for (int k = 0; k < N; ++k) y[k] = dl * gm_bytef(q, k, 32);
   }
 };
 
@@ -289,38 +433,35 @@ struct CodecQ6_K {
 // y = d * qs.
 struct CodecQ8_K {
   static const int type = 15, elems = 256, bytes = 292;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f32_from_bits(gm_u32(b));
-    const uint8_t* qs = b + 4 + 32 * g;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_f32_from_bits(b.u32(0));
+    const uint64_t qs = gm_take<N>(b, 4 + e0) ^ GM_TOP;  // int8 v as v + 128
 #pragma unroll
-    for (int r = 0; r < 32; ++r) y[r] = d * (float)(int8_t)qs[r];
+    for (int k = 0; k < N; ++k) y[k] = d * gm_bytef(qs, k, 128);
   }
 };
 
 // ---------------------------------------------------------------------------
 // I-quants (256 elements; a group of 32 is four sub-groups of 8). Grid entry
-// element j is byte j of the packed entry. y = (db * grid) * sign.
-
-// gm_grid_byte returns element j of a little-endian packed grid entry.
-GM_DEV uint32_t gm_grid_byte(uint64_t entry, int j) { return (uint32_t)(entry >> (8 * j)) & 0xff; }
+// element j is byte j of the packed entry. y = (db * grid) * sign. A chunk
+// is sub-group l = (e0%32)/8 from element j0 = e0%8 (0, or 4 for f32 out).
 
 // IQ2_XXS (66 B): d f16 @0, then per group 8 bytes @2+8g: four 8-bit grid
 // indices, then u32 w with sign indices at bits 7l and the scale at w >> 28.
 // db = (d * (0.5 + s)) * 0.25.
 struct CodecIQ2_XXS {
   static const int type = 16, elems = 256, bytes = 66;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint8_t* q = b + 2 + 8 * g;
-    const uint32_t w = gm_u32(q + 4);
-    const float db = d * (0.5f + (float)(w >> 28)) * 0.25f;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t w = b.u32(6 + 8 * g);
+    const float db = d * (0.5f + gm_float((int)(w >> 28))) * 0.25f;
+    const uint64_t grid = gm_iq2xxs_grid[b.u8(2 + 8 * g + l)] >> (8 * j0);
+    const uint32_t signs = (uint32_t)gm_ksigns_iq2xs[(w >> (7 * l)) & 127] >> j0;
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint64_t grid = gm_iq2xxs_grid[q[l]];
-      const uint32_t signs = gm_ksigns_iq2xs[(w >> (7 * l)) & 127];
-#pragma unroll
-      for (int j = 0; j < 8; ++j) y[8 * l + j] = db * (float)gm_grid_byte(grid, j) * gm_sign(signs, j);
-    }
+    for (int k = 0; k < N; ++k) y[k] = db * gm_bytef(grid, k, 0) * gm_sign(signs, k);
   }
 };
 
@@ -329,20 +470,17 @@ struct CodecIQ2_XXS {
 // serves sub-groups 0-1, the high nibble 2-3.
 struct CodecIQ2_XS {
   static const int type = 17, elems = 256, bytes = 74;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t s = b[66 + g];
-    const float db0 = d * (0.5f + (float)(s & 15)) * 0.25f;
-    const float db1 = d * (0.5f + (float)(s >> 4)) * 0.25f;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t s = (b.u8(66 + g) >> (4 * (l >> 1))) & 15;
+    const float db = d * (0.5f + gm_float((int)s)) * 0.25f;
+    const uint32_t qv = b.u16(2 + 2 * (4 * g + l));
+    const uint64_t grid = gm_iq2xs_grid[qv & 511] >> (8 * j0);
+    const uint32_t signs = (uint32_t)gm_ksigns_iq2xs[qv >> 9] >> j0;
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint32_t qv = gm_u16(b + 2 + 2 * (4 * g + l));
-      const uint64_t grid = gm_iq2xs_grid[qv & 511];
-      const uint32_t signs = gm_ksigns_iq2xs[qv >> 9];
-      const float db = l < 2 ? db0 : db1;
-#pragma unroll
-      for (int j = 0; j < 8; ++j) y[8 * l + j] = db * (float)gm_grid_byte(grid, j) * gm_sign(signs, j);
-    }
+    for (int k = 0; k < N; ++k) y[k] = db * gm_bytef(grid, k, 0) * gm_sign(signs, k);
   }
 };
 
@@ -351,71 +489,63 @@ struct CodecIQ2_XS {
 // qs[4g+l] | ((qh[g] >> 2l) & 3) << 8. Scales as IQ2_XS.
 struct CodecIQ2_S {
   static const int type = 22, elems = 256, bytes = 82;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t s = b[74 + g];
-    const float db0 = d * (0.5f + (float)(s & 15)) * 0.25f;
-    const float db1 = d * (0.5f + (float)(s >> 4)) * 0.25f;
-    const uint32_t qh = b[66 + g];
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t s = (b.u8(74 + g) >> (4 * (l >> 1))) & 15;
+    const float db = d * (0.5f + gm_float((int)s)) * 0.25f;
+    const uint32_t idx = b.u8(2 + 4 * g + l) | ((b.u8(66 + g) >> (2 * l)) & 3) << 8;
+    const uint64_t grid = gm_iq2s_grid[idx] >> (8 * j0);
+    const uint32_t signs = b.u8(34 + 4 * g + l) >> j0;
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint32_t idx = b[2 + 4 * g + l] | ((qh >> (2 * l)) & 3) << 8;
-      const uint64_t grid = gm_iq2s_grid[idx];
-      const uint32_t signs = b[2 + 32 + 4 * g + l];
-      const float db = l < 2 ? db0 : db1;
-#pragma unroll
-      for (int j = 0; j < 8; ++j) y[8 * l + j] = db * (float)gm_grid_byte(grid, j) * gm_sign(signs, j);
-    }
+    for (int k = 0; k < N; ++k) y[k] = db * gm_bytef(grid, k, 0) * gm_sign(signs, k);
   }
 };
 
 // IQ3_XXS (98 B): d f16 @0, qs[96] @2: qs[0..63] 8-bit indices into
-// iq3xxs_grid (4 bytes each), qs[64..95] one u32 per group with ksigns
-// indices at bits 7l and the scale at >> 28. db = (d * (0.5 + s)) * 0.5.
+// iq3xxs_grid (4 bytes each; sub-group l uses entries 2l and 2l+1),
+// qs[64..95] one u32 per group with ksigns indices at bits 7l and the scale
+// at >> 28. db = (d * (0.5 + s)) * 0.5.
 struct CodecIQ3_XXS {
   static const int type = 18, elems = 256, bytes = 98;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint8_t* qs = b + 2;
-    const uint32_t w = gm_u32(qs + 64 + 4 * g);
-    const float db = d * (0.5f + (float)(w >> 28)) * 0.5f;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t w = b.u32(66 + 4 * g);
+    const float db = d * (0.5f + gm_float((int)(w >> 28))) * 0.5f;
+    const int first = 2 + 8 * g + 2 * l + (j0 >> 2);  // the entry of element j0
+    uint64_t grid = gm_iq3xxs_grid[b.u8(first)];
+    if (N == 8) grid |= (uint64_t)gm_iq3xxs_grid[b.u8(first + 1)] << 32;
+    const uint32_t signs = (uint32_t)gm_ksigns_iq2xs[(w >> (7 * l)) & 127] >> j0;
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint32_t grid1 = gm_iq3xxs_grid[qs[8 * g + 2 * l]];
-      const uint32_t grid2 = gm_iq3xxs_grid[qs[8 * g + 2 * l + 1]];
-      const uint32_t signs = gm_ksigns_iq2xs[(w >> (7 * l)) & 127];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        y[8 * l + j] = db * (float)gm_grid_byte(grid1, j) * gm_sign(signs, j);
-        y[8 * l + j + 4] = db * (float)gm_grid_byte(grid2, j) * gm_sign(signs, j + 4);
-      }
-    }
+    for (int k = 0; k < N; ++k) y[k] = db * gm_bytef(grid, k, 0) * gm_sign(signs, k);
   }
 };
 
 // IQ3_S (110 B): d f16 @0, qs[64] @2, qh[8] @66, signs[32] @74, scales[4]
-// @106. s = (scales[g/2] >> 4(g%2)) & 15, db = d * (1 + 2s). Index =
-// qs[8g+2l+i] | bit (2l+i) of qh[g] << 8 into iq3s_grid.
+// @106. s = (scales[g/2] >> 4(g%2)) & 15, db = d * (1 + 2s). Entry t = 2l+i
+// of group g: index qs[8g+t] | bit t of qh[g] << 8 into iq3s_grid.
 struct CodecIQ3_S {
   static const int type = 21, elems = 256, bytes = 110;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t s = (b[106 + (g >> 1)] >> (4 * (g & 1))) & 15;
-    const float db = d * (float)(1 + 2 * (int)s);
-    const uint32_t qh = b[66 + g];
-#pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint32_t idx1 = b[2 + 8 * g + 2 * l] | ((qh >> (2 * l)) & 1) << 8;
-      const uint32_t idx2 = b[2 + 8 * g + 2 * l + 1] | ((qh >> (2 * l + 1)) & 1) << 8;
-      const uint32_t grid1 = gm_iq3s_grid[idx1];
-      const uint32_t grid2 = gm_iq3s_grid[idx2];
-      const uint32_t signs = b[74 + 4 * g + l];
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        y[8 * l + j] = db * (float)gm_grid_byte(grid1, j) * gm_sign(signs, j);
-        y[8 * l + j + 4] = db * (float)gm_grid_byte(grid2, j) * gm_sign(signs, j + 4);
-      }
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t s = (b.u8(106 + (g >> 1)) >> (4 * (g & 1))) & 15;
+    const float db = d * gm_float(1 + 2 * (int)s);
+    const uint32_t qh = b.u8(66 + g);
+    const int t = 2 * l + (j0 >> 2);  // the entry of element j0
+    const uint32_t idx1 = b.u8(2 + 8 * g + t) | ((qh >> t) & 1) << 8;
+    uint64_t grid = gm_iq3s_grid[idx1];
+    if (N == 8) {
+      const uint32_t idx2 = b.u8(3 + 8 * g + t) | ((qh >> (t + 1)) & 1) << 8;
+      grid |= (uint64_t)gm_iq3s_grid[idx2] << 32;
     }
+    const uint32_t signs = b.u8(74 + 4 * g + l) >> j0;
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = db * gm_bytef(grid, k, 0) * gm_sign(signs, k);
   }
 };
 
@@ -425,17 +555,16 @@ struct CodecIQ3_S {
 // y = dl * (grid + delta).
 struct CodecIQ1_S {
   static const int type = 19, elems = 256, bytes = 50;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t h = gm_u16(b + 34 + 2 * g);
-    const float dl = d * (float)(2 * (int)((h >> 12) & 7) + 1);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t h = b.u16(34 + 2 * g);
+    const float dl = d * gm_float(2 * (int)((h >> 12) & 7) + 1);
     const float delta = (h & 0x8000) ? -GM_IQ1S_DELTA : GM_IQ1S_DELTA;
+    const uint64_t grid = gm_iq1s_grid[b.u8(2 + 4 * g + l) | ((h >> (3 * l)) & 7) << 8] >> (8 * j0);
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint64_t grid = gm_iq1s_grid[b[2 + 4 * g + l] | ((h >> (3 * l)) & 7) << 8];
-#pragma unroll
-      for (int j = 0; j < 8; ++j) y[8 * l + j] = dl * ((float)(int8_t)gm_grid_byte(grid, j) + delta);
-    }
+    for (int k = 0; k < N; ++k) y[k] = dl * (gm_bytef(grid ^ GM_TOP, k, 128) + delta);
   }
 };
 
@@ -444,17 +573,16 @@ struct CodecIQ1_S {
 // bit 3 the delta sign. 8-bit indices into iq1_xxxs_grid.
 struct CodecIQ1_XXXS {
   static const int type = 66, elems = 256, bytes = 38;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t n = (b[34 + (g >> 1)] >> (4 * (g & 1))) & 15;
-    const float dl = d * (float)(2 * (int)(n & 7) + 1);
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
+    const uint32_t n = (b.u8(34 + (g >> 1)) >> (4 * (g & 1))) & 15;
+    const float dl = d * gm_float(2 * (int)(n & 7) + 1);
     const float delta = (n & 8) ? -GM_IQ1S_DELTA : GM_IQ1S_DELTA;
+    const uint64_t grid = gm_iq1_xxxs_grid[b.u8(2 + 4 * g + l)] >> (8 * j0);
 #pragma unroll
-    for (int l = 0; l < 4; ++l) {
-      const uint64_t grid = gm_iq1_xxxs_grid[b[2 + 4 * g + l]];
-#pragma unroll
-      for (int j = 0; j < 8; ++j) y[8 * l + j] = dl * ((float)(int8_t)gm_grid_byte(grid, j) + delta);
-    }
+    for (int k = 0; k < N; ++k) y[k] = dl * (gm_bytef(grid ^ GM_TOP, k, 128) + delta);
   }
 };
 
@@ -463,16 +591,56 @@ struct CodecIQ1_XXXS {
 // dl = d * (ls - 32); qs[16g ..] split like Q4_0; y = dl * kvalues_iq4nl.
 struct CodecIQ4_XS {
   static const int type = 23, elems = 256, bytes = 136;
-  static GM_DEV void group(const uint8_t* b, int g, float* y) {
-    const float d = gm_f16(b);
-    const uint32_t sh = gm_u16(b + 2);
-    const uint32_t ls = ((b[4 + (g >> 1)] >> (4 * (g & 1))) & 15) | ((sh >> (2 * g)) & 3) << 4;
-    const float dl = d * (float)((int)ls - 32);
-    const uint8_t* qs = b + 8 + 16 * g;
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const uint32_t dh = b.u32(0);
+    const float d = gm_scale(dh & 0xffff);
+    const int g = e0 >> 5, r = e0 & 31;
+    const uint32_t sh = dh >> 16;
+    const uint32_t ls = ((b.u8(4 + (g >> 1)) >> (4 * (g & 1))) & 15) | ((sh >> (2 * g)) & 3) << 4;
+    const float dl = d * gm_float((int)ls - 32);
+    const uint64_t qs = gm_take<N>(b, 8 + 16 * g + (r & 15));
+    const int shift = (r >> 2) & 4;
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      y[j] = dl * (float)gm_kvalues_iq4nl[qs[j] & 15];
-      y[j + 16] = dl * (float)gm_kvalues_iq4nl[qs[j] >> 4];
+    for (int k = 0; k < N; ++k) {
+      const uint32_t nib = (uint32_t)(qs >> (8 * k + shift)) & 15;
+      y[k] = dl * gm_float(gm_kvalues_iq4nl[nib]);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Float tables: element types F32 (0), F16 (1) and BF16 (30), widened to
+// float32 exactly (F16 with gm_f16_to_f32, NaN payloads kept).
+#define GM_TYPE_F32 0
+#define GM_TYPE_F16 1
+#define GM_TYPE_BF16 30
+
+template <int T>
+struct GmFloat {
+  static const int type = T, size = T == GM_TYPE_F32 ? 4 : 2;
+  // one widens the element that b points at.
+  template <class R>
+  static GM_DEV float one(const R& b) {
+    if (T == GM_TYPE_F32) return gm_f32_from_bits(b.u32(0));
+    if (T == GM_TYPE_F16) return gm_f16_to_f32(b.u16(0));
+    return gm_f32_from_bits(b.u16(0) << 16);
+  }
+  // chunk widens the N elements from the one that b points at.
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, float* y) {
+#pragma unroll
+    for (int i = 0; i < N * size / 8; ++i) {
+      const uint64_t v = b.u64(8 * i);
+#pragma unroll
+      for (int k = 0; k < 8 / size; ++k) {
+        const uint32_t bits = (uint32_t)(v >> (8 * size * k));
+        float f;
+        if (T == GM_TYPE_F32) f = gm_f32_from_bits(bits);
+        else if (T == GM_TYPE_F16) f = gm_f16_to_f32(bits & 0xffff);
+        else f = gm_f32_from_bits(bits << 16);
+        y[i * (8 / size) + k] = f;
+      }
     }
   }
 };

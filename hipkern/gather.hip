@@ -1,11 +1,17 @@
 // gather.hip: the embedding gather kernels and their C launcher ABI.
 //
-// One thread decodes one selected (row, block) of a packed table, or one
-// chunk of 32 elements of a float table; 128 threads per workgroup; at most
-// 1024 workgroups, with a grid-stride loop over the rest. A bad id is
-// recorded with atomicMin on a 64-bit error record, so the smallest bad
-// position is reported whatever order the threads ran in; the threads of a
-// bad id write nothing, every other row is written.
+// Work mapping (hipkern/doc.go has the design per codec family): a thread
+// produces 16-byte chunks of the output, 8 bf16 or 4 f32 values, each one
+// decoded on its own from the block that holds it, so consecutive lanes
+// store consecutive 16-byte chunks (coalesced, vectorized stores) and no
+// lane waits for another. Each row of the output is served by 2^k lanes of
+// one 128-thread workgroup (the smallest power of two covering its chunks,
+// at most 128); a workgroup serves 128 / 2^k rows at a time and strides
+// over the rows by the whole grid, which is sized from the device (its
+// multiprocessors times the workgroups of this kernel that fit on one).
+// A bad id is recorded with atomicMin on a 64-bit error record, so the
+// smallest bad position is reported whatever order the threads ran in; the
+// threads of a bad id write nothing, every other row is written.
 //
 // Build with build.sh (hipcc for gfx1100, nvcc for NVIDIA; compat.h maps the
 // runtime calls). The Go binding in this directory loads the shared library
@@ -16,7 +22,6 @@
 #include "decoders.h"
 
 #define GM_THREADS 128
-#define GM_MAX_WORKGROUPS 1024
 #define GM_NO_ERROR 0xffffffffffffffffull
 
 // Status codes of the launcher ABI.
@@ -24,157 +29,198 @@
 #define GM_BAD_ID 1
 #define GM_ERROR 2
 
+// Launch flags, decided on the host from the addresses.
+#define GM_VEC 1    // out and every output row are 16-byte aligned: one 16-byte store per chunk
+#define GM_WORDS 2  // the table starts and ends on 4-byte boundaries: gm_words_reader may read it
+#define GM_IDS 4    // ids are aligned to their width: one load per id
+
+// gm_args is one launch's arguments.
+struct gm_args {
+  const uint8_t* table;
+  int64_t vocab, row_bytes;
+  const uint8_t* ids;
+  int id_bytes;
+  int64_t n_ids;
+  uint8_t* out;
+  int64_t hidden;
+  int64_t chunks;  // output chunks per row: ceil(hidden / values per chunk)
+  int lanes_log2;  // each row is served by 2^lanes_log2 lanes
+  int flags;
+  unsigned long long* bad;
+};
+
 // ---------------------------------------------------------------------------
 // Device side.
 
-// gm_id_at reads ids[row], int32 (sign-extended) or int64, by byte assembly:
-// the ids buffer has no alignment promise, and an int64 id is never
+// gm_id_at reads ids[row], int32 (sign-extended) or int64, with one load
+// when the ids are aligned to their width and by byte assembly otherwise
+// (the ids buffer has no alignment promise); an int64 id is never
 // truncated before it is checked.
-GM_DEV int64_t gm_id_at(const uint8_t* ids, int64_t row, int id_bytes) {
+GM_DEV int64_t gm_id_at(const uint8_t* ids, int64_t row, int id_bytes, bool aligned) {
   const uint8_t* p = ids + row * id_bytes;
-  if (id_bytes == 8) return (int64_t)gm_u64(p);
-  return (int64_t)(int32_t)gm_u32(p);
+  if (id_bytes == 8) return (int64_t)(aligned ? gm_load64(p) : gm_u64(p));
+  return (int64_t)(int32_t)(aligned ? gm_load32(p) : gm_u32(p));
 }
 
 struct alignas(16) gm_vec4 {
   uint32_t x, y, z, w;
 };
 
-// gm_store32 writes 32 decoded values at element elem of out, as f32 or
-// bf16. vec says out is 16-byte aligned; since elem is a multiple of 32 the
-// chunk then is too and goes out in 16-byte stores.
-template <bool BF16>
-GM_DEV void gm_store32(uint8_t* out, int64_t elem, const float* y, bool vec) {
+// gm_store writes the N decoded values y as the output chunk at dst, as f32
+// or bf16: one 16-byte store when vec, else one
+// store per value (an output that is not 16-byte aligned).
+template <int N, bool BF16>
+GM_DEV void gm_store(uint8_t* dst, const float* y, bool vec) {
   if (BF16) {
-    uint16_t* dst = (uint16_t*)out + elem;
+    uint32_t w[N / 2];
+    gm_pack_bf16<N>(y, w);
+    uint16_t* o = (uint16_t*)dst;
     if (vec) {
-      gm_vec4* v = (gm_vec4*)dst;
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        gm_vec4 w;
-        w.x = (uint32_t)gm_bf16(y[8 * i + 0]) | (uint32_t)gm_bf16(y[8 * i + 1]) << 16;
-        w.y = (uint32_t)gm_bf16(y[8 * i + 2]) | (uint32_t)gm_bf16(y[8 * i + 3]) << 16;
-        w.z = (uint32_t)gm_bf16(y[8 * i + 4]) | (uint32_t)gm_bf16(y[8 * i + 5]) << 16;
-        w.w = (uint32_t)gm_bf16(y[8 * i + 6]) | (uint32_t)gm_bf16(y[8 * i + 7]) << 16;
-        v[i] = w;
-      }
+      gm_vec4 v;
+      v.x = w[0], v.y = w[1], v.z = w[2], v.w = w[3];
+      *(gm_vec4*)o = v;
     } else {
 #pragma unroll
-      for (int i = 0; i < 32; ++i) dst[i] = gm_bf16(y[i]);
+      for (int i = 0; i < N; ++i) o[i] = (uint16_t)(w[i / 2] >> (16 * (i & 1)));
     }
   } else {
-    float* dst = (float*)out + elem;
+    uint32_t* o = (uint32_t*)dst;
     if (vec) {
-      gm_vec4* v = (gm_vec4*)dst;
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        gm_vec4 w;
-        w.x = gm_bits_of_f32(y[4 * i + 0]);
-        w.y = gm_bits_of_f32(y[4 * i + 1]);
-        w.z = gm_bits_of_f32(y[4 * i + 2]);
-        w.w = gm_bits_of_f32(y[4 * i + 3]);
-        v[i] = w;
-      }
+      gm_vec4 v;
+      v.x = gm_bits_of_f32(y[0]), v.y = gm_bits_of_f32(y[1]), v.z = gm_bits_of_f32(y[2]), v.w = gm_bits_of_f32(y[3]);
+      *(gm_vec4*)o = v;
     } else {
 #pragma unroll
-      for (int i = 0; i < 32; ++i) dst[i] = y[i];
+      for (int i = 0; i < N; ++i) o[i] = gm_bits_of_f32(y[i]);
     }
   }
 }
 
-// gm_quant_kernel gathers rows of a packed table of codec C. Work item i is
-// (row, blk) = (i / blocks_per_row, i % blocks_per_row); the table row
-// stride is in bytes.
-template <class C, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS)
-    gm_quant_kernel(const uint8_t* table, int64_t vocab, int64_t row_bytes, int64_t blocks_per_row,
-                    const uint8_t* ids, int id_bytes, int64_t n_ids, uint8_t* out, int64_t hidden,
-                    int vec, unsigned long long* bad) {
-  const int64_t total = n_ids * blocks_per_row;
-  for (int64_t i = (int64_t)gm_global_thread(); i < total; i += (int64_t)gm_grid_threads()) {
-    const int64_t row = i / blocks_per_row;
-    const int64_t blk = i % blocks_per_row;
-    const int64_t id = gm_id_at(ids, row, id_bytes);
-    if (id < 0 || id >= vocab) {
-      atomicMin(bad, (unsigned long long)row);
-      continue;
-    }
-    const uint8_t* src = table + id * row_bytes + blk * C::bytes;
-    const int64_t first = row * hidden + blk * C::elems;
-    for (int g = 0; g < C::elems / 32; ++g) {
-      float y[32];
-      C::group(src, g, y);
-      gm_store32<BF16>(out, first + 32 * g, y, vec != 0);
-    }
+// gm_store_one writes one value as element e of the output at dst.
+template <bool BF16>
+GM_DEV void gm_store_one(uint8_t* dst, int64_t e, float f) {
+  if (BF16) {
+    ((uint16_t*)dst)[e] = (uint16_t)gm_bf16(f);
+  } else {
+    ((uint32_t*)dst)[e] = gm_bits_of_f32(f);
   }
 }
 
-// Float tables: element types F32 (0), F16 (1) and BF16 (30).
-#define GM_TYPE_F32 0
-#define GM_TYPE_F16 1
-#define GM_TYPE_BF16 30
+// A chunk decoder D serves the lanes of one row: D::N values a chunk,
+// D::elems values a block of D::bytes bytes (a float "block" is one value).
+// A lane's chunks of a row lie 2^lanes_log2 chunks apart; when a lane has
+// more than one, that stride is a whole number of blocks (2^lanes_log2 is
+// then 128, and 128 chunks are 512 or 1024 values), so the lane decodes
+// the same element offset e0 of every block it visits, and its offsets,
+// shifts and masks are the same in every turn of its loop.
 
-// gm_float_at widens element e of a float table row to float32, exactly.
-template <int T>
-GM_DEV float gm_float_at(const uint8_t* row, int64_t e) {
-  if (T == GM_TYPE_F32) return gm_f32_from_bits(gm_u32(row + 4 * e));
-  if (T == GM_TYPE_F16) return gm_f16(row + 2 * e);
-  return gm_f32_from_bits(gm_u16(row + 2 * e) << 16);
-}
+// gm_quant_chunk decodes and stores the chunk at element offset e0 of the
+// packed block at src (codec C, whole blocks: a chunk is always whole).
+template <class C, bool BF16, class R>
+struct gm_quant_chunk {
+  static const int N = BF16 ? 8 : 4, elems = C::elems, bytes = C::bytes;
+  static GM_DEV void run(const uint8_t* src, int e0, uint8_t* dst, int64_t, bool vec) {
+    float y[N];
+    C::template chunk<N>(R{src}, e0, y);
+    gm_store<N, BF16>(dst, y, vec);
+  }
+};
 
-// gm_float_kernel gathers rows of a float table. Work item i is (row, chunk)
-// with 32 elements a chunk; the last chunk of a row may be short. As on the
-// CPU, F16 and BF16 widen exactly and bf16 output is rounded with gm_bf16,
-// except BF16 to bf16, which copies the words; f32 output is stored as bits.
-template <int T, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS)
-    gm_float_kernel(const uint8_t* table, int64_t vocab, int64_t row_bytes, int64_t chunks_per_row,
-                    const uint8_t* ids, int id_bytes, int64_t n_ids, uint8_t* out, int64_t hidden,
-                    int vec, unsigned long long* bad) {
-  (void)vec;
-  const int64_t total = n_ids * chunks_per_row;
-  for (int64_t i = (int64_t)gm_global_thread(); i < total; i += (int64_t)gm_grid_threads()) {
-    const int64_t row = i / chunks_per_row;
-    const int64_t chunk = i % chunks_per_row;
-    const int64_t id = gm_id_at(ids, row, id_bytes);
-    if (id < 0 || id >= vocab) {
-      atomicMin(bad, (unsigned long long)row);
-      continue;
-    }
-    const uint8_t* src = table + id * row_bytes;
-    const int64_t e0 = 32 * chunk;
-    const int64_t n = hidden - e0 < 32 ? hidden - e0 : 32;
-    for (int64_t e = e0; e < e0 + n; ++e) {
-      if (BF16 && T == GM_TYPE_BF16) {
-        ((uint16_t*)out)[row * hidden + e] = (uint16_t)gm_u16(src + 2 * e);  // a copy: NaN payloads kept
-      } else if (BF16) {
-        ((uint16_t*)out)[row * hidden + e] = gm_bf16(gm_float_at<T>(src, e));
-      } else {
-        ((uint32_t*)out)[row * hidden + e] = gm_bits_of_f32(gm_float_at<T>(src, e));
+// gm_float_chunk does the same for a float table row: src points at the
+// chunk's first value, of which the row has left. A short last chunk (a
+// width that is not a multiple of N) goes value by value. BF16 to bf16
+// copies the words (NaN payloads kept), as on the CPU.
+template <int T, bool BF16, class R>
+struct gm_float_chunk {
+  static const int N = BF16 ? 8 : 4, elems = 1, bytes = GmFloat<T>::size;
+  typedef GmFloat<T> F;
+  static GM_DEV void run(const uint8_t* src, int, uint8_t* dst, int64_t left, bool vec) {
+    if (left < N) {
+      for (int64_t i = 0; i < left; ++i) {
+        if (BF16 && T == GM_TYPE_BF16) {
+          ((uint16_t*)dst)[i] = (uint16_t)R{src + bytes * i}.u16(0);
+        } else {
+          gm_store_one<BF16>(dst, i, F::one(R{src + bytes * i}));
+        }
       }
+      return;
     }
+    const R b{src};
+    if (BF16 && T == GM_TYPE_BF16) {
+      const uint64_t lo = b.u64(0), hi = b.u64(8);
+      uint16_t* o = (uint16_t*)dst;
+      if (vec) {
+        gm_vec4 v;
+        v.x = (uint32_t)lo, v.y = (uint32_t)(lo >> 32), v.z = (uint32_t)hi, v.w = (uint32_t)(hi >> 32);
+        *(gm_vec4*)o = v;
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[i] = (uint16_t)(lo >> (16 * i)), o[4 + i] = (uint16_t)(hi >> (16 * i));
+      }
+      return;
+    }
+    float y[N];
+    F::template chunk<N>(b, y);
+    gm_store<N, BF16>(dst, y, vec);
+  }
+};
+
+// gm_rows is the body of every kernel: the rows of this thread's slot, and
+// in each row the chunks of this thread's lane (chunk c goes to lane c mod
+// 2^lanes_log2). D decodes and stores one chunk.
+template <class D>
+GM_DEV void gm_rows(const gm_args& a, int out_size) {
+  const uint32_t t = gm_thread();
+  const int64_t lanes = (int64_t)1 << a.lanes_log2;
+  const int64_t lane = t & (lanes - 1);
+  const int64_t slots = GM_THREADS >> a.lanes_log2;
+  const int64_t step = (int64_t)gm_groups() * slots;
+  const bool ids_aligned = (a.flags & GM_IDS) != 0, vec = (a.flags & GM_VEC) != 0;
+  // The lane's first value, its offset in its block, and the strides of
+  // the lane's loop over a row in the table and in the output.
+  const int64_t first = lane * D::N;
+  const int e0 = (int)(first % D::elems);
+  const int64_t src_first = first / D::elems * D::bytes;
+  const int64_t src_step = lanes * D::N / D::elems * D::bytes;
+  const int64_t dst_step = lanes * D::N * out_size;
+  for (int64_t row = (int64_t)gm_group() * slots + (t >> a.lanes_log2); row < a.n_ids; row += step) {
+    const int64_t id = gm_id_at(a.ids, row, a.id_bytes, ids_aligned);
+    if (id < 0 || id >= a.vocab) {
+      if (lane == 0) atomicMin(a.bad, (unsigned long long)row);
+      continue;
+    }
+    const uint8_t* src = a.table + id * a.row_bytes + src_first;
+    uint8_t* dst = a.out + (row * a.hidden + first) * out_size;
+    for (int64_t c = lane; c < a.chunks; c += lanes, src += src_step, dst += dst_step)
+      D::run(src, e0, dst, a.hidden - c * D::N, vec);
+  }
+}
+
+// gm_quant_kernel gathers rows of a packed table of codec C.
+template <class C, bool BF16>
+__global__ void __launch_bounds__(GM_THREADS) gm_quant_kernel(const gm_args a) {
+  if (a.flags & GM_WORDS) {
+    gm_rows<gm_quant_chunk<C, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
+  } else {
+    gm_rows<gm_quant_chunk<C, BF16, gm_bytes_reader> >(a, BF16 ? 2 : 4);
+  }
+}
+
+// gm_float_kernel gathers rows of a float table (element type T). As on
+// the CPU, F16 and BF16 widen exactly and bf16 output is rounded to nearest
+// even (NaN quieted), except BF16 to bf16, which copies the words; f32
+// output is stored as bits.
+template <int T, bool BF16>
+__global__ void __launch_bounds__(GM_THREADS) gm_float_kernel(const gm_args a) {
+  if (a.flags & GM_WORDS) {
+    gm_rows<gm_float_chunk<T, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
+  } else {
+    gm_rows<gm_float_chunk<T, BF16, gm_bytes_reader> >(a, BF16 ? 2 : 4);
   }
 }
 
 // ---------------------------------------------------------------------------
 // Host side.
-
-// gm_args is one launch's arguments; units is the number of work items.
-struct gm_args {
-  const uint8_t* table;
-  int64_t vocab, row_bytes, units_per_row;
-  const uint8_t* ids;
-  int id_bytes;
-  int64_t n_ids;
-  uint8_t* out;
-  int64_t hidden;
-  int vec;
-  unsigned long long* bad;
-};
-
-#define GM_KERNEL_ARGS(a)                                                                      \
-  a.table, a.vocab, a.row_bytes, a.units_per_row, a.ids, a.id_bytes, a.n_ids, a.out, a.hidden, a.vec, \
-      a.bad
 
 #if defined(GM_HOST_EMULATION)
 // gm_emu_on_device reports whether p lies in an allocation of the current
@@ -188,10 +234,9 @@ static void gm_emu_launch(unsigned grid, const gm_args& a, F kernel) {
     gm_emu_last = hipErrorIllegalAddress;
     return;
   }
-  gm_emu_block_dim = GM_THREADS;
-  gm_emu_grid_threads = (uint64_t)grid * GM_THREADS;
+  gm_emu_groups = grid;
   for (uint64_t b = 0; b < grid; ++b) {
-    for (uint64_t t = 0; t < GM_THREADS; ++t) {
+    for (uint32_t t = 0; t < GM_THREADS; ++t) {
       gm_emu_block = b;
       gm_emu_thread = t;
       kernel();
@@ -200,25 +245,34 @@ static void gm_emu_launch(unsigned grid, const gm_args& a, F kernel) {
 }
 #endif
 
+// A launcher starts its kernel on grid workgroups, or, when occupancy is
+// not NULL, stores how many workgroups of its kernel fit on one
+// multiprocessor instead.
 template <class C, bool BF16>
-static void gm_launch_quant(unsigned grid, const gm_args& a) {
+static hipError_t gm_launch_quant(unsigned grid, const gm_args& a, int* occupancy) {
+  if (occupancy != NULL)
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(occupancy, gm_quant_kernel<C, BF16>, GM_THREADS, 0);
 #if defined(GM_HOST_EMULATION)
-  gm_emu_launch(grid, a, [&] { gm_quant_kernel<C, BF16>(GM_KERNEL_ARGS(a)); });
+  gm_emu_launch(grid, a, [&] { gm_quant_kernel<C, BF16>(a); });
 #else
-  gm_quant_kernel<C, BF16><<<grid, GM_THREADS>>>(GM_KERNEL_ARGS(a));
+  gm_quant_kernel<C, BF16><<<grid, GM_THREADS>>>(a);
 #endif
+  return hipSuccess;
 }
 
 template <int T, bool BF16>
-static void gm_launch_float(unsigned grid, const gm_args& a) {
+static hipError_t gm_launch_float(unsigned grid, const gm_args& a, int* occupancy) {
+  if (occupancy != NULL)
+    return hipOccupancyMaxActiveBlocksPerMultiprocessor(occupancy, gm_float_kernel<T, BF16>, GM_THREADS, 0);
 #if defined(GM_HOST_EMULATION)
-  gm_emu_launch(grid, a, [&] { gm_float_kernel<T, BF16>(GM_KERNEL_ARGS(a)); });
+  gm_emu_launch(grid, a, [&] { gm_float_kernel<T, BF16>(a); });
 #else
-  gm_float_kernel<T, BF16><<<grid, GM_THREADS>>>(GM_KERNEL_ARGS(a));
+  gm_float_kernel<T, BF16><<<grid, GM_THREADS>>>(a);
 #endif
+  return hipSuccess;
 }
 
-typedef void (*gm_launch_fn)(unsigned grid, const gm_args& a);
+typedef hipError_t (*gm_launch_fn)(unsigned grid, const gm_args& a, int* occupancy);
 
 // gm_kind is one table type the library gathers: its geometry (a float type
 // is a "block" of one element) and its two launchers.
@@ -232,6 +286,8 @@ struct gm_kind {
 
 #define GM_QUANT(C, name) \
   { C::type, name, C::elems, C::bytes, true, gm_launch_quant<C, false>, gm_launch_quant<C, true> }
+#define GM_FLOAT(T, name) \
+  { T, name, 1, GmFloat<T>::size, false, gm_launch_float<T, false>, gm_launch_float<T, true> }
 
 static const gm_kind gm_kinds[] = {
     GM_QUANT(CodecQ4_0, "Q4_0"),
@@ -253,13 +309,15 @@ static const gm_kind gm_kinds[] = {
     GM_QUANT(CodecIQ4_XS, "IQ4_XS"),
     GM_QUANT(CodecMXFP4, "MXFP4"),
     GM_QUANT(CodecIQ1_XXXS, "IQ1_XXXS"),
-    {GM_TYPE_F32, "F32", 1, 4, false, gm_launch_float<GM_TYPE_F32, false>, gm_launch_float<GM_TYPE_F32, true>},
-    {GM_TYPE_F16, "F16", 1, 2, false, gm_launch_float<GM_TYPE_F16, false>, gm_launch_float<GM_TYPE_F16, true>},
-    {GM_TYPE_BF16, "BF16", 1, 2, false, gm_launch_float<GM_TYPE_BF16, false>, gm_launch_float<GM_TYPE_BF16, true>},
+    GM_FLOAT(GM_TYPE_F32, "F32"),
+    GM_FLOAT(GM_TYPE_F16, "F16"),
+    GM_FLOAT(GM_TYPE_BF16, "BF16"),
 };
 
+#define GM_KINDS ((int)(sizeof gm_kinds / sizeof gm_kinds[0]))
+
 static const gm_kind* gm_find_kind(int type) {
-  for (size_t i = 0; i < sizeof gm_kinds / sizeof gm_kinds[0]; ++i) {
+  for (int i = 0; i < GM_KINDS; ++i) {
     if (gm_kinds[i].type == type) return &gm_kinds[i];
   }
   return NULL;
@@ -332,11 +390,11 @@ static bool gm_temp_free(unsigned long long* rec, int device, char* err, int err
   return true;
 }
 
-// gm_prepare checks a gather's arguments and fills the launch arguments and
-// the grid. It makes no device call.
-static int gm_prepare(const gm_kind** kind, gm_args* a, unsigned* grid, int table_type, uint64_t table,
-                      int64_t vocab, int64_t hidden, uint64_t ids, int id_bytes, int64_t n_ids,
-                      uint64_t out, int out_bf16, char* err, int errlen) {
+// gm_prepare checks a gather's arguments and fills the launch arguments
+// (all but the error record). It makes no device call.
+static int gm_prepare(const gm_kind** kind, gm_args* a, int table_type, uint64_t table, int64_t vocab,
+                      int64_t hidden, uint64_t ids, int id_bytes, int64_t n_ids, uint64_t out, int out_bf16,
+                      char* err, int errlen) {
   const gm_kind* k = gm_find_kind(table_type);
   if (k == NULL) return gm_fail(err, errlen, "hipkern: no kernel for ggml type %d", table_type);
   if (id_bytes != 4 && id_bytes != 8)
@@ -351,22 +409,57 @@ static int gm_prepare(const gm_kind** kind, gm_args* a, unsigned* grid, int tabl
   if (out % (uint64_t)out_size != 0)
     return gm_fail(err, errlen, "hipkern: out address 0x%llx is not %d-byte aligned", (unsigned long long)out,
                    out_size);
-  const int64_t units_per_row = k->quant ? hidden / k->elems : (hidden + 31) / 32;
-  const int64_t units = n_ids * units_per_row;
-  const int64_t wanted = (units + GM_THREADS - 1) / GM_THREADS;
-  *grid = (unsigned)(wanted < GM_MAX_WORKGROUPS ? wanted : GM_MAX_WORKGROUPS);
+  const int per_chunk = 16 / out_size;  // values in a 16-byte chunk of the output
   a->table = (const uint8_t*)(uintptr_t)table;
   a->vocab = vocab;
   a->row_bytes = hidden / k->elems * k->bytes;
-  a->units_per_row = units_per_row;
   a->ids = (const uint8_t*)(uintptr_t)ids;
   a->id_bytes = id_bytes;
   a->n_ids = n_ids;
   a->out = (uint8_t*)(uintptr_t)out;
   a->hidden = hidden;
-  a->vec = k->quant && out % 16 == 0;
+  a->chunks = (hidden + per_chunk - 1) / per_chunk;
+  a->lanes_log2 = 0;
+  while (a->lanes_log2 < 7 && ((int64_t)1 << a->lanes_log2) < a->chunks) ++a->lanes_log2;
+  const uint64_t table_end = table + (uint64_t)(vocab * a->row_bytes);
+  a->flags = 0;
+  if (out % 16 == 0 && hidden * out_size % 16 == 0) a->flags |= GM_VEC;
+  if (table % 4 == 0 && table_end % 4 == 0) a->flags |= GM_WORDS;
+  if (ids % (uint64_t)id_bytes == 0) a->flags |= GM_IDS;
   a->bad = NULL;
   *kind = k;
+  return GM_OK;
+}
+
+// gm_grid sizes the grid of a launch on device (bound already): one
+// workgroup per 128 >> lanes_log2 rows, at most as many as the device holds
+// at once (its multiprocessors times the kernel's workgroups per
+// multiprocessor), spread evenly: when the rows need more, each workgroup
+// takes the same number of turns, and the grid is the fewest workgroups
+// that cover the rows in that many turns. The answers of the device are
+// kept per device and kernel.
+#define GM_CACHED_DEVICES 64
+static int gm_capacity_cache[GM_CACHED_DEVICES][GM_KINDS][2];
+
+static int gm_grid(const gm_kind* k, int out_bf16, const gm_args& a, int device, unsigned* grid, char* err,
+                   int errlen) {
+  int cap = device >= 0 && device < GM_CACHED_DEVICES ? gm_capacity_cache[device][k - gm_kinds][out_bf16 != 0] : 0;
+  if (cap == 0) {
+    int units = 0, per_unit = 0;
+    if (!gm_check(hipDeviceGetAttribute(&units, hipDeviceAttributeMultiprocessorCount, device),
+                  "hipDeviceGetAttribute(multiprocessors)", device, err, errlen))
+      return GM_ERROR;
+    if (!gm_check((out_bf16 ? k->bf16 : k->f32)(0, a, &per_unit), "hipOccupancyMaxActiveBlocksPerMultiprocessor",
+                  device, err, errlen))
+      return GM_ERROR;
+    cap = units * (per_unit > 0 ? per_unit : 1);
+    if (cap < 1) cap = 1;
+    if (device >= 0 && device < GM_CACHED_DEVICES) gm_capacity_cache[device][k - gm_kinds][out_bf16 != 0] = cap;
+  }
+  const int64_t slots = GM_THREADS >> a.lanes_log2;
+  const int64_t wanted = (a.n_ids + slots - 1) / slots;
+  const int64_t turns = (wanted + cap - 1) / cap;
+  *grid = (unsigned)((wanted + turns - 1) / turns);
   return GM_OK;
 }
 
@@ -374,7 +467,7 @@ static int gm_prepare(const gm_kind** kind, gm_args* a, unsigned* grid, int tabl
 static void gm_launch(const gm_kind* k, int out_bf16, unsigned grid, const gm_args& a) {
   ++gm_launch_count;
   gm_grid_last = grid;
-  (out_bf16 ? k->bf16 : k->f32)(grid, a);
+  (void)(out_bf16 ? k->bf16 : k->f32)(grid, a, NULL);
 }
 
 // gm_run clears the error record, launches, waits and reads the record back.
@@ -431,7 +524,7 @@ int gm_device_info(int device, char* name, int namelen, char* arch, int archlen,
 // first, then the float types) and returns how many there are; *quant is how
 // many of them are packed codecs.
 int gm_table_types(int* types, int cap, int* quant) {
-  const int n = (int)(sizeof gm_kinds / sizeof gm_kinds[0]);
+  const int n = GM_KINDS;
   *quant = 0;
   for (int i = 0; i < n; ++i) {
     if (i < cap) types[i] = gm_kinds[i].type;
@@ -480,10 +573,10 @@ int gm_gather(int device, int table_type, uint64_t table, int64_t vocab, int64_t
   const gm_kind* k = NULL;
   gm_args a;
   unsigned grid = 0;
-  int status = gm_prepare(&k, &a, &grid, table_type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16,
-                          err, errlen);
+  int status = gm_prepare(&k, &a, table_type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, err, errlen);
   if (status != GM_OK) return status;
   if (!gm_bind(device, err, errlen)) return GM_ERROR;
+  if (gm_grid(k, out_bf16, a, device, &grid, err, errlen) != GM_OK) return GM_ERROR;
   if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;
   status = gm_run(k, out_bf16, grid, a, device, bad_pos, err, errlen);
   if (!gm_temp_free(a.bad, device, status == GM_ERROR ? NULL : err, errlen)) return GM_ERROR;
@@ -499,10 +592,10 @@ int gm_bench_gather(int device, int table_type, uint64_t table, int64_t vocab, i
   const gm_kind* k = NULL;
   gm_args a;
   unsigned grid = 0;
-  int status = gm_prepare(&k, &a, &grid, table_type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16,
-                          err, errlen);
+  int status = gm_prepare(&k, &a, table_type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, err, errlen);
   if (status != GM_OK) return status;
   if (!gm_bind(device, err, errlen)) return GM_ERROR;
+  if (gm_grid(k, out_bf16, a, device, &grid, err, errlen) != GM_OK) return GM_ERROR;
   if (!gm_temp_alloc(&a.bad, device, err, errlen)) return GM_ERROR;
   hipEvent_t start, stop;
   bool ok = gm_check(hipEventCreate(&start), "hipEventCreate", device, err, errlen);

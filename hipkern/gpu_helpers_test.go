@@ -2,15 +2,14 @@ package hipkern
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"gathermut/gather"
+	"gathermut/gather/gathertest"
 	"gathermut/gguf"
 )
 
@@ -123,7 +122,10 @@ func outSize(t gguf.Type) int {
 // providers).
 func cpuGather(t testing.TB, typ gguf.Type, vocab, hidden int64, table []byte, idType gguf.Type, ids []byte, outType gguf.Type) []byte {
 	t.Helper()
-	n := int64(len(ids) / idWidth(idType))
+	n := int64(len(ids) / 4)
+	if idType == gguf.TypeI64 {
+		n = int64(len(ids) / 8)
+	}
 	tt, err := gather.NewHostTensor(typ, []int64{vocab, hidden}, table)
 	if err != nil {
 		t.Fatal(err)
@@ -143,108 +145,21 @@ func cpuGather(t testing.TB, typ gguf.Type, vocab, hidden int64, table []byte, i
 	return out
 }
 
-func idWidth(t gguf.Type) int {
-	if t == gguf.TypeI64 {
-		return 8
-	}
-	return 4
-}
+// The tables and ids of the GPU tests are package gathertest's, as the
+// CPU tests' are.
+var (
+	withEdges = gathertest.WithEdges
+	encodeIDs = gathertest.EncodeIDs
+)
 
-// encodeIDs writes ids as little-endian I32 or I64.
-func encodeIDs(idType gguf.Type, ids []int64) []byte {
-	w := idWidth(idType)
-	b := make([]byte, w*len(ids))
-	for i, v := range ids {
-		if w == 8 {
-			binary.LittleEndian.PutUint64(b[8*i:], uint64(v))
-		} else {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(int32(v)))
-		}
-	}
-	return b
-}
-
-// scaleFields gives, per codec, the byte offsets of its f16 scale fields
-// (randomTable keeps them finite); Q8_K's float32 d and MXFP4's E8M0 byte
-// are handled apart.
-var scaleFields = map[gguf.Type][]int{
-	gguf.TypeQ4_0: {0}, gguf.TypeQ5_0: {0}, gguf.TypeQ8_0: {0}, gguf.TypeIQ4_NL: {0},
-	gguf.TypeQ2_K: {80, 82}, gguf.TypeQ3_K: {108}, gguf.TypeQ4_K: {0, 2}, gguf.TypeQ5_K: {0, 2},
-	gguf.TypeQ6_K: {208}, gguf.TypeQ8_K: {}, gguf.TypeMXFP4: {},
-	gguf.TypeIQ2_XXS: {0}, gguf.TypeIQ2_XS: {0}, gguf.TypeIQ3_XXS: {0}, gguf.TypeIQ1_S: {0},
-	gguf.TypeIQ3_S: {0}, gguf.TypeIQ2_S: {0}, gguf.TypeIQ4_XS: {0}, gguf.TypeIQ1_XXXS: {0},
-}
-
-// randomTable returns vocab rows of hidden elements of typ. Packed blocks
-// are random bytes with every scale field made finite but otherwise random
-// (zeros, subnormals and large values included; MXFP4's exponent takes all
-// 256 values, so subnormal and infinite outputs occur), so no decode makes
-// a NaN, whose bits would be platform-dependent. Float tables are random
-// bits, NaNs included: they are only widened or rounded, never computed on.
+// randomTable is gathertest.RandomTable for a geometry the test knows to be
+// valid.
 func randomTable(rng *rand.Rand, typ gguf.Type, vocab, hidden int64) []byte {
-	rowBytes, err := gguf.RowSizeBytes(typ, hidden)
+	b, err := gathertest.RandomTable(rng, typ, vocab, hidden)
 	if err != nil {
 		panic(err)
 	}
-	b := make([]byte, vocab*rowBytes)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	tr, _ := gguf.FindGgmlTraits(typ)
-	if tr.BlockElems == 1 {
-		return b
-	}
-	for blk := 0; blk < len(b); blk += tr.BlockBytes {
-		for _, off := range scaleFields[typ] {
-			h := binary.LittleEndian.Uint16(b[blk+off:])
-			if h&0x7c00 == 0x7c00 { // Inf or NaN: drop an exponent bit
-				h &^= 0x0400
-			}
-			binary.LittleEndian.PutUint16(b[blk+off:], h)
-		}
-		if typ == gguf.TypeQ8_K {
-			u := binary.LittleEndian.Uint32(b[blk:])
-			if f := math.Float32frombits(u); math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
-				u &^= 0x00800000
-			}
-			binary.LittleEndian.PutUint32(b[blk:], u)
-		}
-	}
 	return b
-}
-
-// Edge values of the scale fields: signed zeros, the smallest and largest
-// subnormals, the smallest and largest normals, one. withEdges writes them,
-// in turn, into the first blocks of a table.
-var (
-	edgeF16   = []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x0200}
-	edgeF32   = []uint32{0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x00400000, 0x7f000000}
-	edgeE8M0  = []byte{0, 1, 2, 3, 126, 127, 128, 129, 253, 254, 255}
-	edgeCount = 11 // each list's length: the blocks withEdges rewrites
-)
-
-// withEdges rewrites the scale fields of the first edgeCount blocks of a
-// packed table with the edge values (Q8_K's float32 d and MXFP4's E8M0 byte
-// their own); MXFP4's exponents 0 and 1 give subnormal scales, 255 one whose
-// products overflow to infinity.
-func withEdges(typ gguf.Type, table []byte) {
-	tr, _ := gguf.FindGgmlTraits(typ)
-	if tr.BlockElems == 1 {
-		return
-	}
-	for k := 0; k < edgeCount && (k+1)*tr.BlockBytes <= len(table); k++ {
-		blk := table[k*tr.BlockBytes:]
-		switch typ {
-		case gguf.TypeQ8_K:
-			binary.LittleEndian.PutUint32(blk, edgeF32[k])
-		case gguf.TypeMXFP4:
-			blk[0] = edgeE8M0[k]
-		default:
-			for i, off := range scaleFields[typ] {
-				binary.LittleEndian.PutUint16(blk[off:], edgeF16[(k+i)%edgeCount])
-			}
-		}
-	}
 }
 
 // randomIDs returns n ids in [0, vocab), with 0 and vocab-1 among them.

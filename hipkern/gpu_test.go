@@ -2,6 +2,7 @@ package hipkern
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,18 +100,23 @@ func TestGPUGatherMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestGPUContinuation gathers more than 1024*128 blocks, so the capped grid
-// must loop: 140,000 one-block rows, and 50,000 rows of three blocks (the
-// grid stride then falls inside rows). Both match the CPU, and the launch
-// used exactly the 1024-workgroup cap; a small request uses
-// ceil(blocks/128) workgroups.
+// TestGPUContinuation gathers more rows than the grid holds at once, so
+// the grid must stride over the rows: 140,000 one-block rows (4 chunks a
+// row: 32 rows a workgroup, 4,375 workgroups wanted), and 50,000 rows of
+// three blocks (12 chunks: 8 rows a workgroup, 6,250 wanted), both beyond
+// what the device holds at once (the H200: 132 multiprocessors times at
+// most 16 workgroups; the host emulation: 8 times 16). Both match the CPU,
+// and the launch used fewer workgroups than the rows wanted. A small
+// request (300 rows of 24 chunks: 4 rows a workgroup) uses one workgroup
+// per 4 rows, 75.
 func TestGPUContinuation(t *testing.T) {
 	lib, _ := needGPU(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range []struct {
 		hidden int64
 		n      int
-	}{{32, 140000}, {96, 50000}} {
+		wanted int64 // workgroups for one turn over the rows
+	}{{32, 140000, 4375}, {96, 50000, 6250}} {
 		const vocab = 1000
 		typ := gguf.TypeQ8_0
 		table := randomTable(rng, typ, vocab, c.hidden)
@@ -121,23 +127,23 @@ func TestGPUContinuation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if grid := lib.probes().lastGrid; grid != 1024 {
-			t.Errorf("%d ids of width %d: launched %d workgroups, want the cap 1024", c.n, c.hidden, grid)
+		if grid := lib.probes().lastGrid; grid < 1 || grid >= c.wanted {
+			t.Errorf("%d ids of width %d: launched %d workgroups, want fewer than the %d of one turn", c.n, c.hidden,
+				grid, c.wanted)
 		}
 		if d := diff(got, want, 2); d != "" {
 			t.Errorf("%d ids of width %d: %s", c.n, c.hidden, d)
 		}
 		checkGuard(t, tail, "continuation")
 	}
-	// 300 ids of 3 blocks: 900 blocks, 8 workgroups.
 	table := randomTable(rng, gguf.TypeQ8_0, 10, 96)
 	ids := encodeIDs(gguf.TypeI64, randomIDs(rng, 300, 10))
 	if _, _, err := gpuRun(t, gpu0, gguf.TypeQ8_0, 10, 96, upload(t, gpu0, table, 0), gguf.TypeI64,
 		upload(t, gpu0, ids, 0), 300, gguf.TypeF32, 0); err != nil {
 		t.Fatal(err)
 	}
-	if grid := lib.probes().lastGrid; grid != 8 {
-		t.Errorf("900 blocks: launched %d workgroups, want 8", grid)
+	if grid := lib.probes().lastGrid; grid != 75 {
+		t.Errorf("300 rows of 24 chunks: launched %d workgroups, want 75", grid)
 	}
 }
 
@@ -302,7 +308,7 @@ func TestGPUEmpty(t *testing.T) {
 		devTensor(gpu0, gguf.TypeBF16, []int64{3, 256}, out),
 		devTensor(gpu0, gguf.TypeQ4_K, []int64{0, 256}, table),
 		devTensor(gpu0, gguf.TypeI32, []int64{3}, ids))
-	want := "hipkern: hip.EmbeddingQuant: table has no rows (vocab 0), 3 ids requested"
+	want := "gather: Embedding: table has no rows (vocab 0), 3 ids requested"
 	if err == nil || err.Error() != want {
 		t.Errorf("vocab 0: got %v, want %s", err, want)
 	}
@@ -503,9 +509,14 @@ type oracleCase struct {
 	Extra bool   `json:"extra"`
 }
 
-// TestGPUOracle gathers every row of each admitted codec's oracle table (the
-// llama.cpp reference decoders' output), in reverse order, and compares the
-// f32 and bf16 output with the oracle's bit for bit (the set has no NaN).
+// TestGPUOracle gathers every row of each admitted codec's oracle tables
+// (the llama.cpp reference decoders' output), in reverse order, and compares
+// the f32 and bf16 output with the oracle's by the oracle's rule (sameBits):
+// the random-block cases w1, w3 and w5, and the edge cases scales (zero,
+// subnormal, max, infinite and NaN scales) and zeros (signed zero outputs).
+// Each case runs twice: with the table at byte offset 1 (the kernel reads it
+// byte by byte) and at offset 0 (it reads aligned words), there over the
+// first rows whose bytes are whole words (every row, in all but one case).
 func TestGPUOracle(t *testing.T) {
 	needGPU(t)
 	root := filepath.Join("..", "testdata", "oracle")
@@ -517,11 +528,9 @@ func TestGPUOracle(t *testing.T) {
 	if err := json.Unmarshal(idx, &cases); err != nil {
 		t.Fatal(err)
 	}
-	ran := 0
+	ran := map[string]int{}
 	for _, c := range cases {
-		// The random-block cases w1, w3, w5 only: the edge-scale cases
-		// (scales, zeros) hold NaNs, which compare only as NaN.
-		if c.Extra || (c.Case != "w1" && c.Case != "w3" && c.Case != "w5") {
+		if c.Extra {
 			continue
 		}
 		typ := gguf.Type(c.Type)
@@ -532,36 +541,79 @@ func TestGPUOracle(t *testing.T) {
 			}
 			return b
 		}
-		ids := make([]int64, c.Rows)
-		for i := range ids {
-			ids[i] = c.Rows - 1 - int64(i)
+		packed := read("packed.bin")
+		rowBytes := int64(len(packed)) / c.Rows
+		for _, off := range []int{1, 0} {
+			rows := c.Rows
+			if off == 0 {
+				for rows > 1 && rows*rowBytes%4 != 0 {
+					rows--
+				}
+			}
+			ids := make([]int64, rows)
+			for i := range ids {
+				ids[i] = rows - 1 - int64(i)
+			}
+			tp := upload(t, gpu0, packed[:rows*rowBytes], off)
+			ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
+			for _, o := range []struct {
+				typ  gguf.Type
+				file string
+			}{{gguf.TypeF32, "f32.bin"}, {gguf.TypeBF16, "bf16.bin"}} {
+				ref := read(o.file)
+				row := int(c.Cols) * outSize(o.typ)
+				want := make([]byte, 0, len(ref))
+				for _, id := range ids {
+					want = append(want, ref[int(id)*row:int(id+1)*row]...)
+				}
+				got, tail, err := gpuRun(t, gpu0, typ, rows, c.Cols, tp, gguf.TypeI64, ip, rows, o.typ, 0)
+				if err != nil {
+					t.Fatalf("%s %v, table offset %d: %v", c.Dir, o.typ, off, err)
+				}
+				if d := diffOracle(got, want, outSize(o.typ)); d != "" {
+					t.Errorf("%s %v, table offset %d: GPU differs from the oracle: %s", c.Dir, o.typ, off, d)
+				}
+				checkGuard(t, tail, c.Dir)
+			}
 		}
-		tp := upload(t, gpu0, read("packed.bin"), 1)
-		ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
-		for _, o := range []struct {
-			typ  gguf.Type
-			file string
-		}{{gguf.TypeF32, "f32.bin"}, {gguf.TypeBF16, "bf16.bin"}} {
-			ref := read(o.file)
-			row := int(c.Cols) * outSize(o.typ)
-			want := make([]byte, 0, len(ref))
-			for _, id := range ids {
-				want = append(want, ref[int(id)*row:int(id+1)*row]...)
-			}
-			got, tail, err := gpuRun(t, gpu0, typ, c.Rows, c.Cols, tp, gguf.TypeI64, ip, c.Rows, o.typ, 0)
-			if err != nil {
-				t.Fatalf("%s %v: %v", c.Dir, o.typ, err)
-			}
-			if d := diff(got, want, outSize(o.typ)); d != "" {
-				t.Errorf("%s %v: GPU differs from the oracle: %s", c.Dir, o.typ, d)
-			}
-			checkGuard(t, tail, c.Dir)
+		ran[c.Case]++
+	}
+	for _, name := range []string{"w1", "w3", "w5", "scales", "zeros"} {
+		if ran[name] != len(gather.Admitted()) {
+			t.Errorf("ran %d oracle cases %s, want one per admitted codec (%d)", ran[name], name, len(gather.Admitted()))
 		}
-		ran++
 	}
-	if ran != 3*len(gather.Admitted()) {
-		t.Errorf("ran %d oracle cases, want %d", ran, 3*len(gather.Admitted()))
+}
+
+// sameBits is the oracle's comparison of one f32 (size 4) or bf16 (size 2)
+// value: a NaN matches any NaN (sign and payload depend on the machine),
+// anything else, infinities and signed zeros included, matches bit for bit.
+func sameBits(got, want []byte, size int) bool {
+	var g, w uint32
+	var nan func(uint32) bool
+	if size == 4 {
+		g, w = binary.LittleEndian.Uint32(got), binary.LittleEndian.Uint32(want)
+		nan = func(u uint32) bool { return u&0x7fffffff > 0x7f800000 }
+	} else {
+		g, w = uint32(binary.LittleEndian.Uint16(got)), uint32(binary.LittleEndian.Uint16(want))
+		nan = func(u uint32) bool { return u&0x7fff > 0x7f80 }
 	}
+	if nan(w) {
+		return nan(g)
+	}
+	return g == w
+}
+
+// diffOracle describes the first value of got that does not match want by
+// sameBits.
+func diffOracle(got, want []byte, size int) string {
+	for e := 0; e*size < len(want); e++ {
+		g, w := got[e*size:(e+1)*size], want[e*size:(e+1)*size]
+		if !sameBits(g, w, size) {
+			return fmt.Sprintf("first difference at element %d: got % x, want % x", e, g, w)
+		}
+	}
+	return ""
 }
 
 // TestLibraryCalls: every entry point of the library reports its failure

@@ -3,7 +3,6 @@ package hipkern
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	"gathermut/gather"
 	"gathermut/gguf"
@@ -45,47 +44,29 @@ func (p *provider) Name() string { return p.name }
 
 func (p *provider) Supports(t gguf.Type) bool { return p.types[t] }
 
-// Embedding gathers on the GPU that holds the tensors. It declines tensors
-// that are not all on one GPU and table types it does not support; then, in
-// ROW.md's order, it returns at once for an empty request (no allocation, no
-// launch), refuses vocab 0 and sizes that overflow int64, and launches. The
-// kernel checks every id; the smallest bad position comes back from its
-// error record, and its value is read back from the ids to name it.
+// Embedding gathers on the GPU that holds the tensors. It validates as
+// every provider does (gather.CheckArgs, so a direct call refuses what
+// gather.Embedding refuses, with the same error), declines tensors that
+// are not on a GPU and table types it does not support, then runs
+// gather.CheckRequest (an empty request returns at once, with no
+// allocation and no launch; vocab 0 and sizes that overflow int64 are
+// refused), checks what only the GPU has (the device ordinal, the device
+// addresses) and launches. The kernel checks every id; the smallest bad
+// position comes back from its error record, and its value is read back
+// from the ids to name it.
 func (p *provider) Embedding(out, table, ids *gather.Tensor) error {
-	if out == nil || table == nil || ids == nil {
-		return fmt.Errorf("hipkern: %s: nil tensor", p.name)
+	if err := gather.CheckArgs(out, table, ids); err != nil {
+		return err
 	}
-	dev := table.Device
-	if dev.Kind != gather.GPU || ids.Device != dev || out.Device != dev {
-		return fmt.Errorf("hipkern: %s: tensors on %v, %v, %v, not one GPU: %w", p.name, table.Device, ids.Device,
-			out.Device, gather.ErrDeclined)
+	dev := table.Device // CheckArgs: ids and out are on it too
+	if dev.Kind != gather.GPU {
+		return fmt.Errorf("hipkern: %s: tensors on %v, not a GPU: %w", p.name, dev, gather.ErrDeclined)
 	}
 	if !p.Supports(table.Type) {
 		return fmt.Errorf("hipkern: %s: %v tables: %w", p.name, table.Type, gather.ErrDeclined)
 	}
-	if err := checkShapes(out, table, ids); err != nil {
-		return fmt.Errorf("hipkern: %s: %w", p.name, err)
-	}
-	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
-	if n == 0 || hidden == 0 {
-		return nil
-	}
-	if vocab == 0 {
-		return fmt.Errorf("hipkern: %s: table has no rows (vocab 0), %d ids requested", p.name, n)
-	}
-	rowBytes, err := gguf.RowSizeBytes(table.Type, hidden)
-	if err != nil {
-		return fmt.Errorf("hipkern: %s: table: %w", p.name, err)
-	}
-	outElem := int64(4)
-	if out.Type == gguf.TypeBF16 {
-		outElem = 2
-	}
-	if !fitsInt64(n, hidden, outElem) {
-		return fmt.Errorf("hipkern: %s: out of %d x %d elements overflows int64 bytes", p.name, n, hidden)
-	}
-	if !fitsInt64(vocab, rowBytes) {
-		return fmt.Errorf("hipkern: %s: table of %d rows x %d bytes overflows int64", p.name, vocab, rowBytes)
+	if empty, err := gather.CheckRequest(out, table, ids); empty || err != nil {
+		return err
 	}
 	if dev.Ordinal < 0 || dev.Ordinal >= p.devices {
 		return fmt.Errorf("hipkern: %s: device %v: the library sees %d GPUs", p.name, dev, p.devices)
@@ -102,9 +83,10 @@ func (p *provider) Embedding(out, table, ids *gather.Tensor) error {
 	if ids.Type == gguf.TypeI64 {
 		idBytes = 8
 	}
+	n, vocab, hidden := ids.Shape[0], table.Shape[0], table.Shape[1]
 	bad, err := p.lib.gather(gatherCall{
 		dev: dev.Ordinal, tableType: int(table.Type), table: uint64(table.DevPtr), vocab: vocab, hidden: hidden,
-		ids: uint64(ids.DevPtr), idBytes: idBytes, nIDs: n, out: uint64(out.DevPtr), outBF16: outElem == 2,
+		ids: uint64(ids.DevPtr), idBytes: idBytes, nIDs: n, out: uint64(out.DevPtr), outBF16: out.Type == gguf.TypeBF16,
 	})
 	if err != nil {
 		return fmt.Errorf("hipkern: %s: %w", p.name, err)
@@ -130,39 +112,4 @@ func (p *provider) readID(dev int, ids uintptr, idBytes int, pos int64) (int64, 
 		return int64(binary.LittleEndian.Uint64(b[:])), nil
 	}
 	return int64(int32(binary.LittleEndian.Uint32(b[:]))), nil
-}
-
-// checkShapes repeats the structural checks gather.Embedding makes, for a
-// caller that reaches the provider directly: ranks, out's shape, no negative
-// dimension, the ids and out types.
-func checkShapes(out, table, ids *gather.Tensor) error {
-	if len(table.Shape) != 2 || len(ids.Shape) != 1 || len(out.Shape) != 2 {
-		return fmt.Errorf("ranks table %d, ids %d, out %d; want 2, 1, 2", len(table.Shape), len(ids.Shape), len(out.Shape))
-	}
-	if table.Shape[0] < 0 || table.Shape[1] < 0 || ids.Shape[0] < 0 {
-		return fmt.Errorf("negative dimension: table %v, ids %v", table.Shape, ids.Shape)
-	}
-	if out.Shape[0] != ids.Shape[0] || out.Shape[1] != table.Shape[1] {
-		return fmt.Errorf("out shape %v is not [len(ids), hidden] = [%d %d]", out.Shape, ids.Shape[0], table.Shape[1])
-	}
-	if ids.Type != gguf.TypeI32 && ids.Type != gguf.TypeI64 {
-		return fmt.Errorf("ids type %v is not I32 or I64", ids.Type)
-	}
-	if out.Type != gguf.TypeF32 && out.Type != gguf.TypeBF16 {
-		return fmt.Errorf("out type %v is not F32 or BF16", out.Type)
-	}
-	return nil
-}
-
-// fitsInt64 reports whether multiplying the non-negative factors in turn
-// stays within an int64.
-func fitsInt64(factors ...int64) bool {
-	p := int64(1)
-	for _, f := range factors {
-		if f != 0 && p > math.MaxInt64/f {
-			return false
-		}
-		p *= f
-	}
-	return true
 }
