@@ -58,18 +58,23 @@ func needRealGPU(b *testing.B) backend {
 // saneScales makes every scale field of a random packed table finite (as
 // randomTable does), so that no decoded value is a NaN: real tables hold
 // none, and a chunk holding a NaN takes the kernel's slow rounding path.
+// The fields come from gather's codec table.
 func saneScales(typ gguf.Type, table []byte) {
-	tr, _ := gguf.FindGgmlTraits(typ)
+	c, _ := gather.CodecOf(typ)
+	tr := c.Traits
 	for blk := 0; blk+tr.BlockBytes <= len(table); blk += tr.BlockBytes {
-		for _, off := range scaleFields[typ] {
-			if h := binary.LittleEndian.Uint16(table[blk+off:]); h&0x7c00 == 0x7c00 {
-				binary.LittleEndian.PutUint16(table[blk+off:], h&^0x0400)
-			}
-		}
-		if typ == gguf.TypeQ8_K {
-			u := binary.LittleEndian.Uint32(table[blk:])
-			if f := float64(math.Float32frombits(u)); math.IsInf(f, 0) || math.IsNaN(f) {
-				binary.LittleEndian.PutUint32(table[blk:], u&^0x00800000)
+		for _, f := range c.Scales {
+			at := table[blk+f.Offset:]
+			switch f.Encoding {
+			case gather.ScaleF16:
+				if h := binary.LittleEndian.Uint16(at); h&0x7c00 == 0x7c00 {
+					binary.LittleEndian.PutUint16(at, h&^0x0400)
+				}
+			case gather.ScaleF32:
+				u := binary.LittleEndian.Uint32(at)
+				if f := float64(math.Float32frombits(u)); math.IsInf(f, 0) || math.IsNaN(f) {
+					binary.LittleEndian.PutUint32(at, u&^0x00800000)
+				}
 			}
 		}
 	}
