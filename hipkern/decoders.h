@@ -12,7 +12,7 @@
 // itself: the lanes that share a block read the same addresses, which the
 // cache serves once.
 //
-// The rules and the float32 operation order are shared/docs/codecs.md's,
+// The rules and the float32 operation order are docs/codecs.md's,
 // the same as gather's Go decoders: one rounding per operation in the order
 // written, integers turned into float before they are multiplied, and no
 // fused multiply-add (the build passes -ffp-contract=off / -fmad=false).
