@@ -7,8 +7,10 @@
 // lane waits for another. Each row of the output is served by 2^k lanes of
 // one 128-thread workgroup (the smallest power of two covering its chunks,
 // at most 128); a workgroup serves 128 / 2^k rows at a time and strides
-// over the rows by the whole grid, which is sized from the device (its
-// multiprocessors times the workgroups of this kernel that fit on one).
+// over the rows by the whole grid, which is sized from the device (at most
+// GM_TURNS times its multiprocessors times the workgroups of this kernel
+// that fit on one). A thread loads its next row's id early and prefetches
+// each row into L2 as soon as its id is known.
 // A bad id is recorded with atomicMin on a 64-bit error record, so the
 // smallest bad position is reported whatever order the threads ran in; the
 // threads of a bad id write nothing, every other row is written.
