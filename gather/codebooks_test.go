@@ -32,8 +32,8 @@ func leBytes[T uint64 | uint32 | uint8 | int8](table []T) []byte {
 }
 
 // TestCodebookChecksums pins every table to the sha256 of its little-endian
-// bytes, computed once from the text tables in ../shared/codebooks (which
-// testdata/codebooks copies), so a single changed entry fails.
+// bytes, computed once from the text tables in testdata/codebooks, so a
+// single changed entry fails.
 func TestCodebookChecksums(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -107,7 +107,7 @@ func checkGrid(t *testing.T, name string, entries [][]uint8, values []uint8) {
 }
 
 // TestCodebookValueSets checks the documented properties of each grid
-// (shared/codebooks/README.md): the byte value sets, IQ3_XXS's top value 62
+// (docs/codebooks.md): the byte value sets, IQ3_XXS's top value 62
 // (not 60), distinct entries.
 func TestCodebookValueSets(t *testing.T) {
 	iq2 := []uint8{8, 25, 43}

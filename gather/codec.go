@@ -73,7 +73,7 @@ func nibbleScale(name string, off int) ScaleField {
 }
 
 // codecTable is the codec table, in GGML id order: the 19 admitted codecs
-// (ROW.md, "The 19 admitted codecs") and five extras that have oracle
+// (docs/row.md, "The 19 admitted codecs") and five extras that have oracle
 // vectors (Q4_1, Q5_1, IQ1_M, TQ1_0, TQ2_0); an extra decodes through
 // Dequantize but is not admitted until a mutation-catalog entry covers it
 // like the rest. Everything else about a codec (the decoder map, the

@@ -38,7 +38,9 @@
 // < vocab as int64 (I32 sign-extended, I64 never truncated) before any row
 // is decoded. So after any refusal on the host out is untouched, and the
 // next call works (there is no state). Bad ids are reported with IDError
-// (type IDRangeError), at the first bad position.
+// (type IDRangeError), at the first bad position. Package gather/gathertest
+// checks any provider against these rules; the CPU providers and hipkern's
+// run it.
 //
 // Dispatch: providers of (tier, table.Device.Kind) are tried in
 // registration order. One that does not Support the table type is skipped;
@@ -66,7 +68,7 @@
 //
 // # Where the behaviour sources disagree
 //
-// ROW.md takes the vLLM GGUF plugin's embedding path as the behaviour source
+// docs/row.md takes the vLLM GGUF plugin's embedding path as the behaviour source
 // for 16 codecs, but where the plugin and llama.cpp disagree the
 // format-defining llama.cpp value is right, and this package follows
 // llama.cpp. One case is known: the plugin's IQ3_S grid, stored at 4x
