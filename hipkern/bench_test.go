@@ -55,26 +55,30 @@ func needRealGPU(b *testing.B) backend {
 	return lib
 }
 
-// saneScales makes every scale field of a random packed table finite (as
-// randomTable does), so that no decoded value is a NaN: real tables hold
-// none, and a chunk holding a NaN takes the kernel's slow rounding path.
-// The fields come from gather's codec table.
-func saneScales(typ gguf.Type, table []byte) {
-	c, _ := gather.CodecOf(typ)
-	tr := c.Traits
-	for blk := 0; blk+tr.BlockBytes <= len(table); blk += tr.BlockBytes {
+// realScales sets every scale field of a random packed table to a normal
+// value of either sign with a magnitude in [2^-10, 2^1) (E8M0 exponents 112
+// to 130), as gathertest.RandomTable does and as a real model's are, from
+// the field's own random bits (fast enough for the 710 MB table): no
+// decoded value is a NaN or infinite, as in a real table.
+func realScales(typ gguf.Type, table []byte) {
+	c, ok := gather.CodecOf(typ)
+	if !ok {
+		panic(fmt.Sprintf("no codec %v", typ))
+	}
+	for blk := 0; blk+c.Traits.BlockBytes <= len(table); blk += c.Traits.BlockBytes {
 		for _, f := range c.Scales {
-			at := table[blk+f.Offset:]
+			p := table[blk+f.Offset:]
 			switch f.Encoding {
 			case gather.ScaleF16:
-				if h := binary.LittleEndian.Uint16(at); h&0x7c00 == 0x7c00 {
-					binary.LittleEndian.PutUint16(at, h&^0x0400)
-				}
+				h := binary.LittleEndian.Uint16(p)
+				binary.LittleEndian.PutUint16(p, h&0x83ff|uint16(5+(h>>10&31)%11)<<10)
 			case gather.ScaleF32:
-				u := binary.LittleEndian.Uint32(at)
-				if f := float64(math.Float32frombits(u)); math.IsInf(f, 0) || math.IsNaN(f) {
-					binary.LittleEndian.PutUint32(at, u&^0x00800000)
-				}
+				u := binary.LittleEndian.Uint32(p)
+				binary.LittleEndian.PutUint32(p, u&0x807fffff|(117+(u>>23&255)%11)<<23)
+			case gather.ScaleE8M0:
+				p[0] = 112 + p[0]%19
+			default:
+				panic(fmt.Sprintf("%v: no way to set a scale encoded as %v", typ, f.Encoding))
 			}
 		}
 	}
@@ -99,7 +103,7 @@ func BenchmarkGPUAnchor(b *testing.B) {
 		maxRow = max(maxRow, rb)
 	}
 	// One random table big enough for every codec; each uses its prefix,
-	// its scale fields made finite first.
+	// its scale fields set to real-model values first.
 	table := make([]byte, anchorVocab*maxRow)
 	rand.NewChaCha8([32]byte{14}).Read(table)
 	rng := rand.New(rand.NewPCG(14, 14))
@@ -137,7 +141,7 @@ func BenchmarkGPUAnchor(b *testing.B) {
 	for _, c := range gather.Admitted() {
 		rb, _ := gguf.RowSizeBytes(c, anchorHidden)
 		n := anchorVocab * rb
-		saneScales(c, table[:n])
+		realScales(c, table[:n])
 		if err := lib.copyIn(0, uint64(tbuf.base), table[:n]); err != nil {
 			b.Fatal(err)
 		}
@@ -190,4 +194,27 @@ func printAnchorTable() {
 			r.mean[4], r.median[4], r.mean[8], r.median[8], float64(r.bytes)/r.mean[4]/1e6, r.mean[4]/cp.mean[0])
 	}
 	fmt.Println()
+}
+
+// TestRealScales: the benchmark's tables decode to finite values only (no
+// chunk there is a NaN or an infinity, as in a real model's table), for
+// every admitted codec, though the payload bytes are random.
+func TestRealScales(t *testing.T) {
+	for _, c := range gather.Admitted() {
+		const hidden = 4096
+		rb, _ := gguf.RowSizeBytes(c, hidden)
+		table := make([]byte, 16*rb)
+		rand.NewChaCha8([32]byte{byte(c)}).Read(table)
+		realScales(c, table)
+		out := make([]float32, 16*hidden)
+		if err := gather.Dequantize(c, table, out); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range out {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				t.Errorf("%v: value %d is %v", c, i, v)
+				break
+			}
+		}
+	}
 }
