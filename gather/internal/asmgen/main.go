@@ -1,5 +1,5 @@
 // Command asmgen generates package gather's AVX2 block decoders
-// (decode_amd64.s and their Go declarations, decode_amd64_stubs.go) with
+// (decode_amd64.s and their Go declarations, stubs_amd64.go) with
 // avo. It is its own module so that package gather, and everything that
 // imports it, does not depend on avo. Run it through go generate in
 // package gather.
