@@ -94,15 +94,30 @@
 // Build and test are separate phases: the timeout applies to the test run
 // only and is --timeout-factor times the baseline time of the selected
 // tests plus --timeout-floor, so a slow compile is never a false timeout.
-// On a timeout, or Ctrl-C, the child's process group is killed; temp files
-// are removed; Ctrl-C still writes a partial report marked interrupted.
+// On a timeout, or Ctrl-C, the child's process group is killed (a timed-out
+// mutant records the signal, exit code -1).
+//
+// # Interrupts
+//
+// Ctrl-C (SIGINT or SIGTERM) stops the run and still writes the partial
+// report, whether it comes during the schema build, the baseline or the
+// mutants. A mutant the interrupt leaves without a verdict is
+// "interrupted": no verdict, counted apart. The progress line, the
+// summary line, the counts, the score and the rate cover the judged
+// mutants only and say "interrupted: N of M judged"; the unjudged ones are
+// one count on stdout (their ids are in the JSON, status Pending). The
+// rate, everywhere, is mutants tested (built or run, not decided without
+// a build) over the time spent judging them: the schema builds and the
+// mutant phase up to the interrupt. Every child process gets GOTMPDIR and
+// TMPDIR inside the run's own temp dir, which the run removes, so an
+// interrupted build or test leaves nothing in the system temp dir.
 //
 // # Verdicts
 //
 // killed (the failing tests are named), survived, timed out, unviable (does
 // not type-check or compile: reported apart, outside the score), not run
-// (with why: no compiler for a kernel mutant, every selected test skipped,
-// interrupted), error (no test ran under the selection, an expected killer
+// (with why: no compiler for a kernel mutant, every selected test
+// skipped), error (no test ran under the selection, an expected killer
 // that does not exist, a catalog entry that does not resolve or whose diff
 // is empty), ignored (equivalent: a //gathermut:equivalent <reason> comment
 // or a catalog Equivalent). A skipped test is neither a pass nor a kill. A
@@ -129,11 +144,30 @@
 // When several apply, the first in the order 7, 3, 130, 5, 1, 4, 6 wins;
 // the one-line reason lists them all.
 //
+// Every command ends with one line on stderr that names the outcome and
+// its code, the deciding reason first:
+//
+//	exit 5: catalog mutant q8k-trait-removed not killed by its expected test; 2 mutants survived
+//
+// because "go run" turns every non-zero status into 1. A script that needs
+// the code builds the command first and checks the binary's status:
+//
+//	go build -o bin/mutate ./mutate && bin/mutate all --only-catalog; echo $?
+//
 // # Reports
 //
-// --report-dir (default reports/) gets <name>.json (mutation-testing-report-schema
-// v2, with this tool's full evidence under "gathermut") and <name>.md (for
-// a pull request). --shard k/n runs part k of n parts that split the
+// all writes <name>.json and <name>.md into --report-dir (default
+// reports/, which git ignores except the committed reports of the row,
+// gather-row.* and gather-row-gpu.*); --name defaults to mutation. run
+// writes run.json and run.md unless --name says otherwise, so rerunning a
+// few mutants never overwrites the reports of a whole run; list and diff
+// write none. Package report says what the two files hold: in short, the
+// JSON is the mutation-testing-report-schema (validated against the
+// official schema by the tests), with module-relative paths only and this
+// tool's evidence under "gathermut"; the markdown fits a pull request
+// (at most 60,000 characters), findings first.
+//
+// --shard k/n runs part k of n parts that split the
 // mutants by expected work, not by count: a mutant decided without running
 // (unviable, ignored) costs nothing, one switched in a schema binary one
 // test process, one that needs its own build ten, a kernel rebuild

@@ -11,12 +11,14 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
+	"gathermut/mutate/report/schematest"
 	"gathermut/mutate/tree"
 )
 
@@ -73,8 +75,29 @@ func runMutate(t *testing.T, dir string, env []string, args ...string) runResult
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
+// readReport reads a report a fixture run wrote, after checking it
+// against the pinned mutation-testing-report-schema: every report the
+// tests write is validated. No path of this checkout or of the test's
+// temp dirs may appear in it, nor its markdown twin.
 func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Outcome) {
 	t.Helper()
+	abs, _ := filepath.Abs(".")
+	forbidden := []string{filepath.Dir(abs), os.TempDir() + "/"}
+	if err := schematest.ValidateFile(path, forbidden...); err != nil {
+		t.Error(err)
+	}
+	md, err := os.ReadFile(strings.TrimSuffix(path, ".json") + ".md")
+	if err != nil {
+		t.Error(err)
+	}
+	if len(md) > report.MaxMarkdown {
+		t.Errorf("%s: %d bytes", path, len(md))
+	}
+	for _, p := range forbidden {
+		if bytes.Contains(md, []byte(p)) {
+			t.Errorf("the markdown next to %s names %s", path, p)
+		}
+	}
 	r, err := report.Read(path)
 	if err != nil {
 		t.Fatal(err)
@@ -192,9 +215,16 @@ func TestFixtureFullRun(t *testing.T) {
 	if res.code != exitcode.Survivors {
 		t.Fatalf("exit %d, want %d (survivors)\nstdout:\n%s\nstderr:\n%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
-	// the spin mutants hang: their test processes must have been killed
+	// the spin mutants hang: their test processes must have been killed,
+	// and nothing of the run stays in the temp dir
 	for _, p := range processesUnder(t, tmp) {
 		t.Errorf("process left running after the run: %s", p)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temp dir: %v", left)
+	}
+	if !strings.HasPrefix(lastLine(res.stderr), "exit 1: ") {
+		t.Errorf("the last line does not name the outcome and its code: %q", lastLine(res.stderr))
 	}
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed: %s -> %s", before, after)
@@ -204,7 +234,7 @@ func TestFixtureFullRun(t *testing.T) {
 			t.Errorf("the one-line reason does not mention %q: %s", s, res.stderr)
 		}
 	}
-	if !strings.Contains(res.stdout, "not run: kernel-scale: no compiler") {
+	if !strings.Contains(res.stdout, "not run (1): no compiler (none of fixture-kernel-cc-never-installed on PATH): kernel-scale") {
 		t.Errorf("stdout does not say plainly that the kernel mutant did not run:\n%s", res.stdout)
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
@@ -236,7 +266,7 @@ func TestFixtureFullRun(t *testing.T) {
 	if r.SchemaVersion != "2" || r.Thresholds.High == 0 || g.TreeBefore != before || g.TreeAfter != before || g.Interrupted {
 		t.Errorf("report header: schema %q thresholds %+v tree %s -> %s interrupted %v", r.SchemaVersion, r.Thresholds, g.TreeBefore, g.TreeAfter, g.Interrupted)
 	}
-	schemaStatuses := map[string]bool{"Killed": true, "Survived": true, "NoCoverage": true, "CompileError": true, "RuntimeError": true, "Timeout": true, "Ignored": true}
+	schemaStatuses := map[string]bool{"Killed": true, "Survived": true, "NoCoverage": true, "CompileError": true, "RuntimeError": true, "Timeout": true, "Ignored": true, "Pending": true}
 	for path, f := range r.Files {
 		if f.Language == "" || f.Source == "" {
 			t.Errorf("%s: language %q, source of %d bytes", path, f.Language, len(f.Source))
@@ -245,24 +275,28 @@ func TestFixtureFullRun(t *testing.T) {
 			if m.ID == "" || m.MutatorName == "" || m.Location.Start.Line < 1 || m.Location.Start.Column < 1 || !schemaStatuses[m.Status] {
 				t.Errorf("%s: mutant %+v misses schema fields", path, m)
 			}
-			if m.Gathermut.Result.Status == mutant.NotRun && (m.Status != "Ignored" || !strings.HasPrefix(m.StatusReason, "not run: ")) {
+			if m.Gathermut.Result.Status == mutant.NotRun && (m.Status != "Pending" || !strings.HasPrefix(m.StatusReason, "not run: ")) {
 				t.Errorf("%s: not run maps to %s %q", m.ID, m.Status, m.StatusReason)
 			}
 			if m.Status == "Killed" && len(m.KilledBy) == 0 {
 				t.Errorf("%s: killed by nobody", m.ID)
 			}
+			if m.Status == "Timeout" && (m.Gathermut.Result.ExitCode == 0 || m.Gathermut.Result.Signal == "") {
+				t.Errorf("%s: a timeout records exit %d, signal %q", m.ID, m.Gathermut.Result.ExitCode, m.Gathermut.Result.Signal)
+			}
 		}
 	}
 	// raw JSON keys, as a viewer reads them
 	raw, _ := os.ReadFile(filepath.Join(reports, "mutation.json"))
-	for _, key := range []string{`"schemaVersion": "2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot"`, `"framework"`, `"system"`} {
+	for _, key := range []string{`"schemaVersion": "2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot": "."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
 		if !bytes.Contains(raw, []byte(key)) {
 			t.Errorf("JSON has no %s", key)
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(reports, "mutation.md"))
-	for _, s := range []string{"## Summary", "| Score |", "| Mutants per minute |", "| Tree before |", "(unchanged)", "| Go |", "| Machine |",
-		"## By package", "## By operator", "## Catalog", "## Survivors", "<details><summary>diff</summary>", "## Timed out", "## Not run", "no compiler"} {
+	for _, s := range []string{"**Exit 1**: ", "| Score |", "per minute", "(unchanged after the run)", "Machine: ",
+		"## To act on", "### Survivors (", "<details><summary>diff</summary>", "Rerun: `go run gathermut/mutate run ", "## Scores by package", "## Scores by file",
+		"## Catalog", "## Scores by operator", "**Timed out**", "**Not run**", "no compiler"} {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("Markdown has no %q", s)
 		}
@@ -363,13 +397,16 @@ func slicesContains(xs []string, x string) bool {
 	return false
 }
 
-func TestFixtureInterrupted(t *testing.T) {
-	before := treeHash(t, fixture)
-	reports := t.TempDir()
-	tmp := t.TempDir()
-	cmd := osexec.Command(mutateBin, append([]string{"all", "./strong", "./spin", "-v", "--report-dir", reports}, fastFlags...)...)
-	cmd.Dir = fixture
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+// interruptRun starts mutate with args in dir, sends SIGINT when signal
+// says so (it sees every stderr line; nil: when the file ready exists),
+// and returns the exit code and the output.
+func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, ready string, args ...string) runResult {
+	t.Helper()
+	cmd := osexec.Command(mutateBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -377,45 +414,190 @@ func TestFixtureInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(stderr)
-	results := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "killed: ") || strings.HasPrefix(line, "survived: ") {
-			results++
-			if results == 3 {
-				if err := cmd.Process.Signal(os.Interrupt); err != nil {
-					t.Fatal(err)
+	var errOut strings.Builder
+	var mu sync.Mutex
+	sent := false
+	send := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !sent {
+			sent = true
+			cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	if signal == nil {
+		// the deadline only keeps a broken run from hanging the test
+		go func() {
+			for deadline := time.Now().Add(5 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := os.Stat(ready); err == nil {
+					send()
+					return
 				}
 			}
+		}()
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		errOut.WriteString(line + "\n")
+		if signal != nil && signal(line) {
+			send()
 		}
 	}
 	err = cmd.Wait()
-	ee, ok := err.(*osexec.ExitError)
-	if !ok || exitcode.Code(ee.ExitCode()) != exitcode.Interrupted {
-		t.Fatalf("after SIGINT: %v, want exit %d", err, exitcode.Interrupted)
+	mu.Lock()
+	defer mu.Unlock()
+	code := exitcode.OK
+	if ee, ok := err.(*osexec.ExitError); ok {
+		code = exitcode.Code(ee.ExitCode())
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if !sent {
+		t.Fatalf("the run ended before the interrupt was sent:\n%s", errOut.String())
+	}
+	return runResult{code, stdout.String(), errOut.String()}
+}
+
+// TestFixtureInterrupted: Ctrl-C while mutants run. The summary, the
+// score and the rate cover the judged mutants and say how many of all
+// were judged; the unjudged ones are a count, Pending in the JSON; the
+// temp dir is left empty and no process survives.
+func TestFixtureInterrupted(t *testing.T) {
+	before := treeHash(t, fixture)
+	reports := t.TempDir()
+	tmp := t.TempDir()
+	results := 0
+	res := interruptRun(t, fixture, []string{"TMPDIR=" + tmp}, func(line string) bool {
+		if strings.HasPrefix(line, "killed: ") || strings.HasPrefix(line, "survived: ") {
+			results++
+		}
+		return results == 3
+	}, "", "all", "./strong", "./spin", "-v", "--report-dir", reports, "-j", "1", "--timeout-floor", "2s")
+	if res.code != exitcode.Interrupted {
+		t.Fatalf("after SIGINT: exit %d, want %d\n%s%s", res.code, exitcode.Interrupted, res.stdout, res.stderr)
 	}
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed by the interrupted run: %s -> %s", before, after)
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
-	if !r.Gathermut.Interrupted {
-		t.Errorf("partial report not marked interrupted")
+	g := r.Gathermut
+	s := g.Summary
+	if !g.Interrupted || s.Judged < 3 || s.Interrupted == 0 || s.Judged+s.Interrupted != s.Total || s.Total != len(outcomes) {
+		t.Errorf("partial report: interrupted %v, %d judged + %d interrupted of %d (%d outcomes)", g.Interrupted, s.Judged, s.Interrupted, s.Total, len(outcomes))
 	}
-	notRun := 0
-	for _, o := range outcomes {
-		if o.Result.Status == mutant.NotRun && strings.HasPrefix(o.Result.Why, "interrupted") {
-			notRun++
+	counted := 0
+	for _, st := range mutant.Statuses {
+		counted += s.Counts[st]
+	}
+	if counted != s.Judged {
+		t.Errorf("counts %v add up to %d, not the %d judged", s.Counts, counted, s.Judged)
+	}
+	for id, o := range outcomes {
+		if o.Result.Status == mutant.NotRun && strings.Contains(o.Result.Why, "interrupted") {
+			t.Errorf("%s: an unjudged mutant counted as not run", id)
 		}
 	}
-	if notRun == 0 {
-		t.Errorf("no mutant reported as not run because of the interrupt")
-	}
-	left, _ := os.ReadDir(tmp)
-	for _, e := range left {
-		if !strings.HasPrefix(e.Name(), "go-build") {
-			t.Errorf("temp file left behind: %s", e.Name())
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			if m.Gathermut.Result.Status == mutant.Interrupted && m.Status != "Pending" {
+				t.Errorf("%s: unjudged, schema status %s", m.ID, m.Status)
+			}
 		}
+	}
+	if g.Timing.Mutants <= 0 || g.Timing.Mutants > g.WallSeconds {
+		t.Errorf("time spent judging %.1f s of a %.1f s run", g.Timing.Mutants, g.WallSeconds)
+	}
+	lead := fmt.Sprintf("interrupted: %d of %d judged: ", s.Judged, s.Total)
+	if !strings.HasPrefix(res.stdout, lead) {
+		t.Errorf("stdout does not start with %q:\n%s", lead, res.stdout)
+	}
+	if want := fmt.Sprintf("%d not judged because of the interrupt", s.Interrupted); !strings.Contains(res.stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, res.stdout)
+	}
+	if strings.Count(res.stdout, "\n") > 4 || strings.Contains(res.stdout, "interrupted before it ran") {
+		t.Errorf("the unjudged mutants are listed one by one:\n%s", res.stdout)
+	}
+	if want := fmt.Sprintf("exit 130: interrupted: %d of %d judged", s.Judged, s.Total); !strings.HasPrefix(lastLine(res.stderr), want) {
+		t.Errorf("last line %q, want %q", lastLine(res.stderr), want)
+	}
+	md, _ := os.ReadFile(filepath.Join(reports, "mutation.md"))
+	if want := fmt.Sprintf("**Interrupted: %d of %d mutants judged.**", s.Judged, s.Total); !bytes.Contains(md, []byte(want)) {
+		t.Errorf("markdown lacks %q", want)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temp dir after the interrupt: %v", left)
+	}
+	for _, p := range processesUnder(t, tmp) {
+		t.Errorf("process left running after the interrupt: %s", p)
+	}
+}
+
+const slowPackage = `package slow
+
+// Two is what the test checks.
+func Two() int { return 2 } // want killed
+`
+
+// slowTest stops in the baseline until the run is interrupted: it
+// writes a marker first, so the test knows the baseline has started.
+const slowTest = `package slow
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestSlow(t *testing.T) {
+	if dir := os.Getenv("FIXTURE_SLOW_MARK"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "started"), nil, 0o644)
+		time.Sleep(5 * time.Minute)
+	}
+	if Two() != 2 {
+		t.Fatal("Two")
+	}
+}
+`
+
+// TestFixtureBaselineInterrupted: Ctrl-C during the baseline still
+// writes the partial report, with no mutant judged, and leaves nothing
+// in the temp dir.
+func TestFixtureBaselineInterrupted(t *testing.T) {
+	dir := copyFixture(t)
+	if err := os.MkdirAll(filepath.Join(dir, "slow"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"slow.go": slowPackage, "slow_test.go": slowTest} {
+		if err := os.WriteFile(filepath.Join(dir, "slow", name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mark, tmp, reports := t.TempDir(), t.TempDir(), t.TempDir()
+	started := filepath.Join(mark, "started")
+	// the slow test writes started when the baseline runs it
+	res := interruptRun(t, dir, []string{"TMPDIR=" + tmp, "FIXTURE_SLOW_MARK=" + mark}, nil, started, "all", "./slow", "--catalog=", "--report-dir", reports)
+	if res.code != exitcode.Interrupted {
+		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitcode.Interrupted, res.stdout, res.stderr)
+	}
+	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	g := r.Gathermut
+	if !g.Interrupted || !g.Baseline.Interrupted || g.Summary.Judged != 0 || g.Summary.Interrupted != len(outcomes) || len(outcomes) == 0 {
+		t.Errorf("report after an interrupted baseline: interrupted %v, baseline %+v, summary %+v", g.Interrupted, g.Baseline, g.Summary)
+	}
+	if !strings.HasPrefix(lastLine(res.stderr), "exit 130: interrupted: 0 of ") {
+		t.Errorf("last line %q", lastLine(res.stderr))
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left in the temp dir after the interrupt: %v", left)
 	}
 	for _, p := range processesUnder(t, tmp) {
 		t.Errorf("process left running after the interrupt: %s", p)
@@ -484,8 +666,12 @@ func TestFixtureOnlyCatalogExitsZero(t *testing.T) {
 	if res.code != 0 {
 		t.Fatalf("exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
 	}
-	if !strings.Contains(res.stdout, "not run: kernel-scale: no compiler") || !strings.Contains(res.stdout, "1 not run") {
+	if !strings.Contains(res.stdout, "not run (1): no compiler (none of fixture-kernel-cc-never-installed on PATH): kernel-scale") {
 		t.Errorf("stdout does not say what did not run:\n%s", res.stdout)
+	}
+	// the final line claims nothing of the catalog mutant that did not run
+	if want := "exit 0: ok: 7 mutants judged, none survived; the 6 catalog mutants that ran were killed by their expected tests (1 not run)"; !strings.HasPrefix(lastLine(res.stderr), want) {
+		t.Errorf("last line %q, want %q", lastLine(res.stderr), want)
 	}
 	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	if len(outcomes) != 7 {
@@ -640,10 +826,21 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	if len(ids) < 2 {
 		t.Fatalf("only %d boundary mutants in strong", len(ids))
 	}
+	// the reports of a whole run are there: run, diff and list must
+	// leave them alone
 	reports := t.TempDir()
-	res := runMutate(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports, "--name", "run"}, fastFlags...)...)
+	whole := map[string]string{"mutation.json": "{}", "mutation.md": "# the last all"}
+	for name, text := range whole {
+		if err := os.WriteFile(filepath.Join(reports, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := runMutate(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports}, fastFlags...)...)
 	if res.code != exitcode.OK {
 		t.Fatalf("run %s: exit %d\n%s%s", glob, res.code, res.stdout, res.stderr)
+	}
+	if !strings.HasPrefix(lastLine(res.stderr), "exit 0: ok: ") {
+		t.Errorf("run's last line: %q", lastLine(res.stderr))
 	}
 	_, outcomes := readReport(t, filepath.Join(reports, "run.json"))
 	if len(outcomes) != len(ids) {
@@ -656,9 +853,21 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	}
 	checkVerdicts(t, wants, outcomes)
 
-	res = runMutate(t, ".", nil, "diff", ids[0], "./strong", "--dir", fixture)
+	res = runMutate(t, ".", nil, "diff", ids[0], "./strong", "--dir", fixture, "--report-dir", reports)
 	if res.code != 0 || !strings.HasPrefix(res.stdout, "# "+ids[0]+"\n") || !strings.Contains(res.stdout, "--- a/strong/strong.go") || strings.Count(res.stdout, "\n# ") != 0 {
 		t.Errorf("diff %s: exit %d\n%s%s", ids[0], res.code, res.stdout, res.stderr)
+	}
+	if lastLine(res.stderr) != "exit 0: 1 diff printed" {
+		t.Errorf("diff's last line: %q", lastLine(res.stderr))
+	}
+	listIDs(t, "./strong", "--report-dir", reports)
+	for name, text := range whole {
+		if data, _ := os.ReadFile(filepath.Join(reports, name)); string(data) != text {
+			t.Errorf("run, diff or list overwrote %s", name)
+		}
+	}
+	if entries, _ := os.ReadDir(reports); len(entries) != 4 {
+		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md)", entries)
 	}
 
 	// without package patterns the fixture's .gathermut.json decides: all
@@ -668,7 +877,137 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	if res.code != exitcode.OK || first != "mutate: module fixture: packages ./...; catalog ./mutants (settings of this module's .gathermut.json)" {
 		t.Errorf("list with the fixture's defaults: exit %d, %s", res.code, res.stderr)
 	}
+	if !strings.HasPrefix(lastLine(res.stderr), "exit 0: ") {
+		t.Errorf("list's last line: %q", lastLine(res.stderr))
+	}
 	if !strings.Contains(res.stdout, "square-unregistered\t") || !strings.Contains(res.stdout, "spin/spin.go") {
 		t.Errorf("list with the fixture's defaults lacks the catalog or a package:\n%s", res.stdout)
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// TestFixtureIncremental: --incremental reruns only what a change can
+// affect, and its verdicts equal a run from scratch. A one-line change to
+// one function reruns the mutants of that function alone; a new test
+// reruns the mutants it can reach; the rest are reused and marked so.
+func TestFixtureIncremental(t *testing.T) {
+	dir := copyFixture(t)
+	cache := filepath.Join(t.TempDir(), "incremental.json.gz")
+	run := func(name string, incremental bool) (*report.Report, map[string]mutant.Outcome) {
+		t.Helper()
+		reports := t.TempDir()
+		args := append([]string{"all", "./strong", "./weak", "--catalog=", "--report-dir", reports, "--name", name}, fastFlags...)
+		if incremental {
+			args = append(args, "--incremental="+cache)
+		}
+		res := runMutate(t, dir, nil, args...)
+		if res.code != exitcode.Survivors && res.code != exitcode.OK {
+			t.Fatalf("%s: exit %d\n%s%s", name, res.code, res.stdout, res.stderr)
+		}
+		return readReport(t, filepath.Join(reports, name+".json"))
+	}
+	// executed lists the mutants a run built or tested, not reused
+	executed := func(outcomes map[string]mutant.Outcome) map[string]bool {
+		out := map[string]bool{}
+		for id, o := range outcomes {
+			if report.Tested(o) {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	sameVerdicts := func(what string, got, want map[string]mutant.Outcome) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Errorf("%s: %d mutants, want %d", what, len(got), len(want))
+		}
+		for id, w := range want {
+			g := got[id]
+			if g.Result.Status != w.Result.Status || strings.Join(g.Result.KilledBy, ",") != strings.Join(w.Result.KilledBy, ",") {
+				t.Errorf("%s: %s: %s by %v, from scratch %s by %v", what, id, g.Result.Status, g.Result.KilledBy, w.Result.Status, w.Result.KilledBy)
+			}
+		}
+	}
+
+	_, first := run("first", true)
+	if len(executed(first)) < 30 {
+		t.Fatalf("the first run tested only %d mutants", len(executed(first)))
+	}
+	r, again := run("again", true)
+	if n := len(executed(again)); n != 0 || r.Gathermut.Summary.Reused == 0 {
+		t.Errorf("an unchanged tree: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
+	}
+	sameVerdicts("unchanged", again, first)
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			if m.Gathermut.Result.Reused && !strings.HasSuffix(m.StatusReason, "(reused from the incremental cache)") {
+				t.Errorf("%s: a reused verdict not marked in statusReason: %q", m.ID, m.StatusReason)
+			}
+		}
+	}
+
+	// a one-line change to one function: only its own mutants run
+	edit(t, filepath.Join(dir, "strong", "strong.go"), "return f * 0.5 // want killed", "return f / 2 // want killed")
+	r, changed := run("changed", true)
+	halve := 0
+	for id, o := range changed {
+		inHalve := o.Mutant.File == "strong/strong.go" && o.Mutant.Func == "Halve"
+		if inHalve {
+			halve++
+		}
+		if report.Tested(o) != inHalve {
+			t.Errorf("after a change to Halve: %s (%s) tested %v", id, o.Mutant.Func, report.Tested(o))
+		}
+		if o.Result.Reused == (inHalve || o.Mutant.Unviable != "" || o.Mutant.Equivalent != "") {
+			t.Errorf("after a change to Halve: %s reused %v", id, o.Result.Reused)
+		}
+	}
+	if halve < 2 {
+		t.Errorf("only %d mutants in Halve", halve)
+	}
+	_, scratch := run("scratch-1", false)
+	sameVerdicts("after the change", changed, scratch)
+	if r.Gathermut.Incremental == nil || r.Gathermut.Incremental.Reused != r.Gathermut.Summary.Reused || strings.Contains(r.Gathermut.Incremental.Cache, dir) {
+		t.Errorf("incremental record %+v", r.Gathermut.Incremental)
+	}
+
+	// the reviewer's loop: a test for the weak package's survivors
+	test := "package weak\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(3) != 6 || Double(9) != 9 {\n\t\tt.Error(\"Double\")\n\t}\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "weak", "weak_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, looped := run("looped", true)
+	killedNow := 0
+	for id, o := range looped {
+		weak := strings.HasPrefix(o.Mutant.File, "weak/")
+		if report.Tested(o) != (weak && o.Mutant.Unviable == "" && o.Mutant.Equivalent == "") {
+			t.Errorf("after a new test in weak: %s tested %v", id, report.Tested(o))
+		}
+		if weak && o.Result.Status == mutant.Killed {
+			killedNow++
+		}
+	}
+	if killedNow == 0 {
+		t.Errorf("the new test killed nothing in weak")
+	}
+	_, scratch = run("scratch-2", false)
+	sameVerdicts("after the new test", looped, scratch)
+}
+
+func edit(t *testing.T, path, old, repl string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s has no %q", path, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(repl), 1), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

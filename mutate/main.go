@@ -21,14 +21,30 @@ import (
 
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	code := finalLine(os.Stderr, err)
+	os.Exit(int(code))
+}
+
+// finalLine prints the one line every command ends with, on stderr:
+// "exit N: reason", so that the outcome and its code are visible even
+// through "go run", which turns every non-zero status into 1. A reason of
+// several lines (a build's output) is printed whole first, then its first
+// line closes. Help prints none.
+func finalLine(w io.Writer, err error) exitcode.Code {
 	if err == nil {
-		return
+		return exitcode.OK
 	}
-	var e *lab.Exit
-	if !errors.As(err, &e) || e.Reason != "" {
-		fmt.Fprintln(os.Stderr, "mutate: "+err.Error())
+	code := lab.CodeOf(err)
+	reason := strings.TrimSpace(err.Error())
+	if first, _, multi := strings.Cut(reason, "\n"); multi {
+		fmt.Fprintln(w, "mutate: "+reason)
+		reason = strings.TrimSpace(first)
 	}
-	os.Exit(int(lab.CodeOf(err)))
+	if reason == "" {
+		reason = code.String()
+	}
+	fmt.Fprintf(w, "exit %d: %s\n", code, reason)
+	return code
 }
 
 // usage is the help text; its exit-status part is rendered by package
@@ -68,6 +84,8 @@ flags:
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
+  --incremental[=FILE]  reuse the verdicts of earlier runs whose mutant, code paths and tests are
+                        unchanged (cache in the user cache dir, or FILE); the report marks them
 
 ` + exitcode.UsageText()
 }
@@ -99,6 +117,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 					return err
 				}
 				c.Exclude = append(c.Exclude, g)
+				c.Given.Exclude = append(c.Given.Exclude, g)
 			}
 		}
 		return nil
@@ -108,9 +127,35 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 		c.Threshold = t
 		return err
 	})
+	fs.Var(optionalPath{&c.Incremental}, "incremental", "reuse the verdicts of earlier runs whose inputs are unchanged (--incremental=FILE for another cache file)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs
 }
+
+// optionalPath is a flag that is either given alone (--incremental: the
+// default) or with a value (--incremental=FILE).
+type optionalPath struct{ p *string }
+
+func (o optionalPath) String() string {
+	if o.p == nil {
+		return ""
+	}
+	return *o.p
+}
+
+func (o optionalPath) Set(s string) error {
+	switch s {
+	case "true":
+		*o.p = config.IncrementalDefault
+	case "false", "":
+		*o.p = ""
+	default:
+		*o.p = s
+	}
+	return nil
+}
+
+func (o optionalPath) IsBoolFlag() bool { return true }
 
 func durationFlag(d *config.Duration) func(string) error {
 	return func(s string) error {
@@ -246,9 +291,5 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
-	if merged.Gathermut.ExitCode != exitcode.OK {
-		return lab.Fail(merged.Gathermut.ExitCode, "%s", merged.Gathermut.Reason)
-	}
-	fmt.Fprintln(stdout, merged.Gathermut.Reason)
-	return nil
+	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

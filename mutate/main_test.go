@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	osexec "os/exec"
 	"strings"
 	"testing"
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/lab"
 )
 
 // TestDocExitStatus: the exit statuses in the command's doc are the ones
@@ -50,6 +53,43 @@ func TestParse(t *testing.T) {
 	for _, bad := range [][]string{{"all", "--shard", "3/3"}, {"all", "-j", "0"}, {"run"}, {"all", "--timeout-floor", "soon"}} {
 		if _, _, err := parse(bad, &stderr); err == nil {
 			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// TestReportsIgnoredByGit: the reports of ad-hoc runs land in reports/,
+// which git ignores except the committed, named reports of the row.
+func TestReportsIgnoredByGit(t *testing.T) {
+	if err := osexec.Command("git", "-C", "..", "rev-parse", "--git-dir").Run(); err != nil {
+		t.Skip("not in a git checkout")
+	}
+	for path, ignored := range map[string]bool{
+		"reports/mutation.json": true, "reports/mutation.md": true, "reports/run.json": true, "reports/mutation-shard-0-of-2.json": true,
+		"reports/gather-row.json": false, "reports/gather-row.md": false, "reports/gather-row-gpu.json": false, "reports/gather-row-gpu.md": false,
+	} {
+		err := osexec.Command("git", "-C", "..", "check-ignore", "-q", "--no-index", path).Run()
+		if got := err == nil; got != ignored {
+			t.Errorf("%s: ignored %v, want %v (%v)", path, got, ignored, err)
+		}
+	}
+}
+
+// TestFinalLine: every outcome ends with "exit N: reason" on one line.
+func TestFinalLine(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		code exitcode.Code
+		want string
+	}{
+		{nil, exitcode.OK, ""},
+		{lab.Fail(exitcode.Catalog, "catalog mutant q8k-trait-removed not killed by its expected test"), exitcode.Catalog, "exit 5: catalog mutant q8k-trait-removed not killed by its expected test\n"},
+		{&lab.Exit{Code: exitcode.OK, Reason: "ok: 3 mutants judged"}, exitcode.OK, "exit 0: ok: 3 mutants judged\n"},
+		{lab.Fail(exitcode.Baseline, "build failed:\nline 1\nline 2"), exitcode.Baseline, "mutate: build failed:\nline 1\nline 2\nexit 3: build failed:\n"},
+		{errors.New("plain"), exitcode.Config, "exit 8: plain\n"},
+	} {
+		var buf bytes.Buffer
+		if code := finalLine(&buf, c.err); code != c.code || buf.String() != c.want {
+			t.Errorf("%v: code %d, printed %q; want %d, %q", c.err, code, buf.String(), c.code, c.want)
 		}
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// IncrementalDefault is Config.Incremental for the default cache file.
+const IncrementalDefault = "default"
+
 // DefaultPatterns are the row's packages. They are no longer a default
 // of the tool: this repository's ProjectFile names them.
 var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
@@ -18,7 +21,7 @@ type Config struct {
 	Command         string   `json:"command"`          // all, list, run, diff
 	Select          string   `json:"select,omitempty"` // the id glob of run and diff
 	Dir             string   `json:"dir"`              // a directory of the module to test
-	Patterns        []string `json:"patterns"`         // package patterns (DefaultPatterns when none given)
+	Patterns        []string `json:"patterns"`         // package patterns (from the project file or ./... when none given)
 	Jobs            int      `json:"jobs"`             // parallel workers
 	TimeoutFactor   float64  `json:"timeoutFactor"`    // test timeout = factor * baseline time of the selected tests + floor
 	TimeoutFloor    Duration `json:"timeoutFloor"`     //
@@ -35,6 +38,10 @@ type Config struct {
 	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
 	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
 	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+	// Incremental reuses the verdicts of earlier runs whose inputs are
+	// unchanged: "" off, IncrementalDefault for the file in the user
+	// cache dir, else the cache file's path.
+	Incremental string `json:"incremental,omitempty"`
 	// Exclude lists file globs (MatchGlob) whose generic mutants are not
 	// made: the project file's, then --exclude's.
 	Exclude   []string  `json:"exclude,omitempty"`
@@ -110,11 +117,14 @@ func (c Config) Validate() error {
 }
 
 // ReportName is the report base name: Name, or mutation (mutation-shard-K-of-N
-// for a shard).
+// for a shard), or for the run command "run", so that rerunning a few
+// mutants never overwrites the reports of a whole run.
 func (c Config) ReportName() string {
 	switch {
 	case c.Name != "":
 		return c.Name
+	case c.Command == "run":
+		return "run"
 	case c.Shard.N > 0:
 		return fmt.Sprintf("mutation-shard-%d-of-%d", c.Shard.K, c.Shard.N)
 	}

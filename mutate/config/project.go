@@ -95,6 +95,9 @@ type Explicit struct {
 	Catalog   bool `json:"catalog,omitempty"`
 	Operators bool `json:"operators,omitempty"`
 	Threshold bool `json:"threshold,omitempty"`
+	// Exclude are the --exclude globs (also in Config.Exclude, after the
+	// project file's).
+	Exclude []string `json:"exclude,omitempty"`
 }
 
 // Apply fills in what the command line left open (c.Given): from the project file

@@ -26,8 +26,8 @@ type Position struct {
 
 // Mutant is one rewrite of one file.
 type Mutant struct {
-	ID          string         `json:"id"`
-	Operator    string         `json:"operator"`
+	ID          string         `json:"id,omitempty"`
+	Operator    string         `json:"operator,omitempty"`
 	Kind        Kind           `json:"kind"`
 	Package     string         `json:"package"`   // import path of the mutated package ("" for kernel mutants)
 	File        string         `json:"file"`      // module-relative, slash-separated
@@ -72,9 +72,14 @@ const (
 	NotRun   Status = "not run"
 	Error    Status = "error"
 	Ignored  Status = "ignored"
+	// Interrupted is no verdict: the run was interrupted (Ctrl-C) before
+	// the mutant was judged. Reports count such mutants apart and keep
+	// them out of every other count, the score and the rates.
+	Interrupted Status = "interrupted"
 )
 
-// Statuses lists every status in report order.
+// Statuses lists every verdict in report order (Interrupted, which is not
+// a verdict, is not among them).
 var Statuses = []Status{Killed, Survived, TimedOut, Unviable, NotRun, Error, Ignored}
 
 // Result is the verdict on one mutant and the evidence for it.
@@ -84,16 +89,22 @@ type Result struct {
 	KilledBy       []string      `json:"killedBy,omitempty"` // failing tests, "pkgpath.TestName"
 	ExpectedKiller bool          `json:"expectedKiller"`     // a catalog mutant was killed by one of its expected tests
 	CoveredBy      []string      `json:"coveredBy,omitempty"`
-	TestsRun       int           `json:"testsRun"`
+	TestsRun       int           `json:"testsRun,omitempty"`
 	Commands       []string      `json:"commands,omitempty"`
 	ExitCode       int           `json:"exitCode"`
 	Excerpt        string        `json:"excerpt,omitempty"`
-	Duration       time.Duration `json:"duration"`
+	Duration       time.Duration `json:"duration,omitempty"`
 	// Mode says how the mutant was judged: ModeSchema, ModeOverlay,
 	// ModeKernel or ModeStatic; ModeNote why it was not switched in the
 	// schema when it could have been (a schema run only).
 	Mode     Mode   `json:"mode,omitempty"`
 	ModeNote string `json:"modeNote,omitempty"`
+	// Signal names the signal that ended the test process when the run
+	// was stopped from outside (a timeout kills it): then ExitCode is -1.
+	Signal string `json:"signal,omitempty"`
+	// Reused marks a verdict taken from the incremental cache: this run
+	// did not build or test the mutant (see package incremental).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Mode is how a mutant was judged.

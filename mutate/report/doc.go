@@ -1,19 +1,60 @@
 // Package report writes and reads the results of a mutation run.
 //
-// <name>.json follows the mutation-testing-report-schema (schemaVersion 2),
-// so existing viewers (mutation-testing-elements) render it: per file the
-// original source and its mutants with id, mutatorName, location, status,
-// statusReason, killedBy, coveredBy, replacement, duration. Our statuses map
-// to the schema's: killed -> Killed, survived -> Survived (NoCoverage when no
-// test executes the mutant), timed out -> Timeout, unviable -> CompileError,
-// error -> RuntimeError, ignored -> Ignored, and not run -> Ignored with
-// statusReason "not run: <why>". Everything else this tool knows is kept
-// under the extension key "gathermut", at the top level (run metadata: tree
-// hashes, machine, GPU, Go version, baseline, exit code) and in each mutant
-// (the full mutant and result: diff, commands, exit code, failure excerpt,
-// expected killers), so Merge can rebuild a report from shard reports.
+// # JSON
 //
-// <name>.md is the pull-request view: a summary, tables per package and per
-// operator, the catalog, then every survivor and every mutant killed by an
-// unexpected test with its diff in a <details> block.
+// <name>.json follows the mutation-testing-report-schema (schemaVersion 2;
+// the tests validate every report they write against the official schema
+// of mutation-testing-elements v3.9.0, stored in schematest/testdata), so
+// existing viewers render it: per file the original source and its
+// mutants with id, mutatorName, location, status, statusReason, killedBy,
+// coveredBy, replacement, duration; testFiles names the file and line of
+// every test a killedBy or coveredBy holds (a crash outside any test,
+// "pkg (test binary)", is listed under its package path), so every id
+// resolves; performance gives the time of discovery, baseline and
+// mutation.
+//
+// Statuses: killed -> Killed, survived -> Survived (NoCoverage when no test
+// executes the mutant), timed out -> Timeout, unviable -> CompileError,
+// error -> RuntimeError, ignored (equivalent) -> Ignored, and both not run
+// (no compiler for a kernel mutant, every selected test skipped) and
+// interrupted (Ctrl-C came first) -> Pending. Pending is the schema's
+// status for a mutant that has not been tested yet, which is what these
+// are: a GPU machine, or the next run, tests them. Ignored would put them
+// with the equivalents, which viewers show as settled; Pending shows them
+// apart, and like Ignored it stays out of the score. A package-level
+// mutant (a constant or a variable's initializer, fixed before any test
+// runs) is marked static.
+//
+// No report holds an absolute path: files are module-relative,
+// projectRoot is ".", commands run from the module root, and Build
+// replaces the module root, the run's temp dir, GOROOT, GOMODCACHE,
+// GOCACHE, the system temp dir and the home directory in every string it
+// writes ($TMP, $GOROOT, ...); a configured directory outside all of them
+// is written as "(outside the module)". Test output is trimmed to what
+// identifies the failure (TrimFailure: the t.Error messages, the --- FAIL
+// lines, a panic and its first frame in the module; at most 1,000 bytes),
+// never goroutine dumps. Everything else this tool knows is under the
+// extension key "gathermut": at the top level the run (tree hashes,
+// machine, Go version, configuration, baseline, timing, every shard's
+// record in a merged report, the incremental cache, exit code and
+// reason), in each mutant the mutant and result less what the schema
+// fields hold, and the command that reruns it, so that Merge can rebuild
+// a report from shard reports.
+//
+// # Markdown
+//
+// <name>.md is the pull-request view, at most MaxMarkdown (60,000)
+// characters whatever the run's size (a pull request holds 65,536). It
+// starts with the outcome, the counts and how the run went, then what a
+// reviewer acts on, most severe first (the exit code's order): catalog
+// mutants not killed by their expected test, survivors (those the tests
+// ran and missed before those no test covers), errors, each with its
+// diff in a <details> block and the command that reruns it; then the
+// scores per package and per file, the catalog table, the scores per
+// operator, and counts with a short list of ids of what needs no action
+// (timed out, unviable, ignored, not run, interrupted, reused), then the
+// baseline. When the findings do not all fit, as many as fit keep their
+// diff, the next ones get one line each, and the rest a count; long
+// tables keep their worst rows; a closing "Cut to fit" section says what
+// was left out and that the JSON has it all.
 package report

@@ -2,10 +2,12 @@ package report
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +42,28 @@ type BaselineInfo struct {
 	Failing  []string `json:"failing,omitempty"`
 	Skipped  []string `json:"skipped,omitempty"`
 	Seconds  float64  `json:"seconds"`
+	// Interrupted: the run was interrupted during the baseline, so no
+	// mutant was judged.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// ShardInfo is one of the reports a merged report was made from, with
+// the flags it ran with.
+type ShardInfo struct {
+	Name        string        `json:"name"`
+	Shard       string        `json:"shard,omitempty"`
+	WallSeconds float64       `json:"wallSeconds"`
+	Timing      Timing        `json:"timing"`
+	Interrupted bool          `json:"interrupted,omitempty"`
+	Machine     Machine       `json:"machine"`
+	Config      config.Config `json:"config"`
+}
+
+// IncrementalInfo says where reused verdicts came from.
+type IncrementalInfo struct {
+	Cache  string `json:"cache"`  // the cache file, with known paths replaced
+	Reused int    `json:"reused"` // verdicts taken from it
+	Stored int    `json:"stored"` // verdicts it holds after the run
 }
 
 // Timing says where a run's time went: wall seconds of the phases, and
@@ -62,7 +86,6 @@ type Timing struct {
 type Meta struct {
 	Name        string              `json:"name"`
 	Module      string              `json:"module"`
-	Root        string              `json:"root"`
 	Patterns    []string            `json:"patterns"`
 	Catalog     string              `json:"catalog,omitempty"`
 	Started     time.Time           `json:"started"`
@@ -76,14 +99,19 @@ type Meta struct {
 	TreeChanged []string            `json:"treeChanged,omitempty"`
 	Interrupted bool                `json:"interrupted"`
 	Shard       string              `json:"shard,omitempty"`
-	Shards      []string            `json:"shards,omitempty"` // merged reports
-	Config      config.Config       `json:"config"`           // the run's configuration
+	Shards      []ShardInfo         `json:"shards,omitempty"` // merged reports: every part, with its flags
+	Incremental *IncrementalInfo    `json:"incremental,omitempty"`
+	Config      config.Config       `json:"config"` // the run's configuration
 	Baseline    BaselineInfo        `json:"baseline"`
 	Timing      Timing              `json:"timing"`
 	Modes       map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
 	Summary     Summary             `json:"summary"`
 	ExitCode    exitcode.Code       `json:"exitCode"`
 	Reason      string              `json:"reason"`
+
+	// Paths are replaced in everything Build writes; they are not part
+	// of the report.
+	Paths Paths `json:"-"`
 }
 
 // Report is the mutation-testing-report-schema document.
@@ -93,8 +121,10 @@ type Report struct {
 	Thresholds    Thresholds             `json:"thresholds"`
 	ProjectRoot   string                 `json:"projectRoot"`
 	Files         map[string]*FileResult `json:"files"`
+	TestFiles     map[string]*TestFile   `json:"testFiles,omitempty"`
 	Framework     Framework              `json:"framework"`
 	System        System                 `json:"system"`
+	Performance   *Performance           `json:"performance,omitempty"`
 	Config        *config.Config         `json:"config,omitempty"`
 	Gathermut     Meta                   `json:"gathermut"`
 }
@@ -118,20 +148,62 @@ type Location struct {
 	End   mutant.Position `json:"end"`
 }
 
+// OpenLocation is a location whose end may be left out.
+type OpenLocation struct {
+	Start mutant.Position  `json:"start"`
+	End   *mutant.Position `json:"end,omitempty"`
+}
+
+// TestFile is the schema's test file: the tests a report's killedBy and
+// coveredBy name, with where they are.
+type TestFile struct {
+	Tests []TestDefinition `json:"tests"`
+}
+
+// TestDefinition is one test; ID is what killedBy and coveredBy hold.
+type TestDefinition struct {
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Location *OpenLocation `json:"location,omitempty"`
+}
+
+// TestLocation is where a test function is declared.
+type TestLocation struct {
+	File string `json:"file"` // module-relative
+	Line int    `json:"line"`
+}
+
+// Performance is the schema's time per phase, in milliseconds.
+type Performance struct {
+	Setup      float64 `json:"setup"`
+	InitialRun float64 `json:"initialRun"`
+	Mutation   float64 `json:"mutation"`
+}
+
 // MutantResult is one mutant in the schema's form.
 type MutantResult struct {
-	ID             string          `json:"id"`
-	MutatorName    string          `json:"mutatorName"`
-	Replacement    string          `json:"replacement"`
-	Location       Location        `json:"location"`
-	Status         string          `json:"status"`
-	StatusReason   string          `json:"statusReason,omitempty"`
-	KilledBy       []string        `json:"killedBy,omitempty"`
-	CoveredBy      []string        `json:"coveredBy,omitempty"`
-	Duration       float64         `json:"duration"` // milliseconds
-	TestsCompleted int             `json:"testsCompleted"`
-	Description    string          `json:"description"`
-	Gathermut      *mutant.Outcome `json:"gathermut"`
+	ID             string    `json:"id"`
+	MutatorName    string    `json:"mutatorName"`
+	Replacement    string    `json:"replacement"`
+	Location       Location  `json:"location"`
+	Status         string    `json:"status"`
+	StatusReason   string    `json:"statusReason,omitempty"`
+	KilledBy       []string  `json:"killedBy,omitempty"`
+	CoveredBy      []string  `json:"coveredBy,omitempty"`
+	Duration       float64   `json:"duration"` // milliseconds
+	TestsCompleted int       `json:"testsCompleted"`
+	Description    string    `json:"description"`
+	Static         bool      `json:"static,omitempty"`
+	Gathermut      *Evidence `json:"gathermut"`
+}
+
+// Evidence is this tool's own record of a mutant: the mutant and its
+// result, less what the schema's fields already hold (killedBy,
+// coveredBy), and the command that reruns it.
+type Evidence struct {
+	Mutant mutant.Mutant `json:"mutant"`
+	Result mutant.Result `json:"result"`
+	Rerun  string        `json:"rerun,omitempty"` // run from the module root
 }
 
 // Framework names the tool.
@@ -154,7 +226,11 @@ type System struct {
 	} `json:"cpu"`
 }
 
-// SchemaStatus maps a verdict to the schema's status.
+// SchemaStatus maps a verdict to the schema's status. A mutant that did
+// not run (no compiler for a kernel mutant, every selected test skipped,
+// or the run was interrupted first) is Pending, the schema's status for a
+// mutant not tested yet: viewers show it apart from Ignored, which here
+// means equivalent, and leave it out of the score, as this tool does.
 func SchemaStatus(r mutant.Result) string {
 	switch r.Status {
 	case mutant.Killed:
@@ -170,40 +246,73 @@ func SchemaStatus(r mutant.Result) string {
 		return "CompileError"
 	case mutant.Error:
 		return "RuntimeError"
+	case mutant.NotRun, mutant.Interrupted:
+		return "Pending"
 	}
-	return "Ignored" // ignored and not run
+	return "Ignored"
 }
 
 // NotCovered is the Why of a mutant no test executes.
 const NotCovered = "not covered by any test"
 
+// statusReason is the one-line reason a viewer shows: why, or for a kill
+// the failing tests and the first line of what they printed.
 func statusReason(r mutant.Result) string {
+	reason := r.Why
 	switch r.Status {
 	case mutant.NotRun:
-		return "not run: " + r.Why
+		reason = "not run: " + r.Why
 	case mutant.Killed:
-		if r.Why != "" {
-			return r.Why
+		if reason == "" {
+			reason = "killed by " + strings.Join(r.KilledBy, ", ")
 		}
-		return r.Excerpt
+		if msg := firstLine(r.Excerpt, maxReason); msg != "" {
+			reason += ": " + msg
+		}
 	}
-	return r.Why
+	if r.Reused {
+		reason += " (reused from the incremental cache)"
+	}
+	return firstLine(reason, maxReason+120)
 }
 
-// Build assembles a report from outcomes; sources maps module-relative
-// paths to the original file contents.
-func Build(meta Meta, outcomes []mutant.Outcome, sources map[string]string) *Report {
-	sorted := append([]mutant.Outcome(nil), outcomes...)
+// Inputs are what a report holds besides the outcomes: the original
+// sources and where the tests are.
+type Inputs struct {
+	Sources map[string]string       // module-relative path -> original file
+	Tests   map[string]TestLocation // test id ("pkgpath.TestName") -> declaration
+}
+
+// Build assembles a report from outcomes. Every string goes through
+// meta.Paths.Clean and every failure output through TrimFailure.
+func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
+	sorted := make([]mutant.Outcome, len(outcomes))
+	for i, o := range outcomes {
+		sorted[i] = clean(o, meta.Paths)
+	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Mutant.ID < sorted[j].Mutant.ID })
 	meta.Summary = Summarize(sorted)
+	meta.Config = cleanConfig(meta.Config, meta.Paths)
+	for i := range meta.Shards {
+		meta.Shards[i].Config = cleanConfig(meta.Shards[i].Config, meta.Paths)
+	}
+	if meta.Incremental != nil {
+		inc := *meta.Incremental
+		inc.Cache = meta.Paths.Clean(inc.Cache)
+		meta.Incremental = &inc
+	}
+	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
+	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
+	cfg := meta.Config
 	r := &Report{
 		Schema:        "https://git.io/mutation-testing-schema",
 		SchemaVersion: "2",
 		Thresholds:    Thresholds{High: 80, Low: 60},
-		ProjectRoot:   meta.Root,
+		ProjectRoot:   ".",
 		Files:         map[string]*FileResult{},
 		Framework:     Framework{Name: "gathermut mutate", Version: meta.Version},
-		Config:        &meta.Config,
+		Performance:   &Performance{Setup: meta.Timing.Discovery * 1000, InitialRun: meta.Timing.Baseline * 1000, Mutation: (meta.Timing.SchemaBuilds + meta.Timing.Mutants) * 1000},
+		Config:        &cfg,
 		Gathermut:     meta,
 	}
 	r.System.CI = os.Getenv("CI") != ""
@@ -211,12 +320,13 @@ func Build(meta Meta, outcomes []mutant.Outcome, sources map[string]string) *Rep
 	r.System.OS.Description = meta.Machine.OS + "/" + meta.Machine.Arch
 	r.System.CPU.LogicalCores = meta.Machine.Cores
 	r.System.CPU.Model = meta.Machine.CPU
+	testIDs := map[string]bool{}
 	for i := range sorted {
-		o := &sorted[i]
+		o := sorted[i]
 		m := o.Mutant
 		fr := r.Files[m.File]
 		if fr == nil {
-			fr = &FileResult{Language: language(m.File), Source: sources[m.File], Mutants: []MutantResult{}}
+			fr = &FileResult{Language: language(m.File), Source: in.Sources[m.File], Mutants: []MutantResult{}}
 			r.Files[m.File] = fr
 		}
 		end := m.End
@@ -228,6 +338,18 @@ func Build(meta Meta, outcomes []mutant.Outcome, sources map[string]string) *Rep
 			start = mutant.Position{Line: 1, Column: 1}
 			end = start
 		}
+		for _, id := range o.Result.KilledBy {
+			testIDs[id] = true
+		}
+		for _, id := range o.Result.CoveredBy {
+			testIDs[id] = true
+		}
+		ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
+		// what the schema's fields hold, and what only discovery and
+		// test selection use, stays out of the evidence
+		ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
+		ev.Mutant.Edit, ev.Mutant.ResultHash = nil, ""
+		ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
 		fr.Mutants = append(fr.Mutants, MutantResult{
 			ID:             m.ID,
 			MutatorName:    m.Operator,
@@ -240,10 +362,101 @@ func Build(meta Meta, outcomes []mutant.Outcome, sources map[string]string) *Rep
 			Duration:       float64(o.Result.Duration) / float64(time.Millisecond),
 			TestsCompleted: o.Result.TestsRun,
 			Description:    description(m),
-			Gathermut:      o,
+			Static:         m.Kind == mutant.Go && !m.InBody && m.Pos.Line > 0,
+			Gathermut:      ev,
 		})
 	}
+	r.TestFiles = testFiles(testIDs, in.Tests)
 	return r
+}
+
+// clean trims a result's failure output and removes absolute paths from
+// every string of the outcome.
+func clean(o mutant.Outcome, p Paths) mutant.Outcome {
+	m, res := o.Mutant, o.Result
+	m.Unviable = p.Clean(m.Unviable)
+	m.Invalid = p.Clean(m.Invalid)
+	res.Why = p.Clean(res.Why)
+	res.Excerpt = TrimFailure(p.Clean(res.Excerpt))
+	res.Commands = p.CleanAll(append([]string(nil), res.Commands...))
+	for i, c := range res.Commands {
+		res.Commands[i] = toolPath.ReplaceAllString(c, "go tool $1")
+	}
+	res.KilledBy = append([]string(nil), res.KilledBy...)
+	res.CoveredBy = append([]string(nil), res.CoveredBy...)
+	return mutant.Outcome{Mutant: m, Result: res}
+}
+
+// Outside stands for a directory of a configuration that is neither in
+// the module nor in a known place: reports name no absolute path.
+const Outside = "(outside the module)"
+
+// toolPath is a go tool's binary in the build cache or GOROOT, as "go
+// tool -n" names it: a report says "go tool test2json" instead.
+var toolPath = regexp.MustCompile(`\S*/(test2json|cover|vet)\b`)
+
+func cleanConfig(c config.Config, p Paths) config.Config {
+	dir := func(d string) string {
+		if d = p.Clean(d); filepath.IsAbs(d) {
+			return Outside
+		}
+		return d
+	}
+	c.Dir = dir(c.Dir)
+	c.ReportDir = dir(c.ReportDir)
+	if c.Incremental != "" && c.Incremental != config.IncrementalDefault {
+		c.Incremental = dir(c.Incremental)
+	}
+	c.Patterns = p.CleanAll(append([]string(nil), c.Patterns...))
+	return c
+}
+
+// testFiles lists every test id the mutants name, under the file that
+// declares it; an id with no known declaration (a test binary that
+// crashed outside any test, a test that no longer exists) is listed under
+// its package path, so that every killedBy and coveredBy id resolves.
+func testFiles(ids map[string]bool, locs map[string]TestLocation) map[string]*TestFile {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := map[string]*TestFile{}
+	for id := range ids {
+		def := TestDefinition{ID: id, Name: testName(id)}
+		key := testPackage(id)
+		if loc, ok := locs[id]; ok && loc.File != "" {
+			key = loc.File
+			if loc.Line > 0 {
+				def.Location = &OpenLocation{Start: mutant.Position{Line: loc.Line, Column: 1}}
+			}
+		}
+		tf := out[key]
+		if tf == nil {
+			tf = &TestFile{}
+			out[key] = tf
+		}
+		tf.Tests = append(tf.Tests, def)
+	}
+	for _, tf := range out {
+		sort.Slice(tf.Tests, func(i, j int) bool { return tf.Tests[i].ID < tf.Tests[j].ID })
+	}
+	return out
+}
+
+// testName is the part of a test id after the package: "TestX", or the
+// id itself when it has none ("pkg (test binary)").
+func testName(id string) string {
+	if i := strings.LastIndex(id, "."); i >= 0 && !strings.Contains(id[i:], " ") && !strings.Contains(id[i:], "/") {
+		return id[i+1:]
+	}
+	return id
+}
+
+func testPackage(id string) string {
+	if name := testName(id); name != id {
+		return strings.TrimSuffix(id, "."+name)
+	}
+	pkg, _, _ := strings.Cut(id, " ")
+	return pkg
 }
 
 func description(m mutant.Mutant) string {
@@ -254,8 +467,8 @@ func description(m mutant.Mutant) string {
 	return d
 }
 
-func language(path string) string {
-	switch filepath.Ext(path) {
+func language(p string) string {
+	switch filepath.Ext(p) {
 	case ".go":
 		return "go"
 	case ".hip", ".cu", ".cuh", ".c", ".h", ".cc", ".cpp":
@@ -264,28 +477,89 @@ func language(path string) string {
 	return "plaintext"
 }
 
+// ToolModule is the module of this tool: in it the tool runs as
+// "go run ./mutate", elsewhere as "go run gathermut/mutate" (a module that
+// requires gathermut).
+const ToolModule = "gathermut"
+
+// RerunCommand is the command, run from the module root, that judges the
+// mutant again: its id and, where the run's command line chose them rather
+// than the module's defaults (config.Config.Given), its package directory
+// (or patterns), catalog and operators.
+func RerunCommand(meta Meta, m mutant.Mutant) string {
+	tool := "go run gathermut/mutate"
+	if meta.Module == ToolModule {
+		tool = "go run ./mutate"
+	}
+	args := []string{tool, "run", shellWord(m.ID)}
+	cfg := meta.Config
+	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
+		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
+			args = append(args, "./"+path.Dir(m.File))
+		} else {
+			for _, p := range cfg.Patterns {
+				args = append(args, shellWord(p))
+			}
+		}
+	}
+	if cfg.Given.Catalog {
+		args = append(args, "--catalog="+shellWord(cfg.Catalog))
+	}
+	if cfg.Given.Operators && len(cfg.Operators) > 0 {
+		args = append(args, "--operators="+shellWord(strings.Join(cfg.Operators, ",")))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\"'$|&;()<>*?[]{}\\`!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Outcomes returns the outcomes a report holds, sorted by id.
 func (r *Report) Outcomes() ([]mutant.Outcome, error) {
 	var out []mutant.Outcome
-	for path, f := range r.Files {
+	for p, f := range r.Files {
 		for _, m := range f.Mutants {
 			if m.Gathermut == nil {
-				return nil, fmt.Errorf("report: mutant %s in %s has no gathermut data (not written by this tool)", m.ID, path)
+				return nil, fmt.Errorf("report: mutant %s in %s has no gathermut data (not written by this tool)", m.ID, p)
 			}
-			out = append(out, *m.Gathermut)
+			o := mutant.Outcome{Mutant: m.Gathermut.Mutant, Result: m.Gathermut.Result}
+			o.Mutant.ID, o.Mutant.Operator, o.Mutant.Replacement = m.ID, m.MutatorName, m.Replacement
+			o.Result.Duration = time.Duration(math.Round(m.Duration * float64(time.Millisecond)))
+			o.Result.TestsRun = m.TestsCompleted
+			o.Result.KilledBy = append([]string(nil), m.KilledBy...)
+			o.Result.CoveredBy = append([]string(nil), m.CoveredBy...)
+			if len(o.Result.KilledBy) == 0 {
+				o.Result.KilledBy = nil
+			}
+			if len(o.Result.CoveredBy) == 0 {
+				o.Result.CoveredBy = nil
+			}
+			out = append(out, o)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Mutant.ID < out[j].Mutant.ID })
 	return out, nil
 }
 
-// Sources returns the original sources a report holds.
-func (r *Report) Sources() map[string]string {
-	out := map[string]string{}
-	for path, f := range r.Files {
-		out[path] = f.Source
+// Inputs returns the sources and test locations a report holds.
+func (r *Report) Inputs() Inputs {
+	in := Inputs{Sources: map[string]string{}, Tests: map[string]TestLocation{}}
+	for p, f := range r.Files {
+		in.Sources[p] = f.Source
 	}
-	return out
+	for file, tf := range r.TestFiles {
+		for _, t := range tf.Tests {
+			if t.Location != nil {
+				in.Tests[t.ID] = TestLocation{File: file, Line: t.Location.Start.Line}
+			}
+		}
+	}
+	return in
 }
 
 // Write writes <dir>/<name>.json and <dir>/<name>.md.
@@ -293,7 +567,7 @@ func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
+	data, err := json.MarshalIndent(r, "", " ")
 	if err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
@@ -309,126 +583,17 @@ func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 }
 
 // Read reads a JSON report written by Write.
-func Read(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
+func Read(p string) (*Report, error) {
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("report: %s: %w", path, err)
+		return nil, fmt.Errorf("report: %s: %w", p, err)
 	}
 	if r.SchemaVersion != "2" {
-		return nil, fmt.Errorf("report: %s: schemaVersion %q, want \"2\"", path, r.SchemaVersion)
+		return nil, fmt.Errorf("report: %s: schemaVersion %q, want \"2\"", p, r.SchemaVersion)
 	}
 	return &r, nil
-}
-
-// Merge combines shard reports of the same tree into one. Mutants present
-// in several reports must agree on their id; the first wins.
-func Merge(name string, reports []*Report) (*Report, error) {
-	if len(reports) == 0 {
-		return nil, errors.New("report: merge: no reports")
-	}
-	if err := checkShardSet(reports); err != nil {
-		return nil, err
-	}
-	first := reports[0].Gathermut
-	meta := first
-	meta.Name = name
-	meta.Shard = ""
-	meta.Shards = nil
-	meta.WallSeconds = 0
-	meta.TreeChanged = nil
-	seen := map[string]bool{}
-	var outcomes []mutant.Outcome
-	sources := map[string]string{}
-	for _, r := range reports {
-		g := r.Gathermut
-		if g.TreeBefore != first.TreeBefore {
-			return nil, fmt.Errorf("report: merge: %s ran on tree %s but %s on tree %s: not the same sources", g.Name, short(g.TreeBefore), first.Name, short(first.TreeBefore))
-		}
-		if g.TreeAfter != g.TreeBefore {
-			meta.TreeAfter = g.TreeAfter
-			meta.TreeChanged = append(meta.TreeChanged, g.TreeChanged...)
-		}
-		meta.Interrupted = meta.Interrupted || g.Interrupted
-		meta.WallSeconds = max(meta.WallSeconds, g.WallSeconds)
-		label := g.Name
-		if g.Shard != "" {
-			label += " (shard " + g.Shard + ")"
-		}
-		meta.Shards = append(meta.Shards, label)
-		os, err := r.Outcomes()
-		if err != nil {
-			return nil, err
-		}
-		for _, o := range os {
-			if !seen[o.Mutant.ID] {
-				seen[o.Mutant.ID] = true
-				outcomes = append(outcomes, o)
-			}
-		}
-		for p, s := range r.Sources() {
-			sources[p] = s
-		}
-	}
-	merged := Build(meta, outcomes, sources)
-	merged.Gathermut.ExitCode, merged.Gathermut.Reason = ExitCode(merged.Gathermut.Summary, Conditions{
-		TreeChanged:    merged.Gathermut.TreeAfter != merged.Gathermut.TreeBefore,
-		BaselineRed:    len(merged.Gathermut.Baseline.Failing) > 0,
-		Interrupted:    merged.Gathermut.Interrupted,
-		StrictTimeouts: first.Config.StrictTimeouts,
-	})
-	return merged, nil
-}
-
-// checkShardSet refuses a merge that would pass for a whole run but is
-// not one: shards of different splits, a shard given twice or missing,
-// shards mixed with unsharded reports, or runs of different packages,
-// catalogs or flags.
-func checkShardSet(reports []*Report) error {
-	first := reports[0].Gathermut
-	n := -1
-	seen := map[int]string{}
-	for _, r := range reports {
-		g := r.Gathermut
-		if strings.Join(g.Patterns, " ") != strings.Join(first.Patterns, " ") || g.Catalog != first.Catalog || g.Module != first.Module {
-			return fmt.Errorf("report: merge: %s ran %s %v (catalog %q) but %s ran %s %v (catalog %q)", g.Name, g.Module, g.Patterns, g.Catalog, first.Name, first.Module, first.Patterns, first.Catalog)
-		}
-		if d := first.Config.Judging().Diff(g.Config.Judging()); len(d) > 0 {
-			return fmt.Errorf("report: merge: %s and %s were judged differently (%s)", first.Name, g.Name, strings.Join(d, "; "))
-		}
-		if (g.Shard == "") != (first.Shard == "") {
-			return fmt.Errorf("report: merge: %s and %s: shard reports mixed with an unsharded one", g.Name, first.Name)
-		}
-		if g.Shard == "" {
-			continue
-		}
-		var k, m int
-		if _, err := fmt.Sscanf(g.Shard, "%d/%d", &k, &m); err != nil || m < 1 || k < 0 || k >= m {
-			return fmt.Errorf("report: merge: %s: shard %q is not k/n", g.Name, g.Shard)
-		}
-		if n >= 0 && m != n {
-			return fmt.Errorf("report: merge: %s is shard %s but an earlier report is of %d shards", g.Name, g.Shard, n)
-		}
-		n = m
-		if other, ok := seen[k]; ok {
-			return fmt.Errorf("report: merge: shard %s given twice (%s and %s)", g.Shard, other, g.Name)
-		}
-		seen[k] = g.Name
-	}
-	for k := 0; k < n; k++ {
-		if _, ok := seen[k]; !ok {
-			return fmt.Errorf("report: merge: shard %d/%d is missing", k, n)
-		}
-	}
-	return nil
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

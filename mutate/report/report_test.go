@@ -42,8 +42,8 @@ func sample() []mutant.Outcome {
 }
 
 func TestSchemaStatusAndSummary(t *testing.T) {
-	want := map[string]string{"aaaa": "Killed", "bbbb": "NoCoverage", "cccc": "Survived", "dddd": "Timeout", "eeee": "Ignored", "ffff": "CompileError", "gggg": "RuntimeError", "hhhh": "Ignored"}
-	r := Build(Meta{Name: "x"}, sample(), map[string]string{"p/p.go": "package p\n"})
+	want := map[string]string{"aaaa": "Killed", "bbbb": "NoCoverage", "cccc": "Survived", "dddd": "Timeout", "eeee": "Pending", "ffff": "CompileError", "gggg": "RuntimeError", "hhhh": "Ignored"}
+	r := Build(Meta{Name: "x"}, sample(), Inputs{Sources: map[string]string{"p/p.go": "package p\n"}})
 	for _, m := range r.Files["p/p.go"].Mutants {
 		key := m.ID[len(m.ID)-4:]
 		if w, ok := want[key]; ok && m.Status != w {
@@ -70,7 +70,7 @@ func TestExitCode(t *testing.T) {
 		sum  Summary
 		code exitcode.Code
 	}{
-		{Conditions{TreeChanged: true, BaselineRed: true}, s, exitcode.TreeChanged},
+		{Conditions{TreeChanged: []string{"p/p.go"}, BaselineRed: true}, s, exitcode.TreeChanged},
 		{Conditions{BaselineRed: true, Interrupted: true}, s, exitcode.Baseline},
 		{Conditions{Interrupted: true}, s, exitcode.Interrupted},
 		{Conditions{}, s, exitcode.Catalog},
@@ -95,9 +95,9 @@ func TestWriteReadMerge(t *testing.T) {
 	dir := t.TempDir()
 	all := sample()
 	meta := Meta{Name: "shard-0", TreeBefore: "abc", TreeAfter: "abc", Shard: "0/2", WallSeconds: 3}
-	a := Build(meta, all[:5], map[string]string{"p/p.go": "package p\n"})
+	a := Build(meta, all[:5], Inputs{Sources: map[string]string{"p/p.go": "package p\n"}})
 	meta.Name, meta.Shard, meta.WallSeconds = "shard-1", "1/2", 5
-	b := Build(meta, all[5:], map[string]string{"p/p.go": "package p\n"})
+	b := Build(meta, all[5:], Inputs{Sources: map[string]string{"p/p.go": "package p\n"}})
 	var paths []string
 	for _, r := range []*Report{a, b} {
 		jsonPath, mdPath, err := Write(dir, r)
@@ -143,15 +143,29 @@ func TestWriteReadMerge(t *testing.T) {
 }
 
 func TestMarkdown(t *testing.T) {
-	r := Build(Meta{Name: "x", TreeBefore: "abc", TreeAfter: "abc", WallSeconds: 60, Jobs: 2}, sample(), nil)
-	r.Gathermut.ExitCode, r.Gathermut.Reason = ExitCode(r.Gathermut.Summary, Conditions{})
+	r := Build(Meta{Name: "x", Module: "gathermut", TreeBefore: "abc", TreeAfter: "abc", WallSeconds: 60, Timing: Timing{Mutants: 60}, Jobs: 2}, sample(), Inputs{})
+	r.Decide(Conditions{})
 	md := Markdown(r)
-	for _, s := range []string{"# Mutation report: x", "| Mutants | 9 |", "| Score | 60.0%", "| Mutants per minute | 9.0 |", "| -j | 2 |", "(unchanged)",
-		"## By package", "| `m/p` | 9 |", "## By operator", "## Catalog", "| `cat-entry` | 3 |", "## Survivors (2)", "## Killed by an unexpected test (1)",
-		"<details><summary>diff</summary>", "## Timed out (1)", "## Errors (1)", "## Not run (1)", "no compiler", "## Ignored (equivalent) (1)", "## Unviable (1)"} {
-		if !strings.Contains(md, s) {
-			t.Errorf("Markdown has no %q", s)
+	order := []string{"# Mutation report: x", "**Exit 5**: catalog mutant cat-entry not killed by its expected test; 2 mutants survived",
+		"| 9 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 60.0% |", "(unchanged after the run)", "5 mutants tested at 5.0 per minute",
+		"## To act on (4)", "### Catalog mutants not killed by their expected test (1)", "#### `cat-entry`", "Rerun: `go run ./mutate run cat-entry`",
+		"### Survivors (2)", "<details><summary>diff</summary>", "### Errors (1)",
+		"## Scores by package", "| `m/p` | 9 |", "## Scores by file", "| `p/p.go` | 9 |", "## Catalog", "| `cat-entry` | 3 | killed | no | TestB |",
+		"## Scores by operator", "## Needing no action", "**Timed out**", "**Unviable**", "**Ignored**", "**Not run**", "no compiler: 1", "## Baseline"}
+	at := 0
+	for _, s := range order {
+		i := strings.Index(md[at:], s)
+		if i < 0 {
+			t.Errorf("Markdown has no %q after byte %d", s, at)
+			continue
 		}
+		at += i
+	}
+	if strings.Contains(md, "Cut to fit") {
+		t.Errorf("a small report says it was cut")
+	}
+	if t.Failed() {
+		t.Log(md)
 	}
 }
 
@@ -159,12 +173,12 @@ func TestMarkdown(t *testing.T) {
 // has no score, not 0%.
 func TestScoreWithoutJudgedMutants(t *testing.T) {
 	s := Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.NotRun}}, {Result: mutant.Result{Status: mutant.Unviable}}})
-	if s.Judged != 0 || FormatScore(s) != "n/a" {
-		t.Errorf("judged %d, score %q; want 0, n/a", s.Judged, FormatScore(s))
+	if s.Scored != 0 || FormatScore(s) != "n/a" {
+		t.Errorf("scored %d, score %q; want 0, n/a", s.Scored, FormatScore(s))
 	}
 	s = Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.Killed}}, {Result: mutant.Result{Status: mutant.Survived}}, {Result: mutant.Result{Status: mutant.NotRun}}})
-	if s.Judged != 2 || FormatScore(s) != "50.0%" {
-		t.Errorf("judged %d, score %q; want 2, 50.0%%", s.Judged, FormatScore(s))
+	if s.Scored != 2 || s.Judged != 3 || FormatScore(s) != "50.0%" {
+		t.Errorf("scored %d, judged %d, score %q; want 2, 3, 50.0%%", s.Scored, s.Judged, FormatScore(s))
 	}
 }
 
@@ -179,7 +193,7 @@ func TestMergeChecksShardSet(t *testing.T) {
 			cfg.StrictTimeouts = true
 		}
 		meta := Meta{Name: "s" + k, Module: "m", Patterns: []string{"./..."}, TreeBefore: "abc", TreeAfter: "abc", Shard: k, Config: cfg}
-		return Build(meta, []mutant.Outcome{outcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, nil)
+		return Build(meta, []mutant.Outcome{outcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, Inputs{})
 	}
 	whole := shard("")
 	otherPatterns := shard("1/2")
@@ -215,7 +229,7 @@ func TestMergeKeepsStrictTimeouts(t *testing.T) {
 			cfg := config.Default()
 			cfg.StrictTimeouts = strict
 			meta := Meta{Name: fmt.Sprint(k), TreeBefore: "abc", TreeAfter: "abc", Shard: fmt.Sprintf("%d/2", k), Config: cfg}
-			reports = append(reports, Build(meta, []mutant.Outcome{outcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, nil))
+			reports = append(reports, Build(meta, []mutant.Outcome{outcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, Inputs{}))
 		}
 		merged, err := Merge("all", reports)
 		if err != nil {
@@ -228,5 +242,39 @@ func TestMergeKeepsStrictTimeouts(t *testing.T) {
 		if merged.Gathermut.ExitCode != want {
 			t.Errorf("strict %v: exit %d, want %d", strict, merged.Gathermut.ExitCode, want)
 		}
+	}
+}
+
+// TestTrimFailure: what a report keeps of a test's output identifies the
+// failure and nothing else.
+func TestTrimFailure(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		out       string
+		want, not []string
+	}{
+		{"t.Error", "=== RUN   TestSum\n    strong_test.go:14: Sum([1 2 3]) = 3, want 6\n        second line of the message\n--- FAIL: TestSum (0.00s)\n=== RUN   TestMean\n--- PASS: TestMean (0.00s)\n",
+			[]string{"    strong_test.go:14: Sum([1 2 3]) = 3, want 6", "        second line of the message", "--- FAIL: TestSum"}, []string{"=== RUN", "PASS"}},
+		{"panic", "--- FAIL: TestA (0.00s)\npanic: runtime error: index out of range [5] with length 4 [recovered]\n\npanic: x\ngoroutine 7 [running]:\ntesting.tRunner.func1.2({0x5a1b20, 0xc000016090})\n\t$GOROOT/src/testing/testing.go:1734 +0x21c\npanic({0x5a1b20?, 0xc000016090?})\n\t$GOROOT/src/runtime/panic.go:792 +0x132\ngathermut/p.F(...)\n\tp/p.go:3 +0x1f\ngathermut/p.TestA(0xc0000a6000)\n\tp/p_test.go:9 +0x25\ngoroutine 1 [chan receive]:\ntesting.(*T).Run(0xc000007a00)\n\t$GOROOT/src/testing/testing.go:1851 +0x413\n",
+			[]string{"panic: runtime error: index out of range", "gathermut/p.F(...)", "\tp/p.go:3 +0x1f"}, []string{"tRunner", "TestA(0xc", "chan receive"}},
+		{"timeout", "panic: test timed out after 2s\n\trunning tests:\n\t\tTestSpin (2s)\n\ngoroutine 5 [running]:\n", []string{"panic: test timed out after 2s"}, []string{"goroutine"}},
+		{"compile error", "# fixture/strong\nstrong/strong.go:13:3: declared and not used: x\n", []string{"strong/strong.go:13:3: declared and not used: x"}, nil},
+		{"nothing recognised", "a\n\nb\nc\nd\ne\nf\ng\n", []string{"a\nb\nc\nd\ne"}, []string{"f"}},
+	} {
+		got := TrimFailure(c.out)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", c.name, got, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: %q has %q", c.name, got, n)
+			}
+		}
+	}
+	long := TrimFailure(strings.Repeat("    x_test.go:1: "+strings.Repeat("y", 500)+"\n", 100))
+	if len(long) > maxExcerpt {
+		t.Errorf("trimmed to %d bytes", len(long))
 	}
 }

@@ -90,6 +90,7 @@ type TestOutcome struct {
 type Result struct {
 	Command  string
 	ExitCode int
+	Signal   string // the signal that ended the process ("SIGKILL"), when one did
 	TimedOut bool
 	Tests    map[string]*TestOutcome // top-level tests that started
 	Output   string                  // output not attributed to a test (package level)
@@ -180,6 +181,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	case waitErr == nil:
 	case errors.As(waitErr, &exitErr):
 		res.ExitCode = exitErr.ExitCode()
+		res.Signal = SignalOf(exitErr)
 	case res.TimedOut:
 		res.ExitCode = -1
 	default:
@@ -267,6 +269,35 @@ func SkipMessage(output string) string {
 		return "skipped"
 	}
 	return strings.Join(lines, " ")
+}
+
+// SignalOf names the signal that ended a process ("SIGKILL"), or "" when
+// it exited by itself.
+func SignalOf(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return ""
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return ""
+	}
+	switch sig := ws.Signal(); sig {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	default:
+		return sig.String()
+	}
 }
 
 // ExitCode returns the exit status carried by a command's error, or -1.

@@ -58,6 +58,7 @@ type lab struct {
 	root    string // module root
 	module  string // module path
 	tmp     string // removed at the end
+	sysTemp string // the system temp dir before useOwnTemp
 	prog    *load.Program
 	cat     catalog.Catalog
 	catPath string
@@ -69,7 +70,9 @@ type lab struct {
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg
-// describes. Its error is an *Exit with the command's exit code.
+// describes. It returns an *Exit with the command's exit code and its
+// one-line reason, exitcode.OK included; any other error is a
+// configuration error.
 func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return Fail(exitcode.Usage, "%v", err)
@@ -88,6 +91,9 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 		return err
 	}
 	defer os.RemoveAll(l.tmp)
+	if err := l.useOwnTemp(); err != nil {
+		return err
+	}
 
 	d, err := l.discover(ctx)
 	if err != nil {
@@ -99,7 +105,7 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
 		}
 		fmt.Fprintf(stderr, "%d mutants in %s (%d generic packages)\n", len(d.mutants), l.module, len(d.generic))
-		return nil
+		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "mutant", "mutants") + " listed"}
 	case "diff":
 		for _, m := range d.mutants {
 			if m.Diff == "" {
@@ -108,7 +114,7 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 			}
 			fmt.Fprintf(stdout, "# %s\n%s", m.ID, m.Diff)
 		}
-		return nil
+		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "diff", "diffs") + " printed"}
 	}
 	return l.execute(ctx, d)
 }

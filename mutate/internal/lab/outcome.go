@@ -23,7 +23,6 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	meta := report.Meta{
 		Name:       l.cfg.ReportName(),
 		Module:     l.module,
-		Root:       l.root,
 		Patterns:   l.cfg.Patterns,
 		Catalog:    l.catPath,
 		Started:    l.started,
@@ -34,8 +33,14 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		TreeBefore: d.before.Hash,
 		Config:     l.cfg,
 		Shard:      l.cfg.Shard.String(),
+		Paths:      l.paths(),
 	}
 	ms := d.mutants
+	var inc *incrementalRun
+	var reused []mutant.Outcome
+	if l.cfg.Incremental != "" {
+		inc, reused, ms = l.openIncremental(ms, meta.Machine)
+	}
 
 	// The packages that can observe a mutant to run.
 	observers := map[string]bool{}
@@ -70,7 +75,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		sr, err = l.newSchemaRun(ctx, ms, eager)
 		switch {
 		case ctx.Err() != nil:
-			return Fail(exitcode.Interrupted, "interrupted during the schema build")
+			return l.interruptedBefore(meta, d, reused, ms, "the schema build")
 		case err != nil:
 			fmt.Fprintf(l.stderr, "mutate: %v\nmutate: no schema: every mutant gets its own build (as --no-schemata)\n", err)
 			sr = nil
@@ -92,7 +97,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 				runner.Red = red
 			} else if err != nil {
 				if ctx.Err() != nil {
-					return Fail(exitcode.Interrupted, "interrupted during the baseline")
+					return l.interruptedBefore(meta, d, reused, ms, "the baseline")
 				}
 				return Fail(exitcode.Baseline, "%v", err)
 			}
@@ -119,7 +124,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		meta.Timing.Baseline = time.Since(baseStart).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
-				return Fail(exitcode.Interrupted, "interrupted during the baseline")
+				return l.interruptedBefore(meta, d, reused, ms, "the baseline")
 			}
 			return Fail(exitcode.Baseline, "%v", err)
 		}
@@ -138,10 +143,12 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	if runner.Red == nil {
 		prog := newProgress(l.stderr, len(ms), time.Now())
 		prog.verbose = l.cfg.Verbose
-		runStart := time.Now()
+		stopWatch := prog.watch(ctx)
 		outcomes = runner.Run(ctx, ms, prog.update)
+		stopWatch()
 		prog.finish()
-		meta.Timing.Mutants = time.Since(runStart).Seconds()
+		// the time spent judging: up to the interrupt, if one came
+		meta.Timing.Mutants = prog.judgingTime().Seconds()
 		meta.Timing.FallbackBuilds, meta.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds
 		meta.Timing.TestProcesses, meta.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
 		interrupted = ctx.Err() != nil
@@ -151,9 +158,10 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		meta.Timing.SchemaBuilds = sr.buildSeconds()
 	}
 	meta.Baseline = baselineInfo(base)
+	var failing []string
 	if runner.Red != nil {
 		outcomes, interrupted = nil, false
-		failing := runner.Red.Failing
+		failing = runner.Red.Failing
 		if sr != nil {
 			failing = base.Failing
 		}
@@ -167,12 +175,34 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			}
 		}
 	}
-	meta.Modes = map[mutant.Mode]int{}
-	for _, o := range outcomes {
-		meta.Modes[o.Result.Mode]++
+	outcomes = append(reused, outcomes...)
+	if runner.Red == nil && inc != nil {
+		meta.Incremental = l.storeIncremental(inc, outcomes, interrupted)
 	}
-	meta.Timing.Discovery, meta.Timing.TypeCheck = l.discoverySeconds, l.typeCheckSeconds
+	return l.finish(meta, d, outcomes, interrupted, report.Conditions{
+		BaselineRed:    runner.Red != nil,
+		BaselineNote:   strings.Join(failing, ", "),
+		Interrupted:    interrupted,
+		StrictTimeouts: l.cfg.StrictTimeouts,
+	})
+}
 
+// interruptedBefore writes the partial report of a run interrupted before
+// any mutant ran (the doc promises one): every mutant unjudged but those
+// the incremental cache gave.
+func (l *lab) interruptedBefore(meta report.Meta, d *discovery, reused []mutant.Outcome, ms []mutant.Mutant, phase string) error {
+	meta.Baseline = report.BaselineInfo{Interrupted: true, Seconds: meta.Timing.Baseline}
+	outcomes := append([]mutant.Outcome(nil), reused...)
+	for _, m := range ms {
+		outcomes = append(outcomes, mutant.Outcome{Mutant: m, Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted during " + phase}})
+	}
+	fmt.Fprintf(l.stderr, "mutate: interrupted during %s\n", phase)
+	return l.finish(meta, d, outcomes, true, report.Conditions{Interrupted: true})
+}
+
+// finish hashes the tree again, writes the reports, prints the summary
+// and returns the run's exit.
+func (l *lab) finish(meta report.Meta, d *discovery, outcomes []mutant.Outcome, interrupted bool, cond report.Conditions) error {
 	after, err := tree.HashTree(l.root, kernelFiles(l.root, l.cat))
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
@@ -181,40 +211,76 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	meta.TreeChanged = d.before.Changed(after)
 	meta.Interrupted = interrupted
 	meta.WallSeconds = time.Since(l.started).Seconds()
-	sources := map[string]string{}
+	cond.TreeChanged = meta.TreeChanged
+	meta.Modes = map[mutant.Mode]int{}
 	for _, o := range outcomes {
-		if _, ok := sources[o.Mutant.File]; !ok {
-			data, _ := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(o.Mutant.File)))
-			sources[o.Mutant.File] = string(data)
+		if o.Result.Mode != "" {
+			meta.Modes[o.Result.Mode]++
 		}
 	}
-	rep := report.Build(meta, outcomes, sources)
-	rep.Gathermut.ExitCode, rep.Gathermut.Reason = report.ExitCode(rep.Gathermut.Summary, report.Conditions{
-		TreeChanged:    len(meta.TreeChanged) > 0,
-		BaselineRed:    runner.Red != nil,
-		Interrupted:    interrupted,
-		BaselineNote:   strings.Join(base.Failing, ", "),
-		StrictTimeouts: l.cfg.StrictTimeouts,
-	})
+	meta.Timing.Discovery, meta.Timing.TypeCheck = l.discoverySeconds, l.typeCheckSeconds
+	in := report.Inputs{Sources: map[string]string{}, Tests: testLocations(l.prog, outcomes)}
+	for _, o := range outcomes {
+		if _, ok := in.Sources[o.Mutant.File]; !ok {
+			data, _ := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(o.Mutant.File)))
+			in.Sources[o.Mutant.File] = string(data)
+		}
+	}
+	rep := report.Build(meta, outcomes, in)
+	rep.Decide(cond)
 	jsonPath, mdPath, err := report.Write(l.cfg.ReportDir, rep)
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
 	}
-	sum := rep.Gathermut.Summary
-	fmt.Fprintf(l.stdout, "%d mutants: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored; score %s; %.1f s (-j %d)\n",
-		sum.Total, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
-		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], report.FormatScore(sum), meta.WallSeconds, l.cfg.Jobs)
-	for _, o := range outcomes {
-		if o.Result.Status == mutant.NotRun {
-			fmt.Fprintf(l.stdout, "not run: %s: %s\n", o.Mutant.ID, o.Result.Why)
-		}
-	}
+	l.printSummary(rep, outcomes, jsonPath)
 	fmt.Fprintf(l.stdout, "reports: %s, %s\n", jsonPath, mdPath)
-	if rep.Gathermut.ExitCode != exitcode.OK {
-		return Fail(rep.Gathermut.ExitCode, "%s", rep.Gathermut.Reason)
+	return &Exit{Code: rep.Gathermut.ExitCode, Reason: rep.Gathermut.Reason}
+}
+
+// printSummary prints the counts of the judged mutants, the rate, and
+// what did not run as counts by reason (the ids are in the JSON).
+func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPath string) {
+	g := rep.Gathermut
+	sum := g.Summary
+	lead := fmt.Sprintf("%d mutants", sum.Total)
+	if g.Interrupted {
+		lead = fmt.Sprintf("interrupted: %d of %d judged", sum.Judged, sum.Total)
 	}
-	fmt.Fprintln(l.stdout, rep.Gathermut.Reason)
-	return nil
+	rate := "no mutant tested"
+	if r := report.Rate(sum, g.Timing); r > 0 {
+		rate = fmt.Sprintf("%d tested, %.1f/min", sum.Tested, r)
+	}
+	reused := ""
+	if sum.Reused > 0 {
+		reused = fmt.Sprintf(", %d reused", sum.Reused)
+	}
+	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
+		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
+		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], reused, report.FormatScore(sum), rate, g.WallSeconds, l.cfg.Jobs)
+	if sum.Interrupted > 0 {
+		fmt.Fprintf(l.stdout, "%d not judged because of the interrupt (status Pending in %s)\n", sum.Interrupted, jsonPath)
+	}
+	byWhy := map[string][]string{}
+	var whys []string
+	for _, o := range outcomes {
+		if o.Result.Status != mutant.NotRun {
+			continue
+		}
+		why := l.paths().Clean(o.Result.Why)
+		if _, ok := byWhy[why]; !ok {
+			whys = append(whys, why)
+		}
+		byWhy[why] = append(byWhy[why], o.Mutant.ID)
+	}
+	sort.Slice(whys, func(i, j int) bool { return len(byWhy[whys[i]]) > len(byWhy[whys[j]]) })
+	for _, why := range whys {
+		ids := byWhy[why]
+		list := strings.Join(ids, ", ")
+		if len(ids) > 3 {
+			list = strings.Join(ids[:3], ", ") + fmt.Sprintf(" and %d more (in %s)", len(ids)-3, jsonPath)
+		}
+		fmt.Fprintf(l.stdout, "not run (%d): %s: %s\n", len(ids), why, list)
+	}
 }
 
 func baselineInfo(b *Baseline) report.BaselineInfo {
@@ -239,4 +305,11 @@ func countRunnable(ms []mutant.Mutant) int {
 		}
 	}
 	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

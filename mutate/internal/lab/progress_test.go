@@ -2,6 +2,7 @@ package lab
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestProgress(t *testing.T) {
 	}{
 		{"pipe", false, false, nil, []string{"killed"}},
 		{"pipe verbose", false, true, []string{"survived: m1 why\n"}, []string{"\r", "ETA"}},
-		{"terminal", true, false, []string{"\r\033[K4/4  killed 2  survived 1  timed out 1  elapsed ", "ETA 0s", "\r\033[K1/4  killed 1  survived 0"}, []string{": m1 why"}},
+		{"terminal", true, false, []string{"\r\033[K4/4 judged  killed 2  survived 1  timed out 1  elapsed ", "ETA 0s", "\r\033[K1/4 judged  killed 1  survived 0"}, []string{": m1 why"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -44,5 +45,36 @@ func TestProgress(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProgressInterrupted: after an interrupt the line counts what was
+// judged, says so, and gives no ETA; the unjudged mutants the runner
+// reports afterwards do not move the count.
+func TestProgressInterrupted(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, 10, time.Now())
+	p.tty = true
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := p.watch(ctx)
+	for _, st := range []mutant.Status{mutant.Killed, mutant.Survived, mutant.Killed} {
+		p.update(mutant.Outcome{Result: mutant.Result{Status: st}})
+	}
+	cancel()
+	for i := 0; i < 7; i++ {
+		p.update(mutant.Outcome{Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}})
+	}
+	stop()
+	p.finish()
+	out := buf.String()
+	last := out[strings.LastIndex(out, "\r"):]
+	if !strings.Contains(last, "interrupted: 3 of 10 judged  killed 2  survived 1") || strings.Contains(last, "ETA") {
+		t.Errorf("last line after the interrupt: %q", last)
+	}
+	if strings.Contains(out, "10/10") {
+		t.Errorf("unjudged mutants counted as done: %q", out)
+	}
+	if j := p.judgingTime(); j <= 0 || j > time.Since(p.start) {
+		t.Errorf("judging time %s", j)
 	}
 }

@@ -68,8 +68,8 @@ func (t *timing) add(build, run time.Duration, builds, runs int) {
 }
 
 // Run runs every mutant in a pool of Opts.Jobs workers and calls done (from
-// one goroutine at a time) as each finishes. Mutants not started when ctx is
-// cancelled are reported NotRun "interrupted".
+// one goroutine at a time) as each finishes. Mutants not judged when ctx is
+// cancelled are reported Interrupted (no verdict).
 func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
 	if r.slots == nil {
 		r.slots = newSlots(r.Opts.Jobs)
@@ -83,11 +83,11 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 		p.Go(func() {
 			var res mutant.Result
 			if ctx.Err() != nil {
-				res = mutant.Result{Status: mutant.NotRun, Why: "interrupted before it ran"}
+				res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
 			} else {
 				res = r.One(ctx, m)
 				if ctx.Err() != nil && res.Status != mutant.Killed {
-					res = mutant.Result{Status: mutant.NotRun, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
+					res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
 				}
 			}
 			mu.Lock()
@@ -198,6 +198,7 @@ type verdict struct {
 	crashed  []string // packages whose binary failed with no failing test
 	excerpt  strings.Builder
 	exitCode int
+	signal   string // the signal that ended a test process (a timeout's kill)
 }
 
 // step is one run of a mutant's tests in one observing package: its
@@ -402,7 +403,12 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 }
 
 func (v *verdict) add(pkg string, run *testbin.Result) {
-	v.exitCode = max(v.exitCode, run.ExitCode)
+	if run.ExitCode != 0 && (v.exitCode == 0 || run.ExitCode > v.exitCode) {
+		v.exitCode = run.ExitCode // -1 when a signal ended it
+	}
+	if run.Signal != "" {
+		v.signal = run.Signal
+	}
 	var failedHere, running []string
 	for name, t := range run.Tests {
 		id := pkg + "." + name
@@ -444,6 +450,7 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string]bool) mutant.Result {
 	sort.Strings(v.failed)
 	res.ExitCode = v.exitCode
+	res.Signal = v.signal
 	res.TestsRun = len(v.ran)
 	res.Excerpt = testbin.Limit(v.excerpt.String(), 4<<10)
 	expectedRan := false
@@ -455,6 +462,9 @@ func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string
 	switch {
 	case v.timedOut != "":
 		res.Status, res.Why = mutant.TimedOut, "timed out: "+v.timedOut
+		if v.signal != "" {
+			res.Why += " (stopped with " + v.signal + ")"
+		}
 	case len(v.failed) > 0:
 		res.Status, res.KilledBy = mutant.Killed, v.failed
 		res.ExpectedKiller = anyIn(v.failed, expected)

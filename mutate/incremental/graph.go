@@ -1,0 +1,671 @@
+package incremental
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// listed is what go list says of one package.
+type listed struct {
+	ImportPath      string
+	Name            string
+	Dir             string
+	GoFiles         []string
+	CgoFiles        []string
+	TestGoFiles     []string
+	XTestGoFiles    []string
+	SFiles          []string
+	CFiles          []string
+	HFiles          []string
+	CXXFiles        []string
+	SysoFiles       []string
+	EmbedFiles      []string
+	TestEmbedFiles  []string
+	XTestEmbedFiles []string
+	Imports         []string
+	TestImports     []string
+	XTestImports    []string
+}
+
+// node is one top-level declaration: a function or method, a type, a
+// variable spec, or a whole const group (iota ties its specs together).
+type node struct {
+	key      string // "pkg.Name", "pkg.(T).M", "pkg.init#2"; xtest decls are in "pkg_test"
+	pkg      string // the package it belongs to for tests' purposes (pkg for pkg_test)
+	file     string // module-relative
+	start    int    // byte offsets in the file
+	end      int
+	testCode bool // in a _test.go file or a test-only package
+	hash     [32]byte
+}
+
+// Graph is the module's declarations and the references between them,
+// found from the syntax alone (no type checking): an identifier refers to
+// the package-level declaration of that name in its package, pkg.Name to
+// that declaration of an imported module package, and x.Name to every
+// method named Name in the module (whatever x's type is, which covers
+// calls through interfaces). A type refers to its methods, so using a
+// value refers to every method that implicit calls (String, Error) can
+// reach. Over-approximate on purpose: a spurious reference only makes a
+// mutant run again.
+type Graph struct {
+	root   string
+	module string
+	nodes  []node
+	byKey  map[string]int
+	edges  [][]int32
+	redges [][]int32
+	files  map[string][]int // module-relative file -> its nodes, by start offset
+
+	tests    map[string]int    // test id "pkg.TestX" -> node
+	testPkg  map[string]string // test id -> package path
+	testMain map[string][]int  // package path -> TestMain nodes (internal and external)
+	inits    map[string][]int  // package path -> nodes that run at init (init funcs, vars whose initializer calls)
+	binary   map[string][]string
+	global   [32]byte
+
+	fwdTest  map[string][]int32 // test id -> Fwd closure (cached)
+	testHash map[string][32]byte
+	cands    map[int32][]string // node -> tests whose closure holds it
+	fwd      map[int][]int32
+	bwd      map[int][]int32
+}
+
+// Build reads the module at root: go list ./... for its packages and
+// files, every Go file parsed, the references between declarations, and
+// the hashes of everything a test binary reads besides Go code (assembly,
+// C, embedded files, testdata, go.mod, go.sum). salt is folded into every
+// key: the tool's version, the Go version and the judging flags.
+func Build(root, module string, env []string, salt string) (*Graph, error) {
+	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,SFiles,CFiles,HFiles,CXXFiles,SysoFiles,EmbedFiles,TestEmbedFiles,XTestEmbedFiles,Imports,TestImports,XTestImports", "./...")
+	cmd.Dir = root
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("incremental: go list: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("incremental: go list output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	g := &Graph{
+		root: root, module: module, byKey: map[string]int{}, files: map[string][]int{},
+		tests: map[string]int{}, testPkg: map[string]string{}, testMain: map[string][]int{}, inits: map[string][]int{},
+		binary: map[string][]string{}, fwdTest: map[string][]int32{}, testHash: map[string][32]byte{}, fwd: map[int][]int32{}, bwd: map[int][]int32{},
+	}
+	if err := g.read(pkgs); err != nil {
+		return nil, err
+	}
+	g.globalHash(salt)
+	return g, nil
+}
+
+// pkgSyntax is one package's parsed files and what their names resolve to.
+type pkgSyntax struct {
+	l      listed
+	path   string // the decls' package ("p" or "p_test")
+	test   string // the package whose tests these are (p)
+	files  []parsedFile
+	scope  map[string]int // package-level name -> node
+	extras [32]byte       // hash of assembly and C sources, for bodyless and cgo decls
+	embeds [32]byte       // hash of the embedded files
+}
+
+type parsedFile struct {
+	rel     string
+	src     []byte
+	f       *ast.File
+	test    bool
+	cgo     bool
+	imports map[string]string // name in the file -> import path
+	dots    []string          // dot-imported paths
+}
+
+func (g *Graph) read(pkgs []listed) error {
+	names := map[string]string{} // import path -> package name
+	inModule := map[string]bool{}
+	for _, p := range pkgs {
+		names[p.ImportPath] = p.Name
+		inModule[p.ImportPath] = true
+	}
+	testOnly := testOnlyPackages(pkgs)
+	fset := token.NewFileSet()
+	var all []*pkgSyntax
+	for _, p := range pkgs {
+		if len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+			continue
+		}
+		internal := &pkgSyntax{l: p, path: p.ImportPath, test: p.ImportPath, scope: map[string]int{}}
+		external := &pkgSyntax{l: p, path: p.ImportPath + "_test", test: p.ImportPath, scope: map[string]int{}}
+		internal.extras = hashFiles(p.Dir, p.SFiles, p.CFiles, p.HFiles, p.CXXFiles, p.SysoFiles)
+		internal.embeds = hashFiles(p.Dir, p.EmbedFiles, p.TestEmbedFiles)
+		external.embeds = hashFiles(p.Dir, p.XTestEmbedFiles)
+		groups := []struct {
+			into  *pkgSyntax
+			files []string
+			test  bool
+			cgo   bool
+		}{{internal, p.GoFiles, false, false}, {internal, p.CgoFiles, false, true}, {internal, p.TestGoFiles, true, false}, {external, p.XTestGoFiles, true, false}}
+		for _, grp := range groups {
+			for _, name := range grp.files {
+				path := filepath.Join(p.Dir, name)
+				src, err := os.ReadFile(path)
+				if err != nil {
+					return fmt.Errorf("incremental: %w", err)
+				}
+				f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+				if err != nil {
+					return fmt.Errorf("incremental: %w", err)
+				}
+				rel, err := filepath.Rel(g.root, path)
+				if err != nil {
+					return fmt.Errorf("incremental: %w", err)
+				}
+				pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly[p.ImportPath], cgo: grp.cgo, imports: map[string]string{}}
+				for _, imp := range f.Imports {
+					ipath, _ := strconv.Unquote(imp.Path.Value)
+					name := names[ipath]
+					if name == "" {
+						name = ipath[strings.LastIndex(ipath, "/")+1:]
+					}
+					if imp.Name != nil {
+						name = imp.Name.Name
+					}
+					switch name {
+					case "_":
+					case ".":
+						pf.dots = append(pf.dots, ipath)
+					default:
+						pf.imports[name] = ipath
+					}
+				}
+				if grp.cgo {
+					// the cgo preamble is the import "C" declaration's comment
+					for _, imp := range f.Imports {
+						if imp.Path.Value == `"C"` && imp.Doc != nil {
+							internal.extras = sha256.Sum256(append(internal.extras[:], imp.Doc.Text()...))
+						}
+						if gd := importDecl(f, imp); gd != nil && gd.Doc != nil {
+							internal.extras = sha256.Sum256(append(internal.extras[:], gd.Doc.Text()...))
+						}
+					}
+				}
+				grp.into.files = append(grp.into.files, pf)
+			}
+		}
+		for _, ps := range []*pkgSyntax{internal, external} {
+			if len(ps.files) > 0 {
+				g.declare(ps, fset)
+				all = append(all, ps)
+			}
+		}
+		bin := []string{p.ImportPath}
+		seen := map[string]bool{p.ImportPath: true}
+		queue := append(append(append([]string(nil), p.Imports...), p.TestImports...), p.XTestImports...)
+		for len(queue) > 0 {
+			q := queue[0]
+			queue = queue[1:]
+			if seen[q] || !inModule[q] {
+				continue
+			}
+			seen[q] = true
+			bin = append(bin, q)
+			for _, o := range pkgs {
+				if o.ImportPath == q {
+					queue = append(queue, o.Imports...)
+				}
+			}
+		}
+		sort.Strings(bin)
+		g.binary[p.ImportPath] = bin
+	}
+	byPath := map[string]*pkgSyntax{}
+	for _, ps := range all {
+		byPath[ps.path] = ps
+	}
+	methods := map[string][]int{} // method name -> method nodes
+	for i, n := range g.nodes {
+		if k := n.key; strings.Contains(k, ").") {
+			methods[k[strings.LastIndex(k, ".")+1:]] = append(methods[k[strings.LastIndex(k, ".")+1:]], i)
+		}
+	}
+	g.edges = make([][]int32, len(g.nodes))
+	for _, ps := range all {
+		g.link(ps, fset, byPath, methods)
+	}
+	g.redges = make([][]int32, len(g.nodes))
+	for from, tos := range g.edges {
+		tos = dedupe32(tos)
+		g.edges[from] = tos
+		for _, to := range tos {
+			g.redges[to] = append(g.redges[to], int32(from))
+		}
+	}
+	for file := range g.files {
+		sort.Slice(g.files[file], func(i, j int) bool { return g.nodes[g.files[file][i]].start < g.nodes[g.files[file][j]].start })
+	}
+	return nil
+}
+
+func importDecl(f *ast.File, imp *ast.ImportSpec) *ast.GenDecl {
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			for _, s := range gd.Specs {
+				if s == imp {
+					return gd
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// testOnlyPackages are the module packages that only tests import (test
+// helpers such as a conformance suite): their code is test code.
+func testOnlyPackages(pkgs []listed) map[string]bool {
+	importedByTests := map[string]bool{}
+	for _, p := range pkgs {
+		for _, imp := range append(append([]string(nil), p.TestImports...), p.XTestImports...) {
+			importedByTests[imp] = true
+		}
+	}
+	out := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range pkgs {
+			if out[p.ImportPath] || !importedByTests[p.ImportPath] {
+				continue
+			}
+			only := true
+			for _, q := range pkgs {
+				if out[q.ImportPath] || q.ImportPath == p.ImportPath {
+					continue
+				}
+				for _, imp := range q.Imports {
+					if imp == p.ImportPath {
+						only = false
+					}
+				}
+			}
+			if only {
+				out[p.ImportPath] = true
+				changed = true
+			}
+		}
+	}
+	return out
+}
+
+// declare makes the nodes of a package's top-level declarations.
+func (g *Graph) declare(ps *pkgSyntax, fset *token.FileSet) {
+	inits := 0
+	add := func(key string, pf parsedFile, from, to token.Pos, extra ...[]byte) int {
+		start, end := fset.Position(from).Offset, fset.Position(to).Offset
+		h := sha256.New()
+		h.Write(pf.src[start:end])
+		for _, e := range extra {
+			h.Write(e)
+		}
+		n := node{key: key, pkg: ps.test, file: pf.rel, start: start, end: end, testCode: pf.test}
+		copy(n.hash[:], h.Sum(nil))
+		if _, dup := g.byKey[key]; dup {
+			// the same name twice (a test helper and a function of
+			// another file set): keep both apart
+			key += "#" + strconv.Itoa(len(g.nodes))
+			n.key = key
+		}
+		i := len(g.nodes)
+		g.nodes = append(g.nodes, n)
+		g.byKey[key] = i
+		g.files[pf.rel] = append(g.files[pf.rel], i)
+		return i
+	}
+	for _, pf := range ps.files {
+		for _, decl := range pf.f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				extra := directives(d.Doc)
+				if d.Body == nil {
+					extra = append(extra, ps.extras[:]...) // implemented in assembly (or linked)
+				}
+				if pf.cgo {
+					extra = append(extra, ps.extras[:]...)
+				}
+				name := d.Name.Name
+				switch {
+				case d.Recv != nil && len(d.Recv.List) > 0:
+					name = "(" + recvType(d.Recv.List[0].Type) + ")." + name
+				case name == "init":
+					inits++
+					name = "init#" + strconv.Itoa(inits)
+				}
+				i := add(ps.path+"."+name, pf, d.Pos(), d.End(), extra)
+				switch {
+				case d.Recv == nil && d.Name.Name == "init":
+					g.inits[ps.test] = append(g.inits[ps.test], i)
+				case d.Recv == nil && d.Name.Name == "TestMain" && pf.test:
+					g.testMain[ps.test] = append(g.testMain[ps.test], i)
+				case d.Recv == nil && d.Name.Name != "init":
+					ps.scope[d.Name.Name] = i
+					if pf.test && isTest(d) {
+						id := ps.test + "." + d.Name.Name
+						if _, dup := g.tests[id]; !dup {
+							g.tests[id] = i
+							g.testPkg[id] = ps.test
+						}
+					}
+				}
+			case *ast.GenDecl:
+				extra := directives(d.Doc)
+				if pf.cgo {
+					extra = append(extra, ps.extras[:]...)
+				}
+				switch d.Tok {
+				case token.IMPORT:
+				case token.CONST:
+					// iota ties a group together: one node for all
+					i := add(ps.path+"."+firstName(d), pf, d.Pos(), d.End(), extra)
+					for _, s := range d.Specs {
+						for _, n := range s.(*ast.ValueSpec).Names {
+							ps.scope[n.Name] = i
+						}
+					}
+				case token.VAR:
+					for _, s := range d.Specs {
+						vs := s.(*ast.ValueSpec)
+						ex := append(append([]byte(nil), extra...), directives(vs.Doc)...)
+						if strings.Contains(string(ex), "go:embed") || d.Doc != nil && strings.Contains(d.Doc.Text(), "go:embed") {
+							ex = append(ex, ps.embeds[:]...)
+						}
+						from, to := vs.Pos(), vs.End()
+						if len(d.Specs) == 1 {
+							from, to = d.Pos(), d.End()
+						}
+						i := add(ps.path+"."+vs.Names[0].Name, pf, from, to, ex)
+						for _, n := range vs.Names {
+							ps.scope[n.Name] = i
+						}
+						if callsAnything(vs.Values) {
+							g.inits[ps.test] = append(g.inits[ps.test], i)
+						}
+					}
+				case token.TYPE:
+					for _, s := range d.Specs {
+						ts := s.(*ast.TypeSpec)
+						from, to := ts.Pos(), ts.End()
+						if len(d.Specs) == 1 {
+							from, to = d.Pos(), d.End()
+						}
+						i := add(ps.path+"."+ts.Name.Name, pf, from, to, extra)
+						ps.scope[ts.Name.Name] = i
+					}
+				}
+			}
+		}
+	}
+}
+
+// directives returns the //go: lines of a doc comment (they change what
+// a declaration compiles to: go:embed, go:linkname, go:noescape, ...).
+func directives(doc *ast.CommentGroup) []byte {
+	if doc == nil {
+		return nil
+	}
+	var b []byte
+	for _, c := range doc.List {
+		if strings.HasPrefix(c.Text, "//go:") {
+			b = append(b, c.Text...)
+			b = append(b, '\n')
+		}
+	}
+	return b
+}
+
+func isTest(d *ast.FuncDecl) bool {
+	name := d.Name.Name
+	for _, prefix := range []string{"Test", "Fuzz", "Example", "Benchmark"} {
+		if strings.HasPrefix(name, prefix) && name != "TestMain" {
+			return true
+		}
+	}
+	return false
+}
+
+func firstName(d *ast.GenDecl) string {
+	for _, s := range d.Specs {
+		if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+			return vs.Names[0].Name
+		}
+	}
+	return "const"
+}
+
+func recvType(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return "?"
+		}
+	}
+}
+
+// callsAnything reports whether an initializer calls a function (or
+// converts, which looks the same): then it runs code at init.
+func callsAnything(values []ast.Expr) bool {
+	found := false
+	for _, v := range values {
+		ast.Inspect(v, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false // defined, not run
+			case *ast.CallExpr:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// link adds the references of every declaration of ps.
+func (g *Graph) link(ps *pkgSyntax, fset *token.FileSet, byPath map[string]*pkgSyntax, methods map[string][]int) {
+	for _, pf := range ps.files {
+		for _, decl := range pf.f.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+				continue
+			}
+			var specNodes map[ast.Spec]int
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok != token.CONST {
+				specNodes = map[ast.Spec]int{}
+				for _, s := range gd.Specs {
+					specNodes[s] = g.nodeAt(pf.rel, fset.Position(s.Pos()).Offset)
+				}
+			}
+			refs := func(n int, root ast.Node) {
+				ast.Inspect(root, func(x ast.Node) bool {
+					switch e := x.(type) {
+					case *ast.SelectorExpr:
+						if id, ok := e.X.(*ast.Ident); ok {
+							if path, ok := pf.imports[id.Name]; ok {
+								if other := byPath[path]; other != nil {
+									if to, ok := other.scope[e.Sel.Name]; ok {
+										g.edge(n, to)
+									}
+								}
+							}
+						}
+						for _, m := range methods[e.Sel.Name] {
+							g.edge(n, m)
+						}
+						ast.Inspect(e.X, func(y ast.Node) bool { return g.ident(n, y, ps, pf, byPath) })
+						return false
+					default:
+						return g.ident(n, x, ps, pf, byPath)
+					}
+				})
+			}
+			from := -1
+			if specNodes != nil {
+				for s, n := range specNodes {
+					if n >= 0 {
+						refs(n, s)
+					}
+				}
+			} else if from = g.nodeAt(pf.rel, fset.Position(decl.Pos()).Offset); from >= 0 {
+				refs(from, decl)
+			}
+			// a method needs its type, and a type its methods
+			if fd, ok := decl.(*ast.FuncDecl); ok && from >= 0 && fd.Recv != nil && len(fd.Recv.List) > 0 {
+				if t, ok := ps.scope[recvType(fd.Recv.List[0].Type)]; ok {
+					g.edge(t, from)
+				}
+			}
+		}
+	}
+}
+
+// ident adds the reference an identifier makes, if any.
+func (g *Graph) ident(n int, x ast.Node, ps *pkgSyntax, pf parsedFile, byPath map[string]*pkgSyntax) bool {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return true
+	}
+	if to, ok := ps.scope[id.Name]; ok && to != n {
+		g.edge(n, to)
+	}
+	for _, path := range pf.dots {
+		if other := byPath[path]; other != nil {
+			if to, ok := other.scope[id.Name]; ok {
+				g.edge(n, to)
+			}
+		}
+	}
+	return true
+}
+
+func (g *Graph) edge(from, to int) {
+	if from >= 0 && to >= 0 && from != to {
+		g.edges[from] = append(g.edges[from], int32(to))
+	}
+}
+
+// nodeAt returns the node whose declaration spans offset in file, or -1.
+func (g *Graph) nodeAt(file string, offset int) int {
+	ns := g.files[file]
+	best := -1
+	for _, i := range ns {
+		n := g.nodes[i]
+		if n.start <= offset && offset < n.end {
+			if best < 0 || n.end-n.start < g.nodes[best].end-g.nodes[best].start {
+				best = i
+			}
+		}
+	}
+	return best
+}
+
+func dedupe32(xs []int32) []int32 {
+	if len(xs) < 2 {
+		return xs
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	out := xs[:1]
+	for _, x := range xs[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// hashFiles hashes the named files of dir, in order.
+func hashFiles(dir string, lists ...[]string) [32]byte {
+	h := sha256.New()
+	for _, list := range lists {
+		for _, name := range list {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+			if err == nil {
+				h.Write(data)
+			}
+		}
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// globalHash folds in what every test binary depends on: the salt, go.mod,
+// go.sum and every file under a testdata directory of the module (tests
+// read them at run time, and which test reads which is not in the code).
+func (g *Graph) globalHash(salt string) {
+	h := sha256.New()
+	fmt.Fprintf(h, "incremental v1\x00%s\x00%s\x00", g.module, salt)
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, _ := os.ReadFile(filepath.Join(g.root, name))
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
+	}
+	var testdata []string
+	filepath.WalkDir(g.root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != g.root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if path != g.root {
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(g.root, path)
+		rel = filepath.ToSlash(rel)
+		if strings.Contains("/"+rel, "/testdata/") && d.Type().IsRegular() {
+			testdata = append(testdata, rel)
+		}
+		return nil
+	})
+	sort.Strings(testdata)
+	for _, rel := range testdata {
+		data, _ := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(rel)))
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(h, "%s\x00%x\x00", rel, sum)
+	}
+	copy(g.global[:], h.Sum(nil))
+}

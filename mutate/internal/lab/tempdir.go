@@ -1,0 +1,52 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"gathermut/mutate/report"
+)
+
+// useOwnTemp points every child process's temporary files into the run's
+// own temp dir, which Run removes whatever happens: GOTMPDIR for the go
+// command's work directories (a build killed by a timeout or Ctrl-C
+// cannot remove its own go-build* dir) and TMPDIR for everything else,
+// the test binaries' t.TempDir included (a test killed mid-way leaves its
+// dir). Nothing is left in the system temp dir after a run.
+func (l *lab) useOwnTemp() error {
+	l.sysTemp = os.TempDir()
+	for env, dir := range map[string]string{"GOTMPDIR": filepath.Join(l.tmp, "go"), "TMPDIR": filepath.Join(l.tmp, "tmp")} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("lab: %w", err)
+		}
+		if err := os.Setenv(env, dir); err != nil {
+			return fmt.Errorf("lab: set %s: %w", env, err)
+		}
+	}
+	return nil
+}
+
+var (
+	goEnvOnce       sync.Once
+	goRoot, modPath string
+	goCache         string
+)
+
+// paths are the absolute paths reports must not name.
+func (l *lab) paths() report.Paths {
+	goEnvOnce.Do(func() {
+		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE").Output()
+		if err == nil {
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			if len(lines) == 3 {
+				goRoot, modPath, goCache = strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
+			}
+		}
+	})
+	home, _ := os.UserHomeDir()
+	return report.Paths{Root: l.root, Temp: l.tmp, GoRoot: goRoot, ModCache: modPath, GoCache: goCache, TempDir: l.sysTemp, Home: home}
+}

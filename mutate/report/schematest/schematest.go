@@ -1,0 +1,140 @@
+package schematest
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"gathermut/mutate/report"
+)
+
+// SchemaTag is the mutation-testing-elements release the stored schema
+// comes from.
+const SchemaTag = "v3.9.0"
+
+//go:embed testdata/mutation-testing-report-schema.json
+var schemaJSON []byte
+
+var (
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+)
+
+func schema() (*jsonschema.Schema, error) {
+	compileOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+		if err != nil {
+			compileErr = fmt.Errorf("schematest: read the schema: %w", err)
+			return
+		}
+		c := jsonschema.NewCompiler()
+		const url = "https://stryker-mutator.io/mutation-testing-report-schema-" + SchemaTag + ".json"
+		if err := c.AddResource(url, doc); err != nil {
+			compileErr = fmt.Errorf("schematest: %w", err)
+			return
+		}
+		compiled, compileErr = c.Compile(url)
+	})
+	return compiled, compileErr
+}
+
+// Validate checks a JSON report: the schema, then that every killedBy and
+// coveredBy id names a test of testFiles, then that no string holds an
+// absolute path (the given ones, and anything report.AbsolutePath finds).
+func Validate(data []byte, forbidden ...string) error {
+	sch, err := schema()
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("schematest: not JSON: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		return fmt.Errorf("schematest: not a valid mutation-testing report (schema %s): %w", SchemaTag, err)
+	}
+	var r report.Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("schematest: %w", err)
+	}
+	tests := map[string]bool{}
+	for _, tf := range r.TestFiles {
+		for _, t := range tf.Tests {
+			if tests[t.ID] {
+				return fmt.Errorf("schematest: test id %s is in testFiles twice", t.ID)
+			}
+			tests[t.ID] = true
+		}
+	}
+	for path, f := range r.Files {
+		for _, m := range f.Mutants {
+			for _, id := range append(append([]string(nil), m.KilledBy...), m.CoveredBy...) {
+				if !tests[id] {
+					return fmt.Errorf("schematest: %s: mutant %s names test %q, which is not in testFiles", path, m.ID, id)
+				}
+			}
+		}
+	}
+	text := string(data)
+	for _, p := range forbidden {
+		if p != "" && strings.Contains(text, p) {
+			return fmt.Errorf("schematest: the report names %s", p)
+		}
+	}
+	var strs []string
+	collectStrings(inst, &strs)
+	for _, s := range strs {
+		if loc := report.AbsolutePath.FindStringIndex(s); loc != nil {
+			return fmt.Errorf("schematest: an absolute path in the report: %q", excerpt(s, loc[0]))
+		}
+	}
+	return nil
+}
+
+// ValidateFile reads and validates a report file.
+func ValidateFile(path string, forbidden ...string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := Validate(data, forbidden...); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// codeKeys hold source code (the original files, a mutant's text and
+// diff), not anything the tool wrote about the machine it ran on.
+var codeKeys = map[string]bool{"source": true, "diff": true, "original": true, "replacement": true, "text": true, "description": true, "match": true}
+
+// collectStrings gathers the string values of a decoded JSON document,
+// except those under codeKeys.
+func collectStrings(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, x)
+	case []any:
+		for _, e := range x {
+			collectStrings(e, out)
+		}
+	case map[string]any:
+		for k, e := range x {
+			if _, ok := e.(string); ok && codeKeys[k] {
+				continue
+			}
+			collectStrings(e, out)
+		}
+	}
+}
+
+func excerpt(s string, at int) string {
+	from, to := max(at-40, 0), min(at+80, len(s))
+	return s[from:to]
+}
