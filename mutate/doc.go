@@ -126,9 +126,10 @@
 //
 // # Exit status
 //
-//	0    nothing survived and every catalog mutant was killed by an expected test
-//	     (mutants that did not run are listed, and do not fail the run)
-//	1    a mutant survived
+//	0    nothing survived (or, with --threshold P, the score is at least P) and
+//	     every catalog mutant was killed by an expected test (mutants that did
+//	     not run are listed, and do not fail the run)
+//	1    a mutant survived (with --threshold P: the score is below P)
 //	2    usage error
 //	3    the baseline is failing (a test fails or hangs without any mutant)
 //	4    a generic mutant timed out, with --strict-timeouts (by default a
@@ -143,6 +144,14 @@
 //
 // When several apply, the first in the order 7, 3, 130, 5, 1, 4, 6 wins;
 // the one-line reason lists them all.
+//
+// --threshold P (or the project file's "threshold") is the score, in
+// percent, at which survivors stop failing the run: a team that accepts
+// 85% gates on exit 0. It relaxes exit 1 only: a catalog mutant not
+// killed by its expected test (5), an error (6), a timeout under
+// --strict-timeouts (4) still fail. The score is compared exactly (84.96%
+// is below 85%); the summary line, the final line and both reports state
+// the threshold and whether it was met.
 //
 // Every command ends with one line on stderr that names the outcome and
 // its code, the deciding reason first:

@@ -282,3 +282,93 @@ func gitApply(t *testing.T, dir string, patches map[string]string) {
 		}
 	}
 }
+
+// TestForeignThresholdAndVerbose: --threshold turns a run with survivors
+// into a pass when its score reaches the threshold (95.7% here: 44 of 46
+// scored), states it in the reports, and -v names each killer.
+func TestForeignThresholdAndVerbose(t *testing.T) {
+	dir := copyTree(t, foreignFixture)
+	res := runMutate(t, dir, nil, "all", "--threshold", "95", "-v")
+	if res.code != exitcode.OK {
+		t.Fatalf("--threshold 95: exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if !strings.Contains(res.stdout, "score 95.7% (threshold 95%: met)") || !strings.Contains(lastLine(res.stderr), "2 mutants survived, within the threshold") {
+		t.Errorf("the summary does not state the threshold:\n%s%s", res.stdout, res.stderr)
+	}
+	killers := regexp.MustCompile(`(?m)^killed: \S+ by example\.com/foreign/(stack|checksum)\.Test\w+`).FindAllString(res.stderr, -1)
+	if len(killers) != 44 {
+		t.Errorf("-v named the killer of %d of 44 killed mutants:\n%s", len(killers), res.stderr)
+	}
+	r, _ := readReport(t, filepath.Join(dir, "reports", "mutation.json"))
+	if !r.Gathermut.Config.Threshold.Given || r.Gathermut.Config.Threshold.Percent != 95 {
+		t.Errorf("JSON threshold %+v", r.Gathermut.Config.Threshold)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "reports", "mutation.md"))
+	if !bytes.Contains(md, []byte("| 95.7% | 95% (met) |")) {
+		t.Errorf("markdown does not state the threshold")
+	}
+
+	res = runMutate(t, dir, nil, "all", "--threshold", "96")
+	if res.code != exitcode.Survivors || !strings.HasPrefix(lastLine(res.stderr), "exit 1: score 95.65% is below the threshold 96% (2 mutants survived)") {
+		t.Errorf("--threshold 96: exit %d, last line %q", res.code, lastLine(res.stderr))
+	}
+}
+
+// TestForeignProjectFile: a .gathermut.json gives the module's settings
+// (here an exclusion glob and a threshold), the first line says they came
+// from it, a package named exactly is mutated whole, and the opt-in
+// const-table operator reaches the table.
+func TestForeignProjectFile(t *testing.T) {
+	dir := copyTree(t, foreignFixture)
+	files := func(res runResult) map[string]int {
+		n := map[string]int{}
+		for _, line := range strings.Split(strings.TrimSpace(res.stdout), "\n") {
+			if f := strings.Split(line, "\t"); len(f) > 2 {
+				file, _, _ := strings.Cut(f[2], ":")
+				n[f[1]+" "+file]++
+			}
+		}
+		return n
+	}
+	plain := files(runMutate(t, dir, nil, "list"))
+	if plain["const-int stack/limit_default.go"] != 2 || plain["const-table checksum/checksum.go"] != 0 {
+		t.Fatalf("list without a project file: %v", plain)
+	}
+	project := `{"comment": "generated limits are not worth mutating", "exclude": ["stack/limit_*.go"], "threshold": 90}`
+	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(project), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := runMutate(t, dir, nil, "list")
+	want := "mutate: module example.com/foreign: packages ./...; no catalog; excluding stack/limit_*.go; threshold 90% (settings of this module's .gathermut.json)"
+	if got := firstLine(res.stderr); res.code != exitcode.OK || got != want {
+		t.Errorf("first line %q (exit %d), want %q", got, res.code, want)
+	}
+	if n := files(res); n["const-int stack/limit_default.go"] != 0 || n["zero-return stack/limit_default.go"] != 0 || n["const-int stack/stack.go"] == 0 {
+		t.Errorf("the exclusion glob did not take out exactly stack/limit_*.go: %v", n)
+	}
+	if !strings.Contains(res.stderr, "no generic mutants in 1 file by exclude globs, 1 declaration by //gathermut:ignore") {
+		t.Errorf("list does not say what was left out:\n%s", res.stderr)
+	}
+	// a package named exactly is mutated whole; a --exclude adds to the file's
+	res = runMutate(t, dir, nil, "list", "./stack", "--exclude", "checksum")
+	if n := files(res); n["const-int stack/limit_default.go"] != 2 || !strings.Contains(firstLine(res.stderr), "excluding stack/limit_*.go checksum") {
+		t.Errorf("./stack named exactly: %v\n%s", n, res.stderr)
+	}
+	res = runMutate(t, dir, nil, "list", "--exclude", "checksum")
+	if n := files(res); n["const-int checksum/checksum.go"] != 0 || n["const-int stack/stack.go"] == 0 {
+		t.Errorf("--exclude checksum: %v", n)
+	}
+	// the opt-in operator, by name or with all
+	res = runMutate(t, dir, nil, "list", "--operators", "all")
+	if n := files(res); n["const-table checksum/checksum.go"] != 32 {
+		t.Errorf("--operators all: %d const-table mutants in the 16-weight table, want 32", n["const-table checksum/checksum.go"])
+	}
+	// a project file with a mistake is a configuration error naming it
+	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(`{"exclude": ["./stack"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = runMutate(t, dir, nil, "list")
+	if res.code != exitcode.Config || !strings.Contains(res.stderr, ".gathermut.json: exclude: glob \"./stack\"") {
+		t.Errorf("bad project file: exit %d\n%s", res.code, res.stderr)
+	}
+}

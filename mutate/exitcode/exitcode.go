@@ -11,7 +11,7 @@ type Code int
 // The exit statuses.
 const (
 	OK          Code = 0   // nothing survived; every catalog mutant was killed by an expected test
-	Survivors   Code = 1   // a mutant survived
+	Survivors   Code = 1   // a mutant survived (the score is below --threshold, when set)
 	Usage       Code = 2   // bad command line
 	Baseline    Code = 3   // the unmutated tests fail
 	Timeouts    Code = 4   // a generic mutant timed out, with --strict-timeouts
@@ -31,9 +31,10 @@ type entry struct {
 // table lists every code in numeric order with its documentation.
 var table = []entry{
 	{OK, "ok", []string{
-		"nothing survived and every catalog mutant was killed by an expected test",
-		"(mutants that did not run are listed, and do not fail the run)"}},
-	{Survivors, "survivors", []string{"a mutant survived"}},
+		"nothing survived (or, with --threshold P, the score is at least P) and",
+		"every catalog mutant was killed by an expected test (mutants that did",
+		"not run are listed, and do not fail the run)"}},
+	{Survivors, "survivors", []string{"a mutant survived (with --threshold P: the score is below P)"}},
 	{Usage, "usage", []string{"usage error"}},
 	{Baseline, "baseline failing", []string{"the baseline is failing (a test fails or hangs without any mutant)"}},
 	{Timeouts, "timeouts (--strict-timeouts)", []string{

@@ -103,6 +103,10 @@ func (md *mdReport) head() string {
 	}
 	cols = append(cols, "Score")
 	vals = append(vals, FormatScore(s))
+	if t := g.Config.Threshold; t.Given {
+		cols = append(cols, "Threshold")
+		vals = append(vals, thresholdCell(s, t))
+	}
 	fmt.Fprintf(&b, "| %s |\n|%s\n| %s |\n\n", strings.Join(cols, " | "), strings.Repeat("---:|", len(cols)), strings.Join(vals, " | "))
 	fmt.Fprintf(&b, "Score: (killed + timed out) / (killed + timed out + survived). ")
 	if s.CatalogTotal > 0 {

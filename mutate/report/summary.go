@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 )
@@ -118,10 +119,18 @@ type Conditions struct {
 	// exitcode.Timeouts). Otherwise a timeout counts as detected, as in the
 	// score: the tests did not pass under the mutant, they hung.
 	StrictTimeouts bool
+	// Threshold lets a run with survivors pass when its score reaches it
+	// (Decide takes the report's configured one). No threshold relaxes
+	// anything else: catalog failures, errors, timeouts under
+	// StrictTimeouts, a red baseline or a changed tree still fail.
+	Threshold config.Threshold
 }
 
 // Decide sets the report's exit code and reason.
 func (r *Report) Decide(c Conditions) {
+	if !c.Threshold.Given {
+		c.Threshold = r.Gathermut.Config.Threshold
+	}
 	r.Gathermut.ExitCode, r.Gathermut.Reason = ExitCode(r.Gathermut.Summary, c)
 }
 
@@ -152,7 +161,11 @@ func ExitCode(s Summary, c Conditions) (exitcode.Code, string) {
 		add(exitcode.Catalog, fmt.Sprintf("%d catalog mutants not killed by their expected tests: %s", n, listSome(s.CatalogFailures, 5)))
 	}
 	if n := s.Counts[mutant.Survived]; n > 0 {
-		add(exitcode.Survivors, plural(n, "mutant", "mutants")+" survived")
+		if text, fail := survivorsReason(s, c.Threshold); fail {
+			add(exitcode.Survivors, text)
+		} else {
+			note(text)
+		}
 	}
 	if n := s.Counts[mutant.TimedOut]; n > 0 {
 		if c.StrictTimeouts {
@@ -184,7 +197,11 @@ func ExitCode(s Summary, c Conditions) (exitcode.Code, string) {
 			return code, strings.Join(texts, "; ")
 		}
 	}
-	texts := []string{fmt.Sprintf("ok: %s judged, none survived", plural(s.Judged, "mutant", "mutants")), catalogClause(s), "score " + FormatScore(s)}
+	lead := fmt.Sprintf("ok: %s judged, none survived", plural(s.Judged, "mutant", "mutants"))
+	if s.Counts[mutant.Survived] > 0 {
+		lead = fmt.Sprintf("ok: %s judged", plural(s.Judged, "mutant", "mutants"))
+	}
+	texts := []string{lead, catalogClause(s), "score " + ScoreText(s, c.Threshold)}
 	for _, n := range notes {
 		texts = append(texts, n.text)
 	}
