@@ -377,6 +377,9 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 	if res.code != exitcode.Survivors {
 		t.Fatalf("merge: exit %d, want %d\n%s%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
+	if !regexp.MustCompile(`(?m)^merged: total worker time \d+\.\d s over 3 shards; longest shard \d+\.\d s \(mutation-shard-\d-of-3, shard \d/3\)$`).MatchString(res.stdout) {
+		t.Errorf("merge does not report the worker time and the longest shard:\n%s", res.stdout)
+	}
 	_, merged := readReport(t, filepath.Join(reports, "merged.json"))
 	if len(merged) != len(union) {
 		t.Errorf("merged report has %d mutants, shards %d", len(merged), len(union))

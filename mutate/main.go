@@ -291,5 +291,6 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
+	fmt.Fprintf(stdout, "merged: %s\n", report.ShardTimesText(merged.Gathermut))
 	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

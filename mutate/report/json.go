@@ -84,30 +84,33 @@ type Timing struct {
 
 // Meta is the run-level information of a report.
 type Meta struct {
-	Name        string              `json:"name"`
-	Module      string              `json:"module"`
-	Patterns    []string            `json:"patterns"`
-	Catalog     string              `json:"catalog,omitempty"`
-	Started     time.Time           `json:"started"`
-	WallSeconds float64             `json:"wallSeconds"`
-	Jobs        int                 `json:"jobs"`
-	Machine     Machine             `json:"machine"`
-	GoVersion   string              `json:"goVersion"`
-	Version     string              `json:"version"`
-	TreeBefore  string              `json:"treeBefore"`
-	TreeAfter   string              `json:"treeAfter"`
-	TreeChanged []string            `json:"treeChanged,omitempty"`
-	Interrupted bool                `json:"interrupted"`
-	Shard       string              `json:"shard,omitempty"`
-	Shards      []ShardInfo         `json:"shards,omitempty"` // merged reports: every part, with its flags
-	Incremental *IncrementalInfo    `json:"incremental,omitempty"`
-	Config      config.Config       `json:"config"` // the run's configuration
-	Baseline    BaselineInfo        `json:"baseline"`
-	Timing      Timing              `json:"timing"`
-	Modes       map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
-	Summary     Summary             `json:"summary"`
-	ExitCode    exitcode.Code       `json:"exitCode"`
-	Reason      string              `json:"reason"`
+	Name        string      `json:"name"`
+	Module      string      `json:"module"`
+	Patterns    []string    `json:"patterns"`
+	Catalog     string      `json:"catalog,omitempty"`
+	Started     time.Time   `json:"started"`
+	WallSeconds float64     `json:"wallSeconds"`
+	Jobs        int         `json:"jobs"`
+	Machine     Machine     `json:"machine"`
+	GoVersion   string      `json:"goVersion"`
+	Version     string      `json:"version"`
+	TreeBefore  string      `json:"treeBefore"`
+	TreeAfter   string      `json:"treeAfter"`
+	TreeChanged []string    `json:"treeChanged,omitempty"`
+	Interrupted bool        `json:"interrupted"`
+	Shard       string      `json:"shard,omitempty"`
+	Shards      []ShardInfo `json:"shards,omitempty"` // merged reports: every part, with its flags
+	// WorkerSeconds is, for a merged report, the sum of its parts' wall
+	// times (WallSeconds is the longest part's).
+	WorkerSeconds float64             `json:"workerSeconds,omitempty"`
+	Incremental   *IncrementalInfo    `json:"incremental,omitempty"`
+	Config        config.Config       `json:"config"` // the run's configuration
+	Baseline      BaselineInfo        `json:"baseline"`
+	Timing        Timing              `json:"timing"`
+	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
+	Summary       Summary             `json:"summary"`
+	ExitCode      exitcode.Code       `json:"exitCode"`
+	Reason        string              `json:"reason"`
 
 	// Paths are replaced in everything Build writes; they are not part
 	// of the report.

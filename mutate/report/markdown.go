@@ -130,7 +130,7 @@ func (md *mdReport) head() string {
 	}
 	fmt.Fprintf(&b, "%s; %s.\n", machine(g.Machine), g.GoVersion)
 	if g.Shard != "" {
-		fmt.Fprintf(&b, "\nShard %s of the id-sorted mutants.\n", g.Shard)
+		fmt.Fprintf(&b, "\nShard %s (the mutants split by expected work).\n", g.Shard)
 	}
 	if len(g.Shards) > 0 {
 		var parts []string
@@ -141,7 +141,7 @@ func (md *mdReport) head() string {
 			}
 			parts = append(parts, fmt.Sprintf("%s: `%s`, %s", label, CommandLine(sh.Config), seconds(sh.WallSeconds)))
 		}
-		fmt.Fprintf(&b, "\nMerged from %d reports: %s.\n", len(g.Shards), cellText(strings.Join(parts, "; "), 2000))
+		fmt.Fprintf(&b, "\nMerged from %d reports: %s. %s: %s.\n", len(g.Shards), cellText(strings.Join(parts, "; "), 2000), "Time", ShardTimesText(g))
 	}
 	return b.String()
 }

@@ -93,6 +93,7 @@ func Merge(name string, reports []*Report) (*Report, error) {
 		}
 	}
 	meta.Baseline.Flaky, meta.Baseline.Failing, meta.Baseline.Skipped = sortedSet(flaky), sortedSet(failing), sortedSet(skipped)
+	meta.WorkerSeconds, _ = ShardTimes(meta)
 	merged := Build(meta, outcomes, in)
 	merged.Decide(Conditions{
 		TreeChanged:    merged.Gathermut.TreeChanged,

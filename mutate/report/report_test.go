@@ -128,6 +128,14 @@ func TestWriteReadMerge(t *testing.T) {
 	if len(got) != len(all) || merged.Gathermut.WallSeconds != 5 || len(merged.Gathermut.Shards) != 2 || merged.Gathermut.ExitCode != exitcode.Catalog {
 		t.Errorf("merged: %d mutants, wall %v, shards %v, exit %d", len(got), merged.Gathermut.WallSeconds, merged.Gathermut.Shards, merged.Gathermut.ExitCode)
 	}
+	// the longest shard is the wall time; the sum of the shards' is the
+	// worker time, in the JSON and the markdown
+	if merged.Gathermut.WorkerSeconds != 8 {
+		t.Errorf("merged worker time %v s, want 3 + 5", merged.Gathermut.WorkerSeconds)
+	}
+	if md := Markdown(merged); !strings.Contains(md, "total worker time 8.0 s over 2 shards; longest shard 5.0 s (shard-1, shard 1/2)") {
+		t.Errorf("merged markdown does not give the worker time and the longest shard")
+	}
 	for _, o := range got {
 		if o.Mutant.Diff == "" || o.Result.Duration != 1500*time.Millisecond {
 			t.Errorf("%s lost evidence in the round trip: %+v", o.Mutant.ID, o)
