@@ -26,7 +26,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkCompleteTokens reports generated tokens per second: each call
-// prefills ROW.md's 5-token prompt and produces 8 tokens.
+// prefills docs/row.md's 5-token prompt and produces 8 tokens.
 func BenchmarkCompleteTokens(b *testing.B) {
 	for _, codec := range gather.Admitted() {
 		b.Run(codec.String(), func(b *testing.B) {

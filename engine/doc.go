@@ -5,7 +5,7 @@
 // gguf residency policy, assemble the forward pass), CompleteTokens
 // (prefill and greedy decoding on pre-tokenized prompts), Residency (what
 // each tensor costs in memory), and WriteTestModel, the generator of the
-// tiny deterministic test models of ROW.md and their dense controls.
+// tiny deterministic test models of docs/row.md and their dense controls.
 //
 // # Model
 //
@@ -111,7 +111,7 @@
 //
 // # The test models
 //
-// WriteTestModel writes ROW.md's tiny model (one layer, hidden 256, 4 query
+// WriteTestModel writes docs/row.md's tiny model (one layer, hidden 256, 4 query
 // heads, 1 KV head of width 64, MLP 256, vocab 128, context 64, RMS epsilon
 // 1e-6, RoPE base 1e6) for each of the 19 admitted codecs, and its dense
 // control. A splitmix64 stream seeded 0x524f434d draws, in file order, the

@@ -54,7 +54,7 @@ func (b *embedder) embed(tokens []int32) ([][]float32, error) {
 	}
 	out := leadingRows(b.rows, int64(n), 2*hidden)
 	// The call is a statement of its own, so that the mutation catalog can
-	// delete exactly it and the engine still builds (ROW.md class 2).
+	// delete exactly it and the engine still builds (docs/row.md class 2).
 	var err error
 	err = gather.Embedding(&out, &e.table, &ids)
 	if err != nil {

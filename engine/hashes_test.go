@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files the tests run 
 
 const hashFile = "../testdata/models.sha256"
 
-// maxModelBytes is ROW.md's size bound for each generated file.
+// maxModelBytes is docs/row.md's size bound for each generated file.
 const maxModelBytes = 8 << 20
 
 // modelFileName names a generated file in the hash list.

@@ -14,7 +14,7 @@ import (
 	"gathermut/hipkern"
 )
 
-// reachabilityPrompts are ROW.md's prompts, each run for reachabilityTokens
+// reachabilityPrompts are docs/row.md's prompts, each run for reachabilityTokens
 // greedy tokens.
 var reachabilityPrompts = [][]int32{{1, 0, 63, 127, 63}, {1, 127, 0, 127}}
 
@@ -82,7 +82,7 @@ func runArm(t *testing.T, mode deviceMode, path string) (armRun, gather.Stats, g
 		e.Residency()[embeddingTensor]
 }
 
-// TestProductionReachability is ROW.md's production reachability test: for
+// TestProductionReachability is docs/row.md's production reachability test: for
 // every admitted codec, the packed tiny model and its dense control, each
 // loaded three times through Load and run through CompleteTokens, give the
 // same tokens and bit-identical logits; the packed arm's embed step is

@@ -10,10 +10,10 @@ import (
 	"gathermut/gguf"
 )
 
-// TestModelSeed seeds the generator of the tiny test model (ROW.md).
+// TestModelSeed seeds the generator of the tiny test model (docs/row.md).
 const TestModelSeed = 0x524f434d
 
-// tinyModelHParams is the tiny model of ROW.md: one layer, hidden 256, 4
+// tinyModelHParams is the tiny model of docs/row.md: one layer, hidden 256, 4
 // query heads sharing 1 key/value head of width 64, MLP 256, vocab 128,
 // context 64, RMS epsilon 1e-6, RoPE base 1e6 over the whole head.
 var tinyModelHParams = hparams{
@@ -60,7 +60,7 @@ func (f *modelFile) write(w io.Writer) error {
 	return nil
 }
 
-// WriteTestModel writes the tiny llama model of ROW.md for one admitted
+// WriteTestModel writes the tiny llama model of docs/row.md for one admitted
 // codec, deterministically (the same bytes on every call and platform).
 // Only token_embd.weight is quantized: random payload bytes with fixed valid
 // scale fields. With dense set it writes the control instead: the same table

@@ -2,7 +2,7 @@ package gather
 
 import "gathermut/gguf"
 
-//go:generate sh -c "cd internal/asmgen && go run . -out ../../decode_amd64.s -stubs ../../decode_amd64_stubs.go -pkg gather"
+//go:generate sh -c "cd internal/asmgen && go run . -out ../../decode_amd64.s -stubs ../../stubs_amd64.go -pkg gather"
 
 // cpuHasAVX2 says whether this CPU runs the AVX2 decoders (AVX, AVX2 and
 // F16C, with the YMM state saved by the OS).

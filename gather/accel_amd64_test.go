@@ -24,8 +24,17 @@ func TestAccelInUse(t *testing.T) {
 	}
 	// Linux lists avx only when it saves the YMM state.
 	want := slices.Contains(flags, "avx") && slices.Contains(flags, "avx2") && slices.Contains(flags, "f16c")
-	if cpuHasAVX2 != want {
-		t.Fatalf("hasAVX2F16C() = %v, /proc/cpuinfo flags say %v", cpuHasAVX2, want)
+	if cpuHasAVX2 != want || accelAvailable() != want {
+		t.Fatalf("hasAVX2F16C() = %v, accelAvailable() = %v, /proc/cpuinfo flags say %v", cpuHasAVX2, accelAvailable(), want)
+	}
+	// As the package loaded (this file's tests run before any other
+	// calls setAccel): the AVX2 decoders are installed where the CPU runs
+	// them.
+	for _, c := range codecTable {
+		_, has := avx2Decoders[c.Type]
+		if got := c.fast != nil; got != (want && has) {
+			t.Fatalf("at load: %v has an accelerated decoder: %v", c.Type, got)
+		}
 	}
 	defer setAccel(cpuHasAVX2)
 	for _, on := range []bool{true, false, true} {

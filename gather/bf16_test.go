@@ -7,7 +7,7 @@ import (
 
 // TestF32ToBF16 covers ties (to even), plain rounding, NaN (top bits kept,
 // quiet bit forced), infinities, signed zeros, subnormals and finite values
-// that round up to infinity (ROW.md, "The Embedding operation").
+// that round up to infinity (docs/row.md, "The Embedding operation").
 func TestF32ToBF16(t *testing.T) {
 	for _, tc := range []struct {
 		name string

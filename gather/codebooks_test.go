@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"math/bits"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,8 +32,8 @@ func leBytes[T uint64 | uint32 | uint8 | int8](table []T) []byte {
 }
 
 // TestCodebookChecksums pins every table to the sha256 of its little-endian
-// bytes, computed once from the text tables in ../shared/codebooks (which
-// testdata/codebooks copies), so a single changed entry fails.
+// bytes, computed once from the text tables in testdata/codebooks, so a
+// single changed entry fails.
 func TestCodebookChecksums(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -106,7 +107,7 @@ func checkGrid(t *testing.T, name string, entries [][]uint8, values []uint8) {
 }
 
 // TestCodebookValueSets checks the documented properties of each grid
-// (shared/codebooks/README.md): the byte value sets, IQ3_XXS's top value 62
+// (docs/codebooks.md): the byte value sets, IQ3_XXS's top value 62
 // (not 60), distinct entries.
 func TestCodebookValueSets(t *testing.T) {
 	iq2 := []uint8{8, 25, 43}
@@ -193,4 +194,34 @@ func TestValueTables(t *testing.T) {
 	if iq1sDelta != 0.125 {
 		t.Errorf("iq1sDelta = %v, want 0.125", float32(iq1sDelta))
 	}
+}
+
+// TestGridValues checks that every byte of every grid entry is one of the
+// values whose products the portable decoders tabulate per group
+// (iq2Values, iq3xxsValues, iq3sValues; -1, 0, 1 for the IQ1 grids).
+func TestGridValues(t *testing.T) {
+	check := func(name string, entries []uint64, bytesPer int, values []uint8) {
+		t.Helper()
+		for i, e := range entries {
+			for j := range bytesPer {
+				if v := uint8(e >> (8 * j)); !slices.Contains(values, v) {
+					t.Fatalf("%s[%d] byte %d = %d, not in %v", name, i, j, v, values)
+				}
+			}
+		}
+	}
+	wide := func(g []uint32) []uint64 {
+		out := make([]uint64, len(g))
+		for i, v := range g {
+			out[i] = uint64(v)
+		}
+		return out
+	}
+	check("iq2xxsGrid", iq2xxsGrid[:], 8, iq2Values[:])
+	check("iq2xsGrid", iq2xsGrid[:], 8, iq2Values[:])
+	check("iq2sGrid", iq2sGrid[:], 8, iq2Values[:])
+	check("iq3xxsGrid", wide(iq3xxsGrid[:]), 4, iq3xxsValues[:])
+	check("iq3sGrid", wide(iq3sGrid[:]), 4, iq3sValues[:])
+	check("iq1sGrid", iq1sGrid[:], 8, []uint8{0xff, 0, 1})
+	check("iq1xxxsGrid", iq1xxxsGrid[:], 8, []uint8{0xff, 0, 1})
 }

@@ -11,7 +11,7 @@ import (
 // codecGeometry is the codec table's rows, which the tests iterate.
 var codecGeometry = Codecs()
 
-// TestAdmitted checks the 19 admitted codecs of ROW.md, in GGML id order,
+// TestAdmitted checks the 19 admitted codecs of docs/row.md, in GGML id order,
 // and that the caller owns the slice it gets.
 func TestAdmitted(t *testing.T) {
 	want := []gguf.Type{2, 6, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 39, 66}

@@ -38,7 +38,9 @@
 // < vocab as int64 (I32 sign-extended, I64 never truncated) before any row
 // is decoded. So after any refusal on the host out is untouched, and the
 // next call works (there is no state). Bad ids are reported with IDError
-// (type IDRangeError), at the first bad position.
+// (type IDRangeError), at the first bad position. Package gather/gathertest
+// checks any provider against these rules; the CPU providers and hipkern's
+// run it.
 //
 // Dispatch: providers of (tier, table.Device.Kind) are tried in
 // registration order. One that does not Support the table type is skipped;
@@ -64,9 +66,43 @@
 // in parallel; smaller ones run serially, on the caller's goroutine. Both
 // give identical bytes.
 //
+// # Decoders (decisions)
+//
+// A decoder takes a whole run of blocks, len(out)/BlockElems of them from
+// the front of packed, so there is no indirect call per block; it steps
+// through the run by its format's block geometry, which is the codec row's
+// (gguf's traits), as the oracle's multi-block rows show. Every codec has a
+// portable decoder in Go, the one every platform can run: float32
+// arithmetic in ggml's order, one rounding per operation, every product
+// that is later added or subtracted wrapped in float32(...) so that no
+// compiler fuses it into an FMA (arm64 would). Where it pays, a block or
+// sub-block first tabulates the values its elements can take (a 4-bit
+// codec's 16 products d·q, a grid group's products for the few byte values
+// of its grid), each computed by exactly the operations an element would
+// use, and each element is then a table read: same operations, same bits.
+//
+// On amd64 with AVX, AVX2 and F16C (CPUID and XGETBV, checked once when the
+// package loads) every codec also has an AVX2 decoder, which Dequantize,
+// DequantizeBF16 and the CPU provider use. They are generated, not written
+// by hand: internal/asmgen, a separate module built on
+// github.com/mmcloughlin/avo (go generate), emits decode_amd64.s and its
+// declarations. An AVX2 decoder performs the portable decoder's float32
+// operations in the same order (integer to float conversions are exact, one
+// VMULPS, VADDPS or VSUBPS per operation, never an FMA, the portable
+// decoder's sign-bit flips as XORs), so the two give the same bits, NaN
+// payloads included: TestDequantizeOracle runs every oracle case through
+// the portable decoders and then through the AVX2 ones, and
+// TestAccelMatchesPortable compares them bit for bit on the oracle tables
+// and on tables with random scale bits. There is no arm64 assembly: avo
+// generates amd64 only, and Go's arm64 assembler has no mnemonics for most
+// NEON floating-point vector instructions (they would be hand-encoded
+// WORDs, which is the hand-written assembly this package avoids), so arm64
+// and every other platform run the portable decoders. The package has no
+// cgo.
+//
 // # Where the behaviour sources disagree
 //
-// ROW.md takes the vLLM GGUF plugin's embedding path as the behaviour source
+// docs/row.md takes the vLLM GGUF plugin's embedding path as the behaviour source
 // for 16 codecs, but where the plugin and llama.cpp disagree the
 // format-defining llama.cpp value is right, and this package follows
 // llama.cpp. One case is known: the plugin's IQ3_S grid, stored at 4x

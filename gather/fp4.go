@@ -9,10 +9,14 @@ func decodeMXFP4(packed []byte, out []float32) {
 	for k := range len(out) / 32 {
 		b, y := packed[17*k:][:17], out[32*k:][:32]
 		s := e8m0HalfTable[b[0]]
+		var t [16]float32
+		for q := range t {
+			t[q] = float32(kvaluesMXFP4[q]) * s
+		}
 		for j := range 16 {
 			q := b[1+j]
-			y[j] = float32(kvaluesMXFP4[q&15]) * s
-			y[j+16] = float32(kvaluesMXFP4[q>>4]) * s
+			y[j] = t[q&15]
+			y[j+16] = t[q>>4]
 		}
 	}
 }

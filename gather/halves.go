@@ -3,8 +3,7 @@ package gather
 import "math"
 
 // f16le reads the little-endian IEEE binary16 at b[off] and widens it to
-// float32 exactly (subnormals, signed zeros, infinities and NaN payloads
-// carry over).
+// float32 exactly (F16ToF32).
 func f16le(b []byte, off int) float32 {
 	return F16ToF32(uint16(b[off]) | uint16(b[off+1])<<8)
 }
@@ -15,19 +14,19 @@ func f16le(b []byte, off int) float32 {
 // signalling one too. It is the f16 scale read of every decoder and the
 // F16 table read of the float providers; other packages use it rather than
 // a widening of their own.
+//
+// The exponent and mantissa bits moved to their float32 places read as
+// the value times 2^-112 (a subnormal half as a float32 subnormal), so one
+// exact multiply by 2^112 rebiases every finite value; Inf and NaN then get
+// the all-ones exponent, keeping the mantissa. It has no call and no
+// per-case branch, so the decoders inline it.
 func F16ToF32(h uint16) float32 {
-	sign := uint32(h>>15) << 31
-	exp := uint32(h>>10) & 0x1f
-	man := uint32(h) & 0x3ff
-	switch {
-	case exp == 0x1f: // Inf or NaN: keep the payload bits
-		return math.Float32frombits(sign | 0x7f800000 | man<<13)
-	case exp != 0: // normal
-		return math.Float32frombits(sign | (exp+112)<<23 | man<<13)
+	x := uint32(h)
+	v := math.Float32bits(math.Float32frombits(x&0x7fff<<13) * 0x1p112)
+	if x&0x7c00 == 0x7c00 {
+		v |= 0x7f800000
 	}
-	// Zero or subnormal: man·2^-24 is exact in float32 (a normal number
-	// unless man is 0), and the sign bit is put back on top.
-	return math.Float32frombits(sign | math.Float32bits(float32(man)*0x1p-24))
+	return math.Float32frombits(v | x&0x8000<<16)
 }
 
 // u16le and u32le assemble little-endian integers from bytes.

@@ -14,16 +14,28 @@ func decodeQ2_K(packed []byte, out []float32) {
 		b, y := packed[84*k:][:84], out[256*k:][:256]
 		d := f16le(b, 80)
 		dmin := f16le(b, 82)
-		for k := range 16 {
-			sc := b[k]
+		// t[j] holds sub-block j's products, one per 2-bit q.
+		var t [16][4]float32
+		for j, sc := range (*[16]byte)(b) {
 			dl := float32(d * float32(sc&15))
 			ml := float32(dmin * float32(sc>>4))
-			h, p, r0 := k/8, k/2%4, 16*(k%2)
-			qs := b[16+32*h+r0:]
-			o := y[16*k:]
-			for l := range 16 {
-				q := qs[l] >> (2 * p) & 3
-				o[l] = float32(dl*float32(q)) - ml
+			v := &quantValues
+			t[j] = [4]float32{
+				float32(dl*v[4]) - ml, float32(dl*v[5]) - ml,
+				float32(dl*v[6]) - ml, float32(dl*v[7]) - ml,
+			}
+		}
+		// Byte qs[32h+l] holds the 2-bit q of elements 128h+32p+l, p = 0..3,
+		// of sub-blocks 8h+2p+l/16.
+		for h := range 2 {
+			qs := (*[32]byte)(b[16+32*h:])
+			o := (*[128]float32)(y[128*h:])
+			for l, q := range qs {
+				j := 8*h + l/16
+				o[l] = t[j][q&3]
+				o[32+l] = t[j+2][q>>2&3]
+				o[64+l] = t[j+4][q>>4&3]
+				o[96+l] = t[j+6][q>>6]
 			}
 		}
 	}
@@ -37,22 +49,40 @@ func decodeQ3_K(packed []byte, out []float32) {
 		b, y := packed[110*k:][:110], out[256*k:][:256]
 		d := f16le(b, 108)
 		scales := b[96:]
-		for j := range 16 {
+		// t[j][low | hbit<<2] is sub-block j's dl·(low - 4 + 4·hbit): a
+		// clear high bit subtracts 4.
+		var t [16][8]float32
+		for j := range t {
 			lo := scales[j%8] >> (4 * (j / 8)) & 15
 			hi := scales[8+j%4] >> (2 * (j / 4)) & 3
 			dl := float32(d * float32(int(lo|hi<<4)-32))
-			h, p, r0 := j/8, j/2%4, 16*(j%2)
-			o := y[16*j:]
-			for l := range 16 {
-				r := r0 + l
-				low := int(b[32+32*h+r] >> (2 * p) & 3)
-				hbit := int(b[r] >> (4*h + p) & 1)
-				q := low - 4 + 4*hbit // a clear high bit subtracts 4
-				o[l] = dl * float32(q)
+			v := &quantValues
+			t[j] = [8]float32{dl * v[0], dl * v[1], dl * v[2], dl * v[3], dl * v[4], dl * v[5], dl * v[6], dl * v[7]}
+		}
+		// Byte qs[32h+r] holds the low 2 bits of elements 128h+32p+r, p =
+		// 0..3, and bit 4h+p of hmask[r] their high bit; sub-block
+		// 8h+2p+r/16.
+		hm := (*[32]byte)(b)
+		for h := range 2 {
+			qs := (*[32]byte)(b[32+32*h:])
+			o := (*[128]float32)(y[128*h:])
+			for r, q := range qs {
+				j := 8*h + r/16
+				hb := hm[r] >> (4 * h)
+				o[r] = t[j][q&3|hb&1<<2]
+				o[32+r] = t[j+2][q>>2&3|hb&2<<1]
+				o[64+r] = t[j+4][q>>4&3|hb&4]
+				o[96+r] = t[j+6][q>>6|hb>>1&4]
 			}
 		}
 	}
 }
+
+// quantValues are the quant values -4..3 as float32 for the tables of
+// products: a variable, so that the compiler multiplies by each as it would
+// by a converted quant (a constant -1 would become a negation, whose NaN
+// sign differs from a multiply's).
+var quantValues = [8]float32{-4, -3, -2, -1, 0, 1, 2, 3}
 
 // scaleMinK4 unpacks the 6-bit scale and min of group j (0..7) from the 12
 // scale bytes of Q4_K and Q5_K: groups 0-3 hold them in the low 6 bits of
@@ -81,11 +111,16 @@ func decodeQ4_K(packed []byte, out []float32) {
 			d2 := float32(d * float32(sc2))
 			min1 := float32(dmin * float32(m1))
 			min2 := float32(dmin * float32(m2))
-			qs := b[16+32*c:]
-			o := y[64*c:]
-			for l := range 32 {
-				o[l] = float32(d1*float32(qs[l]&15)) - min1
-				o[l+32] = float32(d2*float32(qs[l]>>4)) - min2
+			var t1, t2 [16]float32 // the two groups' products, one per nibble
+			for q := range t1 {
+				t1[q] = float32(d1*float32(q)) - min1
+				t2[q] = float32(d2*float32(q)) - min2
+			}
+			qs := (*[32]byte)(b[16+32*c:])
+			o := (*[64]float32)(y[64*c:])
+			for l, q := range qs {
+				o[l] = t1[q&15]
+				o[l+32] = t2[q>>4]
 			}
 		}
 	}
@@ -100,7 +135,7 @@ func decodeQ5_K(packed []byte, out []float32) {
 		d := f16le(b, 0)
 		dmin := f16le(b, 2)
 		scales := b[4:]
-		qh := b[16:]
+		qh := (*[32]byte)(b[16:])
 		for c := range 4 {
 			sc1, m1 := scaleMinK4(2*c, scales)
 			sc2, m2 := scaleMinK4(2*c+1, scales)
@@ -108,9 +143,9 @@ func decodeQ5_K(packed []byte, out []float32) {
 			d2 := float32(d * float32(sc2))
 			min1 := float32(dmin * float32(m1))
 			min2 := float32(dmin * float32(m2))
-			qs := b[48+32*c:]
-			o := y[64*c:]
-			for l := range 32 {
+			qs := (*[32]byte)(b[48+32*c:])
+			o := (*[64]float32)(y[64*c:])
+			for l := range qs {
 				q1 := qs[l]&15 | (qh[l]>>(2*c)&1)<<4
 				q2 := qs[l]>>4 | (qh[l]>>(2*c+1)&1)<<4
 				o[l] = float32(d1*float32(q1)) - min1
@@ -123,26 +158,29 @@ func decodeQ5_K(packed []byte, out []float32) {
 // decodeQ6_K: ql[128] @0, qh[64] @128, scales[16] int8 @192, d f16 @208.
 // Element e = 128h + 32k + l: low 4 bits from ql[64h + l + 32(k&1)] (low
 // nibble for k < 2), high 2 bits (qh[32h+l] >> 2k) & 3, q = that - 32.
-// y = (d·scales[e/16])·q with a signed scale.
+// y = (d·scales[e/16])·q with a signed scale. One pass over l writes the
+// four elements k = 0..3 that share ql[l], ql[l+32] and qh[l].
 func decodeQ6_K(packed []byte, out []float32) {
 	for k := range len(out) / 256 {
 		b, y := packed[210*k:][:210], out[256*k:][:256]
 		d := f16le(b, 208)
 		for h := range 2 {
-			ql := b[64*h:]
-			qh := b[128+32*h:]
-			sc := b[192+8*h:]
-			o := y[128*h:]
-			for k := range 4 {
-				for half := range 2 {
-					dl := d * float32(int8(sc[2*k+half]))
-					for i := range 16 {
-						l := 16*half + i
-						low := ql[l+32*(k&1)] >> (4 * (k / 2)) & 15
-						high := qh[l] >> (2 * k) & 3
-						q := int(low|high<<4) - 32
-						o[32*k+l] = dl * float32(q)
-					}
+			ql := (*[64]byte)(b[64*h:])
+			qh := (*[32]byte)(b[128+32*h:])
+			o := (*[128]float32)(y[128*h:])
+			for half := range 2 {
+				// Scales of the 16 elements l = 16half.. of rows k = 0..3.
+				sc := (*[7]byte)(b[192+8*h+half:])
+				d0 := d * float32(int8(sc[0]))
+				d1 := d * float32(int8(sc[2]))
+				d2 := d * float32(int8(sc[4]))
+				d3 := d * float32(int8(sc[6]))
+				for l := 16 * half; l < 16*half+16; l++ {
+					a, c, hb := ql[l], ql[l+32], qh[l]
+					o[l] = d0 * float32(int(a&15|hb&3<<4)-32)
+					o[l+32] = d1 * float32(int(c&15|hb>>2&3<<4)-32)
+					o[l+64] = d2 * float32(int(a>>4|hb>>4&3<<4)-32)
+					o[l+96] = d3 * float32(int(c>>4|hb>>6<<4)-32)
 				}
 			}
 		}
@@ -155,8 +193,8 @@ func decodeQ8_K(packed []byte, out []float32) {
 	for k := range len(out) / 256 {
 		b, y := packed[292*k:][:292], out[256*k:][:256]
 		d := math.Float32frombits(u32le(b, 0))
-		for e := range 256 {
-			y[e] = d * float32(int8(b[4+e]))
+		for e, q := range (*[256]byte)(b[4:]) {
+			y[e] = d * float32(int8(q))
 		}
 	}
 }

@@ -3,15 +3,20 @@ package gather
 // Legacy 32-element block formats. Their nibble arrays are split halves:
 // byte j holds element j in its low nibble and element j+16 in its high one.
 
-// decodeQ4_0: d f16 @0, qs[16] @2. y = (nibble-8)·d.
+// decodeQ4_0: d f16 @0, qs[16] @2. y = (nibble-8)·d, read from the
+// block's table of the 16 products.
 func decodeQ4_0(packed []byte, out []float32) {
 	for k := range len(out) / 32 {
 		b, y := packed[18*k:][:18], out[32*k:][:32]
 		d := f16le(b, 0)
+		var t [16]float32
+		for q := range t {
+			t[q] = float32(q-8) * d
+		}
 		for j := range 16 {
 			q := b[2+j]
-			y[j] = float32(int(q&15)-8) * d
-			y[j+16] = float32(int(q>>4)-8) * d
+			y[j] = t[q&15]
+			y[j+16] = t[q>>4]
 		}
 	}
 }
@@ -23,10 +28,14 @@ func decodeQ4_1(packed []byte, out []float32) {
 		b, y := packed[20*k:][:20], out[32*k:][:32]
 		d := f16le(b, 0)
 		m := f16le(b, 2)
+		var t [16]float32
+		for q := range t {
+			t[q] = float32(float32(q)*d) + m
+		}
 		for j := range 16 {
 			q := b[4+j]
-			y[j] = float32(float32(q&15)*d) + m
-			y[j+16] = float32(float32(q>>4)*d) + m
+			y[j] = t[q&15]
+			y[j+16] = t[q>>4]
 		}
 	}
 }
@@ -71,8 +80,8 @@ func decodeQ8_0(packed []byte, out []float32) {
 	for k := range len(out) / 32 {
 		b, y := packed[34*k:][:34], out[32*k:][:32]
 		d := f16le(b, 0)
-		for e := range 32 {
-			y[e] = float32(int8(b[2+e])) * d
+		for e, q := range (*[32]byte)(b[2:]) {
+			y[e] = float32(int8(q)) * d
 		}
 	}
 }

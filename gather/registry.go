@@ -207,7 +207,7 @@ func (r *Registry) count(k pair, declines int64, selected string) {
 
 // Embedding validates the arguments, steps 1-8 (see the package-level
 // Embedding), and dispatches the call to the providers of r registered for
-// the table's tier and device kind. The checks that follow in ROW.md's order
+// the table's tier and device kind. The checks that follow in the order of docs/row.md
 // (empty request, vocab 0, sizes, ids) are the provider's, so that a call
 // gets the same answer through Embedding as from the provider directly.
 func (r *Registry) Embedding(out, table, ids *Tensor) error {

@@ -281,7 +281,12 @@ const parseRefusalAllocs = 4096
 
 // allocated returns the fewest bytes any of three calls of f allocated: the
 // minimum drops what other goroutines of the test binary allocate meanwhile.
+// It measures on one P: with many (GOMAXPROCS 16 on a 16-core machine) the
+// goroutine may move between Ps during f, and fmt's per-P buffer pools then
+// allocate a fresh buffer on each P it visits, which is the runtime's
+// bookkeeping, not what f keeps.
 func allocated(f func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	best := uint64(math.MaxUint64)
 	var before, after runtime.MemStats
 	for range 3 {

@@ -65,8 +65,8 @@ func TestRoleAndResidencyNames(t *testing.T) {
 	if none.CanGather(TypeQ8_K) || none.CanDot(TypeQ8_K) || none.WantsRepack(TypeQ8_K) {
 		t.Error("nil capabilities claim a capability")
 	}
-	// CONTRACT.md fixes the values (KeepPacked = iota + 1): the zero
-	// Residency is neither.
+	// The values are fixed (KeepPacked = iota + 1): the zero Residency is
+	// neither.
 	if KeepPacked != 1 || Expand != 2 {
 		t.Errorf("KeepPacked = %d, Expand = %d; want 1 and 2", KeepPacked, Expand)
 	}

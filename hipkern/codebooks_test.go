@@ -12,9 +12,8 @@ import (
 )
 
 // codebookSums are the sha256 sums of the plain-data codebook files
-// (shared/codebooks, one value per line, upstream order) that codebooks.h
-// must reproduce. They are data recorded from those files, so this test
-// needs no copy of them.
+// (testdata/codebooks, one value per line, upstream order) that codebooks.h
+// must reproduce, recorded here so that this test reads only the header.
 var codebookSums = map[string]struct {
 	table string // C array in codebooks.h ("" for the delta macro)
 	ctype string

@@ -58,12 +58,21 @@
 //     chunks (at most 128); lane i takes chunks i, i+L, i+2L, ... A
 //     workgroup serves 128/L rows at a time and strides over the rows by
 //     the whole grid. The row's id is read once per thread and row.
-//   - Grid: sized from the device, not from the row count alone: the
-//     multiprocessors times the workgroups of this kernel that fit on one
-//     (the occupancy the runtime reports), so every workgroup is resident;
-//     when the rows need more turns than that, the grid is the fewest
-//     workgroups that cover them in the same number of turns each. A small
-//     request gets one workgroup per 128/L rows.
+//   - Grid: sized from the device, not from the row count alone: at most
+//     GM_TURNS (32) times the workgroups the device keeps resident (its
+//     multiprocessors times the workgroups of this kernel that fit on one,
+//     as the runtime reports them). Up to that cap a request gets one
+//     workgroup per 128/L rows and the hardware hands them out as
+//     multiprocessors free up, which balances rows of uneven cost (a row
+//     in L2 or in device memory); past it, every workgroup takes the same
+//     number of turns. At the anchor shape on the H200 (65,536 rows of
+//     4,096) that is one turn; a grid of two resident waves (each
+//     workgroup taking 16 turns) measured 3-16% slower (EVIDENCE.md).
+//   - Latency: each thread loads the id of its next row while it gathers
+//     the current one, and as soon as a row's id is known its lanes
+//     prefetch the row's bytes into the L2 cache (one 128-byte line each),
+//     so only a lane's first chunk of a row waits for device memory (on
+//     the H200: 2-40% faster than without, most for the K-quants).
 //   - Within a block: when a lane has several chunks of a row (L = 128),
 //     the stride between them (512 or 1024 values) is a whole number of
 //     blocks, so the lane decodes the same offset of every block it visits
@@ -102,8 +111,12 @@
 // without a conversion instruction (gm_float, gm_bytef: the integer is
 // placed in the mantissa of 1.5 * 2^23, which is then subtracted). bf16
 // output rounds to nearest even (gather.F32ToBF16): on NVIDIA GPUs two
-// values in one instruction, and a chunk holding a NaN is rounded again in
-// software, which keeps the NaN's top bits and sets its quiet bit. An f16
+// values in one instruction. That instruction turns any NaN into 0x7fff:
+// for a packed codec that is exact, since its values are results of float
+// arithmetic, whose NaNs the GPU makes 0x7fffffff (TestGPUOracle checks
+// bf16 out against F32ToBF16 of f32 out, NaNs included); a float table's
+// NaNs keep their own bits, so a chunk of one holding a NaN is rounded
+// again in software (top bits kept, quiet bit set). An f16
 // scale is widened by the hardware on NVIDIA GPUs (exact; a NaN scale's
 // payload cannot reach the output, since every value is a product with the
 // scale), in software elsewhere; F16 tables always in software, so NaN

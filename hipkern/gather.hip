@@ -7,8 +7,10 @@
 // lane waits for another. Each row of the output is served by 2^k lanes of
 // one 128-thread workgroup (the smallest power of two covering its chunks,
 // at most 128); a workgroup serves 128 / 2^k rows at a time and strides
-// over the rows by the whole grid, which is sized from the device (its
-// multiprocessors times the workgroups of this kernel that fit on one).
+// over the rows by the whole grid, which is sized from the device (at most
+// GM_TURNS times its multiprocessors times the workgroups of this kernel
+// that fit on one). A thread loads its next row's id early and prefetches
+// each row into L2 as soon as its id is known.
 // A bad id is recorded with atomicMin on a 64-bit error record, so the
 // smallest bad position is reported whatever order the threads ran in; the
 // threads of a bad id write nothing, every other row is written.
@@ -22,6 +24,37 @@
 #include "decoders.h"
 
 #define GM_THREADS 128
+// GM_UNROLL: chunks a thread of a packed table decodes before it stores
+// them, 1 or 2 (more loads in flight per thread, more registers).
+#ifndef GM_UNROLL
+#define GM_UNROLL 1
+#endif
+// GM_PREFETCH: prefetch each row's bytes into the L2 cache (NVIDIA GPUs;
+// elsewhere a no-op).
+#ifndef GM_PREFETCH
+#define GM_PREFETCH 1
+#endif
+// GM_TURNS: the grid holds at most GM_TURNS times the workgroups the device
+// keeps resident at once; past that, workgroups take several turns. On the
+// H200 at the anchor shape (65,536 rows of 4,096 values, one row a
+// workgroup) 32 means one turn: the hardware schedules every row's
+// workgroup itself. Measured there (EVIDENCE.md, device run 2): up to 3.4%
+// faster than 8 for the legacy and K-quant codecs (Q4_K 186.3 against
+// 191.0 µs), up to 3.1% slower for IQ2_*/IQ3_XXS, and 3-16% faster than 2.
+#ifndef GM_TURNS
+#define GM_TURNS 32
+#endif
+// GM_MIN_GROUPS: on NVIDIA GPUs, the workgroups per multiprocessor the
+// compiler must leave registers for (0: its own choice). 16 128-thread
+// workgroups fill a multiprocessor of 2048 threads at 32 registers each.
+#ifndef GM_MIN_GROUPS
+#define GM_MIN_GROUPS 0
+#endif
+#if defined(__CUDACC__) && GM_MIN_GROUPS > 0
+#define GM_BOUNDS __launch_bounds__(GM_THREADS, GM_MIN_GROUPS)
+#else
+#define GM_BOUNDS __launch_bounds__(GM_THREADS)
+#endif
 #define GM_NO_ERROR 0xffffffffffffffffull
 
 // Status codes of the launcher ABI.
@@ -67,13 +100,13 @@ struct alignas(16) gm_vec4 {
 };
 
 // gm_store writes the N decoded values y as the output chunk at dst, as f32
-// or bf16: one 16-byte store when vec, else one
+// or bf16 (CHECK: see gm_pack_bf16): one 16-byte store when vec, else one
 // store per value (an output that is not 16-byte aligned).
-template <int N, bool BF16>
+template <int N, bool BF16, bool CHECK>
 GM_DEV void gm_store(uint8_t* dst, const float* y, bool vec) {
   if (BF16) {
     uint32_t w[N / 2];
-    gm_pack_bf16<N>(y, w);
+    gm_pack_bf16<N, CHECK>(y, w);
     uint16_t* o = (uint16_t*)dst;
     if (vec) {
       gm_vec4 v;
@@ -119,10 +152,12 @@ GM_DEV void gm_store_one(uint8_t* dst, int64_t e, float f) {
 template <class C, bool BF16, class R>
 struct gm_quant_chunk {
   static const int N = BF16 ? 8 : 4, elems = C::elems, bytes = C::bytes;
+  static const bool whole = true, bf16 = BF16;
+  static GM_DEV void decode(const uint8_t* src, int e0, float* y) { C::template chunk<N>(R{src}, e0, y); }
   static GM_DEV void run(const uint8_t* src, int e0, uint8_t* dst, int64_t, bool vec) {
     float y[N];
-    C::template chunk<N>(R{src}, e0, y);
-    gm_store<N, BF16>(dst, y, vec);
+    decode(src, e0, y);
+    gm_store<N, BF16, false>(dst, y, vec);
   }
 };
 
@@ -133,7 +168,9 @@ struct gm_quant_chunk {
 template <int T, bool BF16, class R>
 struct gm_float_chunk {
   static const int N = BF16 ? 8 : 4, elems = 1, bytes = GmFloat<T>::size;
+  static const bool whole = false, bf16 = BF16;
   typedef GmFloat<T> F;
+  static GM_DEV void decode(const uint8_t*, int, float*) {}
   static GM_DEV void run(const uint8_t* src, int, uint8_t* dst, int64_t left, bool vec) {
     if (left < N) {
       for (int64_t i = 0; i < left; ++i) {
@@ -161,13 +198,17 @@ struct gm_float_chunk {
     }
     float y[N];
     F::template chunk<N>(b, y);
-    gm_store<N, BF16>(dst, y, vec);
+    gm_store<N, BF16, true>(dst, y, vec);
   }
 };
 
 // gm_rows is the body of every kernel: the rows of this thread's slot, and
 // in each row the chunks of this thread's lane (chunk c goes to lane c mod
-// 2^lanes_log2). D decodes and stores one chunk.
+// 2^lanes_log2). D decodes and stores one chunk. The id of the slot's next
+// row is loaded while this row is gathered, and the row's bytes are
+// prefetched into the L2 cache as soon as its id is known (each lane one
+// 128-byte line), so that only a lane's first chunk of a row waits for
+// device memory.
 template <class D>
 GM_DEV void gm_rows(const gm_args& a, int out_size) {
   const uint32_t t = gm_thread();
@@ -183,22 +224,40 @@ GM_DEV void gm_rows(const gm_args& a, int out_size) {
   const int64_t src_first = first / D::elems * D::bytes;
   const int64_t src_step = lanes * D::N / D::elems * D::bytes;
   const int64_t dst_step = lanes * D::N * out_size;
-  for (int64_t row = (int64_t)gm_group() * slots + (t >> a.lanes_log2); row < a.n_ids; row += step) {
-    const int64_t id = gm_id_at(a.ids, row, a.id_bytes, ids_aligned);
+  int64_t row = (int64_t)gm_group() * slots + (t >> a.lanes_log2);
+  int64_t id = row < a.n_ids ? gm_id_at(a.ids, row, a.id_bytes, ids_aligned) : 0;
+  for (; row < a.n_ids; row += step) {
+    const int64_t next = row + step < a.n_ids ? gm_id_at(a.ids, row + step, a.id_bytes, ids_aligned) : 0;
     if (id < 0 || id >= a.vocab) {
       if (lane == 0) atomicMin(a.bad, (unsigned long long)row);
+      id = next;
       continue;
     }
-    const uint8_t* src = a.table + id * a.row_bytes + src_first;
+    const uint8_t* base = a.table + id * a.row_bytes;
+    if (GM_PREFETCH)
+      for (int64_t off = 128 * lane; off < a.row_bytes; off += 128 * lanes) gm_prefetch_l2(base + off);
+    const uint8_t* src = base + src_first;
     uint8_t* dst = a.out + (row * a.hidden + first) * out_size;
-    for (int64_t c = lane; c < a.chunks; c += lanes, src += src_step, dst += dst_step)
-      D::run(src, e0, dst, a.hidden - c * D::N, vec);
+    int64_t c = lane;
+    if (GM_UNROLL == 2 && D::whole) {
+      // Two chunks at a time: both decoded (their loads in flight
+      // together) before either is stored.
+      for (; c + lanes < a.chunks; c += 2 * lanes, src += 2 * src_step, dst += 2 * dst_step) {
+        float y0[D::N], y1[D::N];
+        D::decode(src, e0, y0);
+        D::decode(src + src_step, e0, y1);
+        gm_store<D::N, D::bf16, false>(dst, y0, vec);
+        gm_store<D::N, D::bf16, false>(dst + dst_step, y1, vec);
+      }
+    }
+    for (; c < a.chunks; c += lanes, src += src_step, dst += dst_step) D::run(src, e0, dst, a.hidden - c * D::N, vec);
+    id = next;
   }
 }
 
 // gm_quant_kernel gathers rows of a packed table of codec C.
 template <class C, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS) gm_quant_kernel(const gm_args a) {
+__global__ void GM_BOUNDS gm_quant_kernel(const gm_args a) {
   if (a.flags & GM_WORDS) {
     gm_rows<gm_quant_chunk<C, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
   } else {
@@ -211,7 +270,7 @@ __global__ void __launch_bounds__(GM_THREADS) gm_quant_kernel(const gm_args a) {
 // even (NaN quieted), except BF16 to bf16, which copies the words; f32
 // output is stored as bits.
 template <int T, bool BF16>
-__global__ void __launch_bounds__(GM_THREADS) gm_float_kernel(const gm_args a) {
+__global__ void GM_BOUNDS gm_float_kernel(const gm_args a) {
   if (a.flags & GM_WORDS) {
     gm_rows<gm_float_chunk<T, BF16, gm_words_reader> >(a, BF16 ? 2 : 4);
   } else {
@@ -324,11 +383,12 @@ static const gm_kind* gm_find_kind(int type) {
 }
 
 // Probes for the tests: the device the last launcher bound, how many kernels
-// were launched and the workgroups of the last, how many temporaries are
+// were launched, the workgroups of the last and the most it could have had, how many temporaries are
 // live, and a one-shot failure to inject at a given step of gm_gather.
 static int gm_bound_device = -1;
 static int64_t gm_launch_count = 0;
 static int64_t gm_grid_last = 0;
+static int64_t gm_cap_last = 0;
 static int64_t gm_temps_live = 0;
 static int gm_fail_step = 0;
 
@@ -432,9 +492,11 @@ static int gm_prepare(const gm_kind** kind, gm_args* a, int table_type, uint64_t
 }
 
 // gm_grid sizes the grid of a launch on device (bound already): one
-// workgroup per 128 >> lanes_log2 rows, at most as many as the device holds
-// at once (its multiprocessors times the kernel's workgroups per
-// multiprocessor), spread evenly: when the rows need more, each workgroup
+// workgroup per 128 >> lanes_log2 rows, at most GM_TURNS times as many as
+// the device keeps resident at once (its multiprocessors times the
+// kernel's workgroups per multiprocessor, as the runtime reports them).
+// Within that cap the hardware hands workgroups to multiprocessors as they
+// free up, which balances rows of uneven cost; past it, each workgroup
 // takes the same number of turns, and the grid is the fewest workgroups
 // that cover the rows in that many turns. The answers of the device are
 // kept per device and kernel.
@@ -452,14 +514,16 @@ static int gm_grid(const gm_kind* k, int out_bf16, const gm_args& a, int device,
     if (!gm_check((out_bf16 ? k->bf16 : k->f32)(0, a, &per_unit), "hipOccupancyMaxActiveBlocksPerMultiprocessor",
                   device, err, errlen))
       return GM_ERROR;
-    cap = units * (per_unit > 0 ? per_unit : 1);
-    if (cap < 1) cap = 1;
+    const int64_t resident = (int64_t)units * (per_unit > 0 ? per_unit : 1);
+    const int64_t most = resident * GM_TURNS;
+    cap = (int)(most < 1 ? 1 : most > 0x7fffffff ? 0x7fffffff : most);
     if (device >= 0 && device < GM_CACHED_DEVICES) gm_capacity_cache[device][k - gm_kinds][out_bf16 != 0] = cap;
   }
   const int64_t slots = GM_THREADS >> a.lanes_log2;
   const int64_t wanted = (a.n_ids + slots - 1) / slots;
   const int64_t turns = (wanted + cap - 1) / cap;
   *grid = (unsigned)((wanted + turns - 1) / turns);
+  gm_cap_last = cap;
   return GM_OK;
 }
 
@@ -653,6 +717,7 @@ int gm_bench_copy(int device, uint64_t dst, uint64_t src, int64_t n, int iters, 
 int gm_last_bound_device(void) { return gm_bound_device; }
 int64_t gm_launches(void) { return gm_launch_count; }
 int64_t gm_last_grid(void) { return gm_grid_last; }
+int64_t gm_last_grid_cap(void) { return gm_cap_last; }
 int64_t gm_live_temps(void) { return gm_temps_live; }
 void gm_reset_probes(void) { gm_bound_device = -1; }
 void gm_inject_failure(int step) { gm_fail_step = step; }

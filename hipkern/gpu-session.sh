@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# One GPU session (prepared by hipkern/devcarry.sh, run as .devcarry/gpu.sh): toolchain, kernel build, GPU tests, engine GPU test,
-# benchmark, and the catalog mutants (kernel ones included). Run from the
-# repository root on the device machine; results go to $OUT.
+# One GPU session (prepared by hipkern/devcarry.sh, run as .devcarry/gpu.sh):
+# toolchain, kernel build, the hipkern and engine GPU tests, the anchor-shape
+# benchmark (with PyTorch's embedding of the expanded bf16 table beside it,
+# where PyTorch is installed), and the catalog mutants (kernel ones
+# included). Run from the repository root on the device machine; results go
+# to $OUT (at most 7 files). It ends within 9 minutes: the mutation run gets
+# the time the steps before it left.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 start=$(date +%s)
@@ -12,17 +16,71 @@ cp .devcarry/test2json /tmp/go/pkg/tool/linux_amd64/test2json
 export PATH=/tmp/go/bin:$PATH GOMODCACHE=$PWD/.devcarry/modcache GOCACHE=/tmp/gocache GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GATHERMUT_NO_EMULATION=1
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
-	nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader
+	nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader
 	nvcc --version | tail -2
 	go version
 	git log -1 --format=%H 2>/dev/null || true
 	nproc
+	sha256sum hipkern/gather.hip hipkern/decoders.h hipkern/compat.h hipkern/codebooks.h hipkern/build.sh
 } > "$OUT/env.txt" 2>&1
+elapsed() { echo $(($(date +%s) - start)); }
 if [ "${ONLY_MUTATE:-}" != 1 ]; then
-bash hipkern/build.sh > "$OUT/build.log" 2>&1; echo "build rc=$? t=$(($(date +%s)-start))" >> "$OUT/build.log"
-go test -count=1 -v ./hipkern ./engine > "$OUT/tests.log" 2>&1; echo "tests rc=$? t=$(($(date +%s)-start))" >> "$OUT/tests.log"
-go test -count=1 -run '^$' -bench 'GPU' -benchtime 20x ./hipkern > "$OUT/bench.log" 2>&1; echo "bench rc=$? t=$(($(date +%s)-start))" >> "$OUT/bench.log"
+	GM_PTXAS_VERBOSE=1 bash hipkern/build.sh > "$OUT/build.log" 2>&1
+	echo "build rc=$? t=$(elapsed)" >> "$OUT/build.log"
+	go test -count=1 -v ./hipkern ./engine > "$OUT/tests.log" 2>&1
+	echo "tests rc=$? t=$(elapsed)" >> "$OUT/tests.log"
+	go test -count=1 -run '^$' -bench 'GPUAnchor' -benchtime 20x ./hipkern > "$OUT/bench.log" 2>&1
+	echo "bench rc=$? t=$(elapsed)" >> "$OUT/bench.log"
+	if python3 -c 'import torch' 2>/dev/null; then
+		timeout 60 python3 - >> "$OUT/bench.log" 2>&1 <<'PY'
+# The PyTorch baseline: what a user does instead of the packed gather, timed at
+# the anchor shape of hipkern's BenchmarkGPUAnchor: torch.nn.functional.
+# embedding on the table expanded to bf16 (151,936 x 4,096), 65,536 uniform
+# random ids, int32 and int64; and a device-to-device copy of the output's
+# bytes. Mean of 20 back-to-back calls (CUDA events around them, after a
+# warm-up) and median of 21 calls timed one by one, in microseconds.
+import statistics
+
+import torch
+
+VOCAB, HIDDEN, IDS = 151936, 4096, 65536
+
+
+def timed(fn, n):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(n):
+        fn()
+    stop.record()
+    stop.synchronize()
+    return start.elapsed_time(stop) * 1e3 / n
+
+
+def row(name, fn, nbytes):
+    fn()
+    torch.cuda.synchronize()
+    mean = timed(fn, 20)
+    med = statistics.median(timed(fn, 1) for _ in range(21))
+    print(f"| {name} | {mean:.1f} | {med:.1f} | {nbytes / mean / 1e6:.2f} |")
+
+
+g = torch.Generator(device="cuda").manual_seed(14)
+table = torch.randn(VOCAB, HIDDEN, device="cuda", generator=g).to(torch.bfloat16)
+ids64 = torch.randint(0, VOCAB, (IDS,), device="cuda", generator=g)
+ids32 = ids64.to(torch.int32)
+out = torch.empty(IDS, HIDDEN, device="cuda", dtype=torch.bfloat16)
+src = torch.randn(IDS, HIDDEN, device="cuda", generator=g).to(torch.bfloat16)
+nbytes = 2 * IDS * HIDDEN * 2
+print(f"\ntorch {torch.__version__} on {torch.cuda.get_device_name()}: {IDS} ids into {VOCAB} x {HIDDEN} bf16")
+print("| what | mean µs | median µs | TB/s (rows read + out written, mean) |")
+print("|---|---:|---:|---:|")
+row("torch.nn.functional.embedding, int32 ids", lambda: torch.nn.functional.embedding(ids32, table), nbytes)
+row("torch.nn.functional.embedding, int64 ids", lambda: torch.nn.functional.embedding(ids64, table), nbytes)
+row("out.copy_(src), 512 MiB device to device", lambda: out.copy_(src), nbytes)
+PY
+		echo "torch rc=$? t=$(elapsed)" >> "$OUT/bench.log"
+	fi
 fi
-left=$((560 - ($(date +%s) - start)))
+left=$((540 - $(elapsed)))
 timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j 16 > "$OUT/mutate.log" 2>&1
-echo "mutate rc=$? t=$(($(date +%s)-start))" >> "$OUT/mutate.log"
+echo "mutate rc=$? t=$(elapsed)" >> "$OUT/mutate.log"

@@ -100,50 +100,62 @@ func TestGPUGatherMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestGPUContinuation gathers more rows than the grid holds at once, so
-// the grid must stride over the rows: 140,000 one-block rows (4 chunks a
-// row: 32 rows a workgroup, 4,375 workgroups wanted), and 50,000 rows of
-// three blocks (12 chunks: 8 rows a workgroup, 6,250 wanted), both beyond
-// what the device holds at once (the H200: 132 multiprocessors times at
-// most 16 workgroups; the host emulation: 8 times 16). Both match the CPU,
-// and the launch used fewer workgroups than the rows wanted. A small
-// request (300 rows of 24 chunks: 4 rows a workgroup) uses one workgroup
-// per 4 rows, 75.
+// TestGPUContinuation: a small request gets one workgroup per slot of
+// rows (300 rows of 24 chunks: 4 rows a workgroup, 75 workgroups). A
+// request with more rows than the grid may hold (the cap, which the
+// library reports: the device's resident workgroups times GM_TURNS) must
+// have its workgroups take several turns: for 1-block rows (4 chunks: 32
+// rows a workgroup) and 3-block rows (12 chunks: 8 rows a workgroup, the
+// grid stride then falls inside rows), twice the cap's rows and 17 more.
+// Both match the CPU, and the launch used the fewest workgroups that cover
+// the rows in the same number of turns each.
 func TestGPUContinuation(t *testing.T) {
 	lib, _ := needGPU(t)
 	rng := rand.New(rand.NewPCG(3, 4))
+	const vocab = 1000
+	typ := gguf.TypeQ8_0
+	small := randomTable(rng, typ, 10, 96)
+	smallIDs := encodeIDs(gguf.TypeI64, randomIDs(rng, 300, 10))
+	if _, _, err := gpuRun(t, gpu0, typ, 10, 96, upload(t, gpu0, small, 0), gguf.TypeI64,
+		upload(t, gpu0, smallIDs, 0), 300, gguf.TypeF32, 0); err != nil {
+		t.Fatal(err)
+	}
+	if p := lib.probes(); p.lastGrid != min(75, p.lastGridCap) {
+		t.Errorf("300 rows of 24 chunks: launched %d workgroups (cap %d), want 75", p.lastGrid, p.lastGridCap)
+	}
 	for _, c := range []struct {
 		hidden int64
-		n      int
-		wanted int64 // workgroups for one turn over the rows
-	}{{32, 140000, 4375}, {96, 50000, 6250}} {
-		const vocab = 1000
-		typ := gguf.TypeQ8_0
+		slots  int64 // rows a workgroup serves at a time
+	}{{32, 32}, {96, 8}} {
 		table := randomTable(rng, typ, vocab, c.hidden)
-		ids := encodeIDs(gguf.TypeI32, randomIDs(rng, c.n, vocab))
+		tp := upload(t, gpu0, table, 1)
+		// One row, to read the cap of this kernel (Q8_0, bf16 out).
+		one := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{7}), 0)
+		if _, _, err := gpuRun(t, gpu0, typ, vocab, c.hidden, tp, gguf.TypeI32, one, 1, gguf.TypeBF16, 0); err != nil {
+			t.Fatal(err)
+		}
+		capacity := lib.probes().lastGridCap
+		if capacity < 1 {
+			t.Fatalf("the library reports a grid cap of %d", capacity)
+		}
+		n := 2*capacity*c.slots + 17
+		ids := encodeIDs(gguf.TypeI32, randomIDs(rng, int(n), vocab))
 		want := cpuGather(t, typ, vocab, c.hidden, table, gguf.TypeI32, ids, gguf.TypeBF16)
-		got, tail, err := gpuRun(t, gpu0, typ, vocab, c.hidden, upload(t, gpu0, table, 1), gguf.TypeI32,
-			upload(t, gpu0, ids, 0), int64(c.n), gguf.TypeBF16, 0)
+		got, tail, err := gpuRun(t, gpu0, typ, vocab, c.hidden, tp, gguf.TypeI32, upload(t, gpu0, ids, 0), n,
+			gguf.TypeBF16, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if grid := lib.probes().lastGrid; grid < 1 || grid >= c.wanted {
-			t.Errorf("%d ids of width %d: launched %d workgroups, want fewer than the %d of one turn", c.n, c.hidden,
-				grid, c.wanted)
+		wanted := (n + c.slots - 1) / c.slots
+		turns := (wanted + capacity - 1) / capacity
+		if grid := lib.probes().lastGrid; grid != (wanted+turns-1)/turns || turns != 3 {
+			t.Errorf("%d rows of width %d: launched %d workgroups for %d wanted (cap %d), want %d in %d turns",
+				n, c.hidden, grid, wanted, capacity, (wanted+turns-1)/turns, turns)
 		}
 		if d := diff(got, want, 2); d != "" {
-			t.Errorf("%d ids of width %d: %s", c.n, c.hidden, d)
+			t.Errorf("%d rows of width %d: %s", n, c.hidden, d)
 		}
 		checkGuard(t, tail, "continuation")
-	}
-	table := randomTable(rng, gguf.TypeQ8_0, 10, 96)
-	ids := encodeIDs(gguf.TypeI64, randomIDs(rng, 300, 10))
-	if _, _, err := gpuRun(t, gpu0, gguf.TypeQ8_0, 10, 96, upload(t, gpu0, table, 0), gguf.TypeI64,
-		upload(t, gpu0, ids, 0), 300, gguf.TypeF32, 0); err != nil {
-		t.Fatal(err)
-	}
-	if grid := lib.probes().lastGrid; grid != 75 {
-		t.Errorf("300 rows of 24 chunks: launched %d workgroups, want 75", grid)
 	}
 }
 
@@ -514,7 +526,8 @@ type oracleCase struct {
 // the f32 and bf16 output with the oracle's by the oracle's rule (sameBits):
 // the random-block cases w1, w3 and w5, and the edge cases scales (zero,
 // subnormal, max, infinite and NaN scales) and zeros (signed zero outputs).
-// Each case runs twice: with the table at byte offset 1 (the kernel reads it
+// The bf16 output must also be the f32 output rounded by gather.F32ToBF16,
+// bit for bit, NaNs included. Each case runs twice: with the table at byte offset 1 (the kernel reads it
 // byte by byte) and at offset 0 (it reads aligned words), there over the
 // first rows whose bytes are whole words (every row, in all but one case).
 func TestGPUOracle(t *testing.T) {
@@ -556,6 +569,7 @@ func TestGPUOracle(t *testing.T) {
 			}
 			tp := upload(t, gpu0, packed[:rows*rowBytes], off)
 			ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
+			outs := map[gguf.Type][]byte{}
 			for _, o := range []struct {
 				typ  gguf.Type
 				file string
@@ -574,6 +588,19 @@ func TestGPUOracle(t *testing.T) {
 					t.Errorf("%s %v, table offset %d: GPU differs from the oracle: %s", c.Dir, o.typ, off, d)
 				}
 				checkGuard(t, tail, c.Dir)
+				outs[o.typ] = got
+			}
+			// The bf16 output is the f32 output rounded by gather.F32ToBF16,
+			// bit for bit, NaNs included (their top bits kept, quiet bit set).
+			f32, bf16 := outs[gguf.TypeF32], outs[gguf.TypeBF16]
+			for e := 0; 4*e < len(f32); e++ {
+				u := binary.LittleEndian.Uint32(f32[4*e:])
+				want := gather.F32ToBF16(math.Float32frombits(u))
+				if got := binary.LittleEndian.Uint16(bf16[2*e:]); got != want {
+					t.Errorf("%s, table offset %d, element %d: bf16 out %#04x, but the f32 out %#08x rounds to %#04x",
+						c.Dir, off, e, got, u, want)
+					break
+				}
 			}
 		}
 		ran[c.Case]++

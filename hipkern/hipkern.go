@@ -89,6 +89,7 @@ type probeState struct {
 	boundDevice int   // the device the last entry point bound, -1 after resetProbes
 	launches    int64 // kernels launched since the library was loaded
 	lastGrid    int64 // workgroups of the last launch
+	lastGridCap int64 // the most workgroups the last launch could have had
 	liveTemps   int64 // temporaries (error records) allocated and not yet freed
 }
 

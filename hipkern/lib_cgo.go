@@ -25,6 +25,7 @@ static int (*p_bench_copy)(int, uint64_t, uint64_t, int64_t, int, float*, char*,
 static int (*p_last_bound_device)(void);
 static int64_t (*p_launches)(void);
 static int64_t (*p_last_grid)(void);
+static int64_t (*p_last_grid_cap)(void);
 static int64_t (*p_live_temps)(void);
 static void (*p_reset_probes)(void);
 static void (*p_inject_failure)(int);
@@ -67,6 +68,7 @@ static void* gm_open(const char* path) {
 	GM_SYM(h, p_last_bound_device, "gm_last_bound_device");
 	GM_SYM(h, p_launches, "gm_launches");
 	GM_SYM(h, p_last_grid, "gm_last_grid");
+	GM_SYM(h, p_last_grid_cap, "gm_last_grid_cap");
 	GM_SYM(h, p_live_temps, "gm_live_temps");
 	GM_SYM(h, p_reset_probes, "gm_reset_probes");
 	GM_SYM(h, p_inject_failure, "gm_inject_failure");
@@ -120,6 +122,7 @@ static int c_bench_copy(int dev, uint64_t dst, uint64_t src, int64_t n, int iter
 static int c_last_bound_device(void) { return p_last_bound_device(); }
 static int64_t c_launches(void) { return p_launches(); }
 static int64_t c_last_grid(void) { return p_last_grid(); }
+static int64_t c_last_grid_cap(void) { return p_last_grid_cap(); }
 static int64_t c_live_temps(void) { return p_live_temps(); }
 static void c_reset_probes(void) { p_reset_probes(); }
 static void c_inject_failure(int step) { p_inject_failure(step); }
@@ -316,6 +319,7 @@ func (l *cgoLib) probes() probeState {
 		boundDevice: int(C.c_last_bound_device()),
 		launches:    int64(C.c_launches()),
 		lastGrid:    int64(C.c_last_grid()),
+		lastGridCap: int64(C.c_last_grid_cap()),
 		liveTemps:   int64(C.c_live_temps()),
 	}
 }

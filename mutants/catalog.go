@@ -168,7 +168,7 @@ type codecCorruptions struct {
 var decoderCorruptions = []codecCorruptions{
 	{"Q4_0", "decodeQ4_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
-		{"payload", "int(q&15) - 8", "int(q&15) - 7"},
+		{"payload", "q-8", "q-7"},
 	}, corruption{"payload", "y[k] = gm_bytef(q, k, 8) * d;", "y[k] = gm_bytef(q, k, 7) * d;"}},
 	{"Q5_0", "decodeQ5_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
@@ -176,19 +176,19 @@ var decoderCorruptions = []codecCorruptions{
 	}, corruption{"payload", "y[k] = gm_bytef(q, k, 16) * d;", "y[k] = gm_bytef(q, k, 15) * d;"}},
 	{"Q8_0", "decodeQ8_0", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
-		{"payload", "int8(b[2+e])", "uint8(b[2+e])"},
+		{"payload", "int8(q)", "uint8(q)"},
 	}, corruption{"payload", "const uint64_t qs = gm_take<N>(b, 2 + e0) ^ GM_TOP;", "const uint64_t qs = gm_take<N>(b, 2 + e0);"}},
 	{"Q2_K", "decodeQ2_K", []corruption{
 		{"scale", "f16le(b, 80)", "2 * f16le(b, 80)"},
-		{"payload", "qs[l] >> (2 * p) & 3", "qs[l] >> (2 * p) & 1"},
+		{"payload", "q>>2&3", "q>>2&1"},
 	}, corruption{"scale", "const float dl = d * gm_float(sc & 15);", "const float dl = d * gm_float(sc & 7);"}},
 	{"Q3_K", "decodeQ3_K", []corruption{
 		{"scale", "f16le(b, 108)", "2 * f16le(b, 108)"},
-		{"payload", "low - 4 + 4*hbit", "low - 4*hbit"},
+		{"payload", "hb&1<<2", "(hb&1^1)<<2"},
 	}, corruption{"payload", "const uint64_t q = low2 | hbit << 2;", "const uint64_t q = low2 | (hbit ^ GM_ONE) << 2;"}},
 	{"Q4_K", "decodeQ4_K", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
-		{"payload", "qs[l]&15", "qs[l]&7"},
+		{"payload", "q&15", "q&7"},
 	}, corruption{"payload", "y[k] = d1 * gm_bytef(nib, k, 0) - m1;", "y[k] = d1 * gm_bytef(nib, k, 0) + m1;"}},
 	{"Q5_K", "decodeQ5_K", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
@@ -196,11 +196,11 @@ var decoderCorruptions = []codecCorruptions{
 	}, corruption{"payload", "const uint64_t q = nib | (gm_take<N>(b, 16 + r) >> g & GM_ONE) << 4;", "const uint64_t q = nib | (gm_take<N>(b, 16 + r) >> g & GM_ONE) << 3;"}},
 	{"Q6_K", "decodeQ6_K", []corruption{
 		{"scale", "f16le(b, 208)", "2 * f16le(b, 208)"},
-		{"payload", "int(low|high<<4) - 32", "int(low|high<<4) - 31"},
+		{"payload", "int(a&15|hb&3<<4) - 32", "int(a&15|hb&3<<4) - 31"},
 	}, corruption{"scale", "const float dl = d * gm_float((int8_t)b.u8(192 + (e0 >> 4)));", "const float dl = d * gm_float((uint8_t)b.u8(192 + (e0 >> 4)));"}},
 	{"Q8_K", "decodeQ8_K", []corruption{
 		{"scale", "math.Float32frombits(u32le(b, 0))", "2 * math.Float32frombits(u32le(b, 0))"},
-		{"payload", "int8(b[4+e])", "uint8(b[4+e])"},
+		{"payload", "int8(q)", "uint8(q)"},
 	}, corruption{"payload", "const uint64_t qs = gm_take<N>(b, 4 + e0) ^ GM_TOP;", "const uint64_t qs = gm_take<N>(b, 4 + e0);"}},
 	{"IQ2_XXS", "decodeIQ2_XXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
@@ -225,7 +225,7 @@ var decoderCorruptions = []codecCorruptions{
 	{"IQ4_NL", "decodeIQ4_NL", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "b[2+j]", "b[2+(j^1)]"},
-		{"codebook", "kvaluesIQ4NL[q&15]", "kvaluesIQ4NL[(q&15)^1]"},
+		{"codebook", "kvaluesIQ4NL[q]", "kvaluesIQ4NL[q^1]"},
 	}, corruption{"codebook", "y[k] = d * gm_float(gm_kvalues_iq4nl[nib]);", "y[k] = d * gm_float(gm_kvalues_iq4nl[nib ^ 1]);"}},
 	{"IQ3_S", "decodeIQ3_S", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
@@ -240,12 +240,12 @@ var decoderCorruptions = []codecCorruptions{
 	{"IQ4_XS", "decodeIQ4_XS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "sh>>(2*g)&3", "sh>>(2*g)&1"},
-		{"codebook", "kvaluesIQ4NL[qs[j]&15]", "kvaluesIQ4NL[(qs[j]&15)^1]"},
+		{"codebook", "kvaluesIQ4NL[q]", "kvaluesIQ4NL[q^1]"},
 	}, corruption{"scale", "const float dl = d * gm_float((int)ls - 32);", "const float dl = d * gm_float((int)ls - 31);"}},
 	{"MXFP4", "decodeMXFP4", []corruption{
 		{"scale", "e8m0HalfTable[b[0]]", "e8m0HalfTable[b[0]+1]"},
 		{"payload", "b[1+j]", "b[1+(j^1)]"},
-		{"codebook", "kvaluesMXFP4[q&15]", "kvaluesMXFP4[(q&15)^1]"},
+		{"codebook", "kvaluesMXFP4[q]", "kvaluesMXFP4[q^1]"},
 	}, corruption{"codebook", "y[k] = gm_float(gm_kvalues_mxfp4[q]) * s;", "y[k] = gm_float(gm_kvalues_mxfp4[q ^ 1]) * s;"}},
 	{"IQ1_XXXS", "decodeIQ1_XXXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
@@ -290,8 +290,8 @@ func kernelEntries() []catalog.Entry {
 			"row < a.n_ids; row += a.n_ids) {",
 			"rows past the grid's first turn are never gathered", testGPUContinue),
 		kernelText("kernel-row-stride-in-elements", 5, kernelFile,
-			"const uint8_t* src = a.table + id * a.row_bytes + src_first;",
-			"const uint8_t* src = a.table + id * a.hidden + src_first;",
+			"const uint8_t* base = a.table + id * a.row_bytes;",
+			"const uint8_t* base = a.table + id * a.hidden;",
 			"rows other than row 0 are read from the wrong offset", testGPUMatchesCPU),
 		kernelText("kernel-ids-truncated-to-int32", 6, kernelFile,
 			"if (id_bytes == 8) return (int64_t)(aligned ? gm_load64(p) : gm_u64(p));",

@@ -87,7 +87,7 @@ func TestCatalogIDsUnique(t *testing.T) {
 	}
 }
 
-// admittedCodecs are ROW.md's 19 codecs, written out here independently of
+// admittedCodecs are docs/row.md's 19 codecs, written out here independently of
 // package gather so that a codec dropped from the catalog is noticed.
 var admittedCodecs = []string{
 	"Q4_0", "Q5_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K",
@@ -98,7 +98,7 @@ var admittedCodecs = []string{
 // value set) and so get a third, codebook, corruption.
 var codebookCodecs = []string{"IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "MXFP4", "IQ1_XXXS"}
 
-// TestCatalogCoversEveryClass checks that every class of ROW.md's mutation
+// TestCatalogCoversEveryClass checks that every class of docs/row.md's mutation
 // evidence is present, with the expansions the issue asks for.
 func TestCatalogCoversEveryClass(t *testing.T) {
 	entries := Catalog().Entries
@@ -115,7 +115,7 @@ func TestCatalogCoversEveryClass(t *testing.T) {
 	}
 	for class := range classes {
 		if class < 1 || class > 13 {
-			t.Errorf("class %d is not one of ROW.md's 13", class)
+			t.Errorf("class %d is not one of docs/row.md's 13", class)
 		}
 	}
 	// Class 4: every admitted codec, scale and payload, plus the codebook

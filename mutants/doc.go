@@ -5,7 +5,7 @@
 // variable, and a matcher that must resolve to exactly one expression,
 // call, element or kernel text), the catalog operator that breaks it, the
 // test or tests expected to kill it, and a one-line reason. The entries
-// cover the thirteen classes of ROW.md ("Mutation evidence"); class 4 is
+// cover the thirteen classes of docs/row.md ("Mutation evidence"); class 4 is
 // expanded per admitted codec into a scale, a payload and (for the codecs
 // that look values up in a table) a codebook corruption, in both the Go
 // decoders and the HIP kernel. Class 4 also holds the edge entries

@@ -37,8 +37,8 @@ func edgeEntries() []catalog.Entry {
 		},
 		{
 			ID: "edge-q4_0-zero-loses-sign", Class: 4, Operator: catalog.ReplaceExpr,
-			Target:      catalog.Target{Package: pkgGather, Func: "decodeQ4_0", Match: "float32(int(q&15)-8) * d"},
-			Replacement: "func() float32 {\n\tif q&15 == 8 {\n\t\treturn 0\n\t}\n\treturn float32(int(q&15)-8) * d\n}()",
+			Target:      catalog.Target{Package: pkgGather, Func: "decodeQ4_0", Match: "float32(q-8) * d"},
+			Replacement: "func() float32 {\n\tif q == 8 {\n\t\treturn 0\n\t}\n\treturn float32(q-8) * d\n}()",
 			Killers:     []string{testOracle, testEmbedOracle},
 			Reason: "a zero quant short-cuts to +0 instead of 0·d, which is -0 when d is negative or -0 " +
 				"(the oracle's zeros and scales cases hold such elements)",

@@ -86,7 +86,7 @@ func newReport(s Subject, check string) *report {
 	if s.Provider != nil {
 		name = s.Provider.Name()
 	}
-	return &report{name: fmt.Sprintf("gathertest: %s (%s on %v): %s", check, name, s.Op, deviceOf(s))}
+	return &report{name: fmt.Sprintf("gathertest: %s (%s on %v on %s)", check, name, s.Op, deviceOf(s))}
 }
 
 func deviceOf(s Subject) string {
@@ -113,6 +113,17 @@ func (r *report) err() error {
 		msg += fmt.Sprintf("\n\t(and %d more)", r.more)
 	}
 	return errors.New(msg)
+}
+
+// check runs one check of s: body records its failures in a report, and
+// returns early when it cannot go on; it is not run at all when s cannot be
+// tested.
+func check(s Subject, name string, body func(r *report)) error {
+	r := newReport(s, name)
+	if r.usable(s) {
+		body(r)
+	}
+	return r.err()
 }
 
 // usable reports whether s can be tested at all, saying why not.
@@ -242,50 +253,47 @@ func ValidCall(m Memory, base gguf.Type) (Call, Buffer, []byte, error) {
 // must not read as a decline, with out untouched; and the valid call right
 // after must succeed.
 func CheckRefusals(s Subject) error {
-	r := newReport(s, "refusals")
-	if !r.usable(s) {
-		return r.err()
-	}
-	base := baseType(s.Op)
-	cases, err := Refusals(base, s.Memory.Device())
-	if err != nil {
-		r.errorf("%v", err)
-		return r.err()
-	}
-	for _, c := range cases {
-		call, outBuf, want, err := ValidCall(s.Memory, base)
+	return check(s, "refusals", func(r *report) {
+		base := baseType(s.Op)
+		cases, err := Refusals(base, s.Memory.Device())
 		if err != nil {
-			r.errorf("%s: %v", c.Name, err)
-			return r.err()
+			r.errorf("%v", err)
+			return
 		}
-		if c.HostOnly && call.Out.Data == nil {
-			continue
+		for _, c := range cases {
+			call, outBuf, want, err := ValidCall(s.Memory, base)
+			if err != nil {
+				r.errorf("%s: %v", c.Name, err)
+				return
+			}
+			if c.HostOnly && call.Out.Data == nil {
+				continue
+			}
+			c.Edit(&call)
+			err = s.Provider.Embedding(call.Out, call.Table, call.IDs)
+			switch {
+			case err == nil:
+				r.errorf("%s: accepted, want %q", c.Name, c.Want)
+			case err.Error() != c.Want:
+				r.errorf("%s: error %q, want %q", c.Name, err, c.Want)
+			case errors.Is(err, gather.ErrDeclined):
+				r.errorf("%s: the refusal reads as a decline: %v", c.Name, err)
+			}
+			if d := checkOut(placed{buf: outBuf}, 64*4, make([][]byte, 3)); d != "" {
+				r.errorf("%s: the refused call touched out: %s", c.Name, d)
+			}
+			call, outBuf, want, err = ValidCall(s.Memory, base)
+			if err != nil {
+				r.errorf("%s: %v", c.Name, err)
+				return
+			}
+			if err := s.Provider.Embedding(call.Out, call.Table, call.IDs); err != nil {
+				r.errorf("%s: the valid call after the refusal: %v", c.Name, err)
+			} else if d := checkOut(placed{buf: outBuf}, 64*4, splitRows(want, 3)); d != "" {
+				r.errorf("%s: the valid call after the refusal: %s", c.Name, d)
+			}
 		}
-		c.Edit(&call)
-		err = s.Provider.Embedding(call.Out, call.Table, call.IDs)
-		switch {
-		case err == nil:
-			r.errorf("%s: accepted, want %q", c.Name, c.Want)
-		case err.Error() != c.Want:
-			r.errorf("%s: error %q, want %q", c.Name, err, c.Want)
-		case errors.Is(err, gather.ErrDeclined):
-			r.errorf("%s: the refusal reads as a decline: %v", c.Name, err)
-		}
-		if d := checkOut(placed{buf: outBuf}, 64*4, make([][]byte, 3)); d != "" {
-			r.errorf("%s: the refused call touched out: %s", c.Name, d)
-		}
-		call, outBuf, want, err = ValidCall(s.Memory, base)
-		if err != nil {
-			r.errorf("%s: %v", c.Name, err)
-			return r.err()
-		}
-		if err := s.Provider.Embedding(call.Out, call.Table, call.IDs); err != nil {
-			r.errorf("%s: the valid call after the refusal: %v", c.Name, err)
-		} else if d := checkOut(placed{buf: outBuf}, 64*4, splitRows(want, 3)); d != "" {
-			r.errorf("%s: the valid call after the refusal: %s", c.Name, d)
-		}
-	}
-	return r.err()
+	})
 }
 
 // CheckDeclines checks what the provider takes and leaves: it supports
@@ -295,117 +303,111 @@ func CheckRefusals(s Subject) error {
 // the other tier; and it declines only after gather.CheckArgs, so a call
 // that is also malformed is refused instead.
 func CheckDeclines(s Subject) error {
-	r := newReport(s, "declines")
-	if !r.usable(s) {
-		return r.err()
-	}
-	p := s.Provider
-	types, _ := tierTypes(s.Op)
-	for _, t := range types {
-		if !p.Supports(t) {
-			r.errorf("does not support %v, a type of its tier", t)
+	return check(s, "declines", func(r *report) {
+		p := s.Provider
+		types, _ := tierTypes(s.Op)
+		for _, t := range types {
+			if !p.Supports(t) {
+				r.errorf("does not support %v, a type of its tier", t)
+			}
 		}
-	}
-	for _, t := range []gguf.Type{gguf.TypeQ4_1, gguf.TypeQ5_1, gguf.TypeIQ1_M, gguf.TypeTQ1_0, gguf.TypeTQ2_0,
-		gguf.TypeI32, gguf.TypeI64, gguf.TypeF64, gguf.Type(99)} {
-		if p.Supports(t) {
-			r.errorf("supports %v, which Embedding refuses", t)
+		for _, t := range []gguf.Type{gguf.TypeQ4_1, gguf.TypeQ5_1, gguf.TypeIQ1_M, gguf.TypeTQ1_0, gguf.TypeTQ2_0,
+			gguf.TypeI32, gguf.TypeI64, gguf.TypeF64, gguf.Type(99)} {
+			if p.Supports(t) {
+				r.errorf("supports %v, which Embedding refuses", t)
+			}
 		}
-	}
 
-	elsewhere := gather.Device{Kind: "gathertest-elsewhere"}
-	foreign := func(outShape ...int64) Call {
-		at := func(t gguf.Type, shape ...int64) *gather.Tensor {
-			return &gather.Tensor{Type: t, Shape: shape, Device: elsewhere, DevPtr: 0x1000}
+		elsewhere := gather.Device{Kind: "gathertest-elsewhere"}
+		foreign := func(outShape ...int64) Call {
+			at := func(t gguf.Type, shape ...int64) *gather.Tensor {
+				return &gather.Tensor{Type: t, Shape: shape, Device: elsewhere, DevPtr: 0x1000}
+			}
+			return Call{Out: at(gguf.TypeF32, outShape...), Table: at(baseType(s.Op), 4, 64), IDs: at(gguf.TypeI32, 3)}
 		}
-		return Call{Out: at(gguf.TypeF32, outShape...), Table: at(baseType(s.Op), 4, 64), IDs: at(gguf.TypeI32, 3)}
-	}
-	c := foreign(3, 64)
-	if err := p.Embedding(c.Out, c.Table, c.IDs); !errors.Is(err, gather.ErrDeclined) {
-		r.errorf("tensors on %v: %v, want a decline", elsewhere, err)
-	}
-	c = foreign(192)
-	want := "gather: Embedding: out must be 2-D [len(ids), hidden], has rank 1"
-	if err := p.Embedding(c.Out, c.Table, c.IDs); err == nil || err.Error() != want {
-		r.errorf("a malformed call on %v: %v, want the refusal %q before any decline", elsewhere, err, want)
-	}
+		c := foreign(3, 64)
+		if err := p.Embedding(c.Out, c.Table, c.IDs); !errors.Is(err, gather.ErrDeclined) {
+			r.errorf("tensors on %v: %v, want a decline", elsewhere, err)
+		}
+		c = foreign(192)
+		want := "gather: Embedding: out must be 2-D [len(ids), hidden], has rank 1"
+		if err := p.Embedding(c.Out, c.Table, c.IDs); err == nil || err.Error() != want {
+			r.errorf("a malformed call on %v: %v, want the refusal %q before any decline", elsewhere, err, want)
+		}
 
-	other := gguf.TypeF32
-	if s.Op == gather.OpEmbeddingFloat {
-		other = gguf.TypeQ8_0
-	}
-	call, outBuf, _, err := ValidCall(s.Memory, other)
-	if err != nil {
-		r.errorf("%v", err)
-		return r.err()
-	}
-	if err := p.Embedding(call.Out, call.Table, call.IDs); !errors.Is(err, gather.ErrDeclined) {
-		r.errorf("a %v table: %v, want a decline", other, err)
-	}
-	if d := checkOut(placed{buf: outBuf}, 64*4, make([][]byte, 3)); d != "" {
-		r.errorf("the declined call touched out: %s", d)
-	}
-	return r.err()
+		other := gguf.TypeF32
+		if s.Op == gather.OpEmbeddingFloat {
+			other = gguf.TypeQ8_0
+		}
+		call, outBuf, _, err := ValidCall(s.Memory, other)
+		if err != nil {
+			r.errorf("%v", err)
+			return
+		}
+		if err := p.Embedding(call.Out, call.Table, call.IDs); !errors.Is(err, gather.ErrDeclined) {
+			r.errorf("a %v table: %v, want a decline", other, err)
+		}
+		if d := checkOut(placed{buf: outBuf}, 64*4, make([][]byte, 3)); d != "" {
+			r.errorf("the declined call touched out: %s", d)
+		}
+	})
 }
 
 // CheckEmpty checks that an empty request (no ids, or rows of zero width)
 // returns nil before any other check, whatever the vocab, the ids or the
 // bytes behind the tensors, and writes nothing.
 func CheckEmpty(s Subject) error {
-	r := newReport(s, "empty requests")
-	if !r.usable(s) {
-		return r.err()
-	}
-	types, _ := tierTypes(s.Op)
-	tt := types[len(types)-1] // IQ1_XXXS, or BF16
-	tr, _ := gguf.FindGgmlTraits(tt)
-	w := int64(tr.BlockElems)
-	// The table and ids are described over one tiny buffer: none of their
-	// bytes may be read.
-	tiny, err := s.Memory.Alloc([]byte{Poison})
-	if err != nil {
-		r.errorf("allocating: %v", err)
-		return r.err()
-	}
-	for _, c := range []struct {
-		name         string
-		vocab, width int64
-		n            int64
-		ids          []int64
-	}{
-		{"no ids, vocab 0", 0, w, 0, nil},
-		{"no ids, vocab 3", 3, w, 0, nil},
-		{"no ids, table bytes missing", 1 << 20, w, 0, nil},
-		{"zero width, vocab 0", 0, 0, 2, nil},
-		{"zero width, bad ids", 2, 0, 2, []int64{5, -1}},
-		{"zero width, ids bytes overflow", 4, 0, 1 << 62, nil},
-	} {
-		for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
-			what := fmt.Sprintf("%s, %v table, %v out", c.name, tt, outType)
-			idsT := tiny.Tensor(gguf.TypeI64, []int64{c.n}, 0)
-			if c.ids != nil {
-				ip, err := place(s.Memory, gguf.TypeI64, []int64{c.n}, EncodeIDs(gguf.TypeI64, c.ids), 0)
+	return check(s, "empty requests", func(r *report) {
+		types, _ := tierTypes(s.Op)
+		tt := types[len(types)-1] // IQ1_XXXS, or BF16
+		tr, _ := gguf.FindGgmlTraits(tt)
+		w := int64(tr.BlockElems)
+		// The table and ids are described over one tiny buffer: none of their
+		// bytes may be read.
+		tiny, err := s.Memory.Alloc([]byte{Poison})
+		if err != nil {
+			r.errorf("allocating: %v", err)
+			return
+		}
+		for _, c := range []struct {
+			name         string
+			vocab, width int64
+			n            int64
+			ids          []int64
+		}{
+			{"no ids, vocab 0", 0, w, 0, nil},
+			{"no ids, vocab 3", 3, w, 0, nil},
+			{"no ids, table bytes missing", 1 << 20, w, 0, nil},
+			{"zero width, vocab 0", 0, 0, 2, nil},
+			{"zero width, bad ids", 2, 0, 2, []int64{5, -1}},
+			{"zero width, ids bytes overflow", 4, 0, 1 << 62, nil},
+		} {
+			for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
+				what := fmt.Sprintf("%s, %v table, %v out", c.name, tt, outType)
+				idsT := tiny.Tensor(gguf.TypeI64, []int64{c.n}, 0)
+				if c.ids != nil {
+					ip, err := place(s.Memory, gguf.TypeI64, []int64{c.n}, EncodeIDs(gguf.TypeI64, c.ids), 0)
+					if err != nil {
+						r.errorf("%s: %v", what, err)
+						return
+					}
+					idsT = ip.t
+				}
+				o, err := placeOut(s.Memory, outType, 0, 0, 0) // Guard bytes, no rows
 				if err != nil {
 					r.errorf("%s: %v", what, err)
-					return r.err()
+					return
 				}
-				idsT = ip.t
-			}
-			o, err := placeOut(s.Memory, outType, 0, 0, 0) // Guard bytes, no rows
-			if err != nil {
-				r.errorf("%s: %v", what, err)
-				return r.err()
-			}
-			o.t.Shape = []int64{c.n, c.width}
-			if err := s.Provider.Embedding(o.t, tiny.Tensor(tt, []int64{c.vocab, c.width}, 0), idsT); err != nil {
-				r.errorf("%s: %v, want nil", what, err)
-			}
-			if d := checkOut(o, 0, nil); d != "" {
-				r.errorf("%s: %s", what, d)
+				o.t.Shape = []int64{c.n, c.width}
+				if err := s.Provider.Embedding(o.t, tiny.Tensor(tt, []int64{c.vocab, c.width}, 0), idsT); err != nil {
+					r.errorf("%s: %v, want nil", what, err)
+				}
+				if d := checkOut(o, 0, nil); d != "" {
+					r.errorf("%s: %s", what, d)
+				}
 			}
 		}
-	}
-	return r.err()
+	})
 }
 
 // badIDValues are out-of-range ids for a 128-row table, each marked when
@@ -457,43 +459,40 @@ func badIDCases() []badIDCase {
 // not a decline); out holds what Subject.PartialRows allows; and the same
 // request with the bad ids made good succeeds at once with the right rows.
 func CheckBadIDs(s Subject) error {
-	r := newReport(s, "bad ids")
-	if !r.usable(s) {
-		return r.err()
-	}
-	const vocab = 128
-	tierTables := map[gather.Op][]gguf.Type{
-		gather.OpEmbeddingQuant: {gguf.TypeQ8_0, gguf.TypeIQ1_XXXS},
-		gather.OpEmbeddingFloat: {gguf.TypeF16, gguf.TypeBF16},
-	}
-	rng := rand.New(rand.NewPCG(3, 3))
-	for _, tt := range tierTables[s.Op] {
-		tr, _ := gguf.FindGgmlTraits(tt)
-		hidden := int64(max(32, tr.BlockElems))
-		table, err := RandomTable(rng, tt, vocab, hidden)
-		if err != nil {
-			r.errorf("%v", err)
-			return r.err()
+	return check(s, "bad ids", func(r *report) {
+		const vocab = 128
+		tierTables := map[gather.Op][]gguf.Type{
+			gather.OpEmbeddingQuant: {gguf.TypeQ8_0, gguf.TypeIQ1_XXXS},
+			gather.OpEmbeddingFloat: {gguf.TypeF16, gguf.TypeBF16},
 		}
-		tp, err := place(s.Memory, tt, []int64{vocab, hidden}, table, 3)
-		if err != nil {
-			r.errorf("%v: %v", tt, err)
-			return r.err()
-		}
-		for _, c := range badIDCases() {
-			outTypes := []gguf.Type{gguf.TypeF32, gguf.TypeBF16}
-			if c.n > 9 {
-				outTypes = outTypes[:1]
+		rng := rand.New(rand.NewPCG(3, 3))
+		for _, tt := range tierTables[s.Op] {
+			tr, _ := gguf.FindGgmlTraits(tt)
+			hidden := int64(max(32, tr.BlockElems))
+			table, err := RandomTable(rng, tt, vocab, hidden)
+			if err != nil {
+				r.errorf("%v", err)
+				return
 			}
-			for _, outType := range outTypes {
-				what := fmt.Sprintf("%v table, %s, %v out", tt, c.name, outType)
-				if !badIDRun(s, r, what, tp.t, table, c, outType, rng) {
-					return r.err()
+			tp, err := place(s.Memory, tt, []int64{vocab, hidden}, table, 3)
+			if err != nil {
+				r.errorf("%v: %v", tt, err)
+				return
+			}
+			for _, c := range badIDCases() {
+				outTypes := []gguf.Type{gguf.TypeF32, gguf.TypeBF16}
+				if c.n > 9 {
+					outTypes = outTypes[:1]
+				}
+				for _, outType := range outTypes {
+					what := fmt.Sprintf("%v table, %s, %v out", tt, c.name, outType)
+					if !badIDRun(s, r, what, tp.t, table, c, outType, rng) {
+						return
+					}
 				}
 			}
 		}
-	}
-	return r.err()
+	})
 }
 
 // badIDRun runs one bad-id case; it returns false when the memory fails.
@@ -602,64 +601,61 @@ func idPatterns(rng *rand.Rand, vocab int64) map[string][]int64 {
 // and out likewise (at that many elements when not AnyOutAddress); out
 // must hold exactly Reference's bytes, and nothing around it may change.
 func CheckGathers(s Subject) error {
-	r := newReport(s, "gathers")
-	if !r.usable(s) {
-		return r.err()
-	}
-	const vocab = 16
-	rng := rand.New(rand.NewPCG(0x524f434d, 1))
-	types, _ := tierTypes(s.Op)
-	patterns := idPatterns(rng, vocab)
-	names := slices.Sorted(func(yield func(string) bool) {
-		for k := range patterns {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	for _, tt := range types {
-		tr, _ := gguf.FindGgmlTraits(tt)
-		for _, hidden := range gatherWidths(tr.BlockElems) {
-			table, err := RandomTable(rng, tt, vocab, hidden)
-			if err != nil {
-				r.errorf("%v", err)
-				return r.err()
-			}
-			WithEdges(tt, table)
-			wants := map[string][]byte{} // by selection and out type
-			for off := range 4 {
-				tp, err := place(s.Memory, tt, []int64{vocab, hidden}, table, off)
-				if err != nil {
-					r.errorf("%v: %v", tt, err)
-					return r.err()
+	return check(s, "gathers", func(r *report) {
+		const vocab = 16
+		rng := rand.New(rand.NewPCG(0x524f434d, 1))
+		types, _ := tierTypes(s.Op)
+		patterns := idPatterns(rng, vocab)
+		names := slices.Sorted(func(yield func(string) bool) {
+			for k := range patterns {
+				if !yield(k) {
+					return
 				}
-				for _, name := range names {
-					ids := patterns[name]
-					for _, idType := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
-						ip, err := place(s.Memory, idType, []int64{int64(len(ids))}, EncodeIDs(idType, ids), off)
-						if err != nil {
-							r.errorf("%v: %v", tt, err)
-							return r.err()
-						}
-						for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
-							what := fmt.Sprintf("%v width %d, %s %v ids, %v out, offset %d", tt, hidden, name, idType, outType, off)
-							key := name + outType.String()
-							if wants[key] == nil {
-								if wants[key], err = Reference(tt, table, hidden, ids, outType); err != nil {
-									r.errorf("%s: %v", what, err)
-									return r.err()
-								}
+			}
+		})
+		for _, tt := range types {
+			tr, _ := gguf.FindGgmlTraits(tt)
+			for _, hidden := range gatherWidths(tr.BlockElems) {
+				table, err := RandomTable(rng, tt, vocab, hidden)
+				if err != nil {
+					r.errorf("%v", err)
+					return
+				}
+				WithEdges(tt, table)
+				wants := map[string][]byte{} // by selection and out type
+				for off := range 4 {
+					tp, err := place(s.Memory, tt, []int64{vocab, hidden}, table, off)
+					if err != nil {
+						r.errorf("%v: %v", tt, err)
+						return
+					}
+					for _, name := range names {
+						ids := patterns[name]
+						for _, idType := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
+							ip, err := place(s.Memory, idType, []int64{int64(len(ids))}, EncodeIDs(idType, ids), off)
+							if err != nil {
+								r.errorf("%v: %v", tt, err)
+								return
 							}
-							if !gatherOnce(s, r, what, tp, ip, wants[key], outType, off) {
-								return r.err()
+							for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
+								what := fmt.Sprintf("%v width %d, %s %v ids, %v out, offset %d", tt, hidden, name, idType, outType, off)
+								key := name + outType.String()
+								if wants[key] == nil {
+									if wants[key], err = Reference(tt, table, hidden, ids, outType); err != nil {
+										r.errorf("%s: %v", what, err)
+										return
+									}
+								}
+								if !gatherOnce(s, r, what, tp, ip, wants[key], outType, off) {
+									return
+								}
 							}
 						}
 					}
 				}
 			}
 		}
-	}
-	return r.err()
+	})
 }
 
 // gatherOnce runs one gather of CheckGathers; it returns false when the
@@ -703,59 +699,56 @@ func (decliner) Embedding(out, table, ids *gather.Tensor) error {
 // it, with no decline and no fallback; behind a provider that declines, it
 // is selected as a fallback after one decline.
 func CheckStats(s Subject) error {
-	r := newReport(s, "stats")
-	if !r.usable(s) {
-		return r.err()
-	}
-	p, dev := s.Provider, s.Memory.Device()
-	types, _ := tierTypes(s.Op)
-	base := baseType(s.Op)
+	return check(s, "stats", func(r *report) {
+		p, dev := s.Provider, s.Memory.Device()
+		types, _ := tierTypes(s.Op)
+		base := baseType(s.Op)
 
-	reg := gather.NewRegistry()
-	if err := reg.Register(s.Op, dev.Kind, p); err != nil {
-		r.errorf("registering: %v", err)
-		return r.err()
-	}
-	reg.EnableStats(true)
-	call, _, _, err := ValidCall(s.Memory, base)
-	if err != nil {
-		r.errorf("%v", err)
-		return r.err()
-	}
-	if err := reg.Embedding(call.Out, call.Table, call.IDs); err != nil {
-		r.errorf("a valid call through the registry: %v", err)
-	}
-	want := gather.Stats{Selections: 1, LastProvider: p.Name()}
-	if got := reg.ReadStats(s.Op, dev.Kind); got != want {
-		r.errorf("after a valid call: stats %+v, want %+v", got, want)
-	}
-	bad, err := place(s.Memory, gguf.TypeI32, []int64{3}, EncodeIDs(gguf.TypeI32, []int64{0, 4, 0}), 0)
-	if err != nil {
-		r.errorf("%v", err)
-		return r.err()
-	}
-	if err := reg.Embedding(call.Out, call.Table, bad.t); err == nil {
-		r.errorf("a bad id through the registry was accepted")
-	}
-	want.Selections = 2
-	if got := reg.ReadStats(s.Op, dev.Kind); got != want {
-		r.errorf("after a refused call: stats %+v, want %+v (a refusal is a selection)", got, want)
-	}
-
-	behind := gather.NewRegistry()
-	for _, q := range []gather.Provider{decliner{types}, p} {
-		if err := behind.Register(s.Op, dev.Kind, q); err != nil {
-			r.errorf("registering behind a decliner: %v", err)
-			return r.err()
+		reg := gather.NewRegistry()
+		if err := reg.Register(s.Op, dev.Kind, p); err != nil {
+			r.errorf("registering: %v", err)
+			return
 		}
-	}
-	behind.EnableStats(true)
-	if err := behind.Embedding(call.Out, call.Table, call.IDs); err != nil {
-		r.errorf("a valid call behind a decliner: %v", err)
-	}
-	want = gather.Stats{Selections: 1, Declines: 1, Fallbacks: 1, LastProvider: p.Name()}
-	if got := behind.ReadStats(s.Op, dev.Kind); got != want {
-		r.errorf("behind a decliner: stats %+v, want %+v", got, want)
-	}
-	return r.err()
+		reg.EnableStats(true)
+		call, _, _, err := ValidCall(s.Memory, base)
+		if err != nil {
+			r.errorf("%v", err)
+			return
+		}
+		if err := reg.Embedding(call.Out, call.Table, call.IDs); err != nil {
+			r.errorf("a valid call through the registry: %v", err)
+		}
+		want := gather.Stats{Selections: 1, LastProvider: p.Name()}
+		if got := reg.ReadStats(s.Op, dev.Kind); got != want {
+			r.errorf("after a valid call: stats %+v, want %+v", got, want)
+		}
+		bad, err := place(s.Memory, gguf.TypeI32, []int64{3}, EncodeIDs(gguf.TypeI32, []int64{0, 4, 0}), 0)
+		if err != nil {
+			r.errorf("%v", err)
+			return
+		}
+		if err := reg.Embedding(call.Out, call.Table, bad.t); err == nil {
+			r.errorf("a bad id through the registry was accepted")
+		}
+		want.Selections = 2
+		if got := reg.ReadStats(s.Op, dev.Kind); got != want {
+			r.errorf("after a refused call: stats %+v, want %+v (a refusal is a selection)", got, want)
+		}
+
+		behind := gather.NewRegistry()
+		for _, q := range []gather.Provider{decliner{types}, p} {
+			if err := behind.Register(s.Op, dev.Kind, q); err != nil {
+				r.errorf("registering behind a decliner: %v", err)
+				return
+			}
+		}
+		behind.EnableStats(true)
+		if err := behind.Embedding(call.Out, call.Table, call.IDs); err != nil {
+			r.errorf("a valid call behind a decliner: %v", err)
+		}
+		want = gather.Stats{Selections: 1, Declines: 1, Fallbacks: 1, LastProvider: p.Name()}
+		if got := behind.ReadStats(s.Op, dev.Kind); got != want {
+			r.errorf("behind a decliner: stats %+v, want %+v", got, want)
+		}
+	})
 }

@@ -20,7 +20,10 @@ func geometry(t gguf.Type, vocab, hidden int64) (gguf.Traits, int64, error) {
 	if err != nil {
 		return tr, 0, fmt.Errorf("gathertest: %w", err)
 	}
-	if vocab < 0 || rowBytes > 0 && vocab > math.MaxInt32/rowBytes {
+	if vocab < 0 {
+		return tr, 0, fmt.Errorf("gathertest: a %v table cannot have %d rows", t, vocab)
+	}
+	if rowBytes > 0 && vocab > math.MaxInt32/rowBytes {
 		return tr, 0, fmt.Errorf("gathertest: a %v table of %d rows of %d bytes is too large for a test", t, vocab, rowBytes)
 	}
 	return tr, vocab * rowBytes, nil

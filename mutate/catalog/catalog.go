@@ -27,7 +27,7 @@ type Target struct {
 // Entry is one catalog mutant.
 type Entry struct {
 	ID          string   // stable, e.g. "q8k-trait-removed"
-	Class       int      // ROW.md mutation class 1..13
+	Class       int      // docs/row.md mutation class 1..13
 	Operator    Operator //
 	Target      Target   //
 	Replacement string   // replacement source (ReplaceValue, ReplaceExpr, KernelText)

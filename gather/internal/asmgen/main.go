@@ -1,5 +1,5 @@
 // Command asmgen generates package gather's AVX2 block decoders
-// (decode_amd64.s and their Go declarations, decode_amd64_stubs.go) with
+// (decode_amd64.s and their Go declarations, stubs_amd64.go) with
 // avo. It is its own module so that package gather, and everything that
 // imports it, does not depend on avo. Run it through go generate in
 // package gather.
@@ -145,6 +145,7 @@ func run(name, doc string, shift, blockBytes int, setup func(), body func(src, d
 	Load(Param("out").Len(), n)
 	SHRQ(U8(shift), n)
 	JZ(LabelRef("done"))
+	spill, spillNext = AllocLocal(128), 0
 	if setup != nil {
 		setup()
 	}
@@ -200,20 +201,42 @@ func emit8(src Op, signed bool, s scaling, dst Mem) {
 	VMOVUPS(v, dst)
 }
 
+// spill is a 128-byte stack buffer of the function being generated, used
+// in 32-byte slots in turn: a vector of bytes is stored there and widened
+// 8 bytes at a time by VPMOVZXBD/VPMOVSXBD from memory, which costs fewer
+// shuffle micro-ops than extracting the bytes in registers.
+var (
+	spill     Mem
+	spillNext int
+)
+
+func spillSlot() Mem {
+	m := spill.Offset(32 * spillNext)
+	spillNext = (spillNext + 1) % 4
+	return m
+}
+
 // emit16 is emit8 of the 16 bytes of an XMM into 64 bytes at dst.
 func emit16(x Register, signed bool, s scaling, dst Mem) {
-	emit8(x, signed, s, dst)
-	t := XMM()
-	VPSHUFD(U8(0x0e), x, t)
-	emit8(t, signed, s, dst.Offset(32))
+	m := spillSlot()
+	VMOVDQU(x, m)
+	emit8(m, signed, s, dst)
+	emit8(m.Offset(8), signed, s, dst.Offset(32))
 }
 
 // emit32 is emit8 of the 32 bytes of a YMM into 128 bytes at dst.
 func emit32(y VecVirtual, signed bool, s scaling, dst Mem) {
-	emit16(y.AsX(), signed, s, dst)
-	hi := XMM()
-	VEXTRACTI128(U8(1), y, hi)
-	emit16(hi, signed, s, dst.Offset(64))
+	emit32s(y, signed, func(int) scaling { return s }, dst)
+}
+
+// emit32s is emit32 with the scaling of each 8 elements from sc(i),
+// i = 0..3.
+func emit32s(y VecVirtual, signed bool, sc func(i int) scaling, dst Mem) {
+	m := spillSlot()
+	VMOVDQU(y, m)
+	for i := range 4 {
+		emit8(m.Offset(8*i), signed, sc(i), dst.Offset(32*i))
+	}
 }
 
 // nibbles16 splits the 16 bytes at m into low and high nibbles.
@@ -323,28 +346,17 @@ func legacy() {
 // Constants for the K- and I-quants, set by moreConstants.
 var (
 	c30      Mem // 32 bytes 0x30
-	c00FF    Mem // 16 words 0x00ff
 	d32      Mem // 8 dwords 32
 	f05      Mem // float32 0.5
 	f025     Mem // float32 0.25
 	signMask Mem // 256 entries of 8 dwords: lane j is 0x80000000 when bit j of the index is set
-	pow3W    Mem // TQ1_0: 5 rows of 16 words 3^n
-	pow3Tail Mem // TQ1_0: 16 words 1,1,1,1,3,3,3,3,9,9,9,9,27,27,27,27
-	c03W     Mem // 16 words 3
-	c01W     Mem // 16 words 1
+	pow3D    Mem // TQ1_0: 7 rows of 8 dwords 3^n·256 (n = 0..4), then 1,1,1,1,3,3,3,3 and 9,9,9,9,27,27,27,27, times 256
+	c03D     Mem // 8 dwords 3
+	tq1Codes Mem // 8 dwords -1, 0, 1, 0, 0, 0, 0, 0
 )
 
 func moreConstants() {
 	c30 = splat("c30", 0x30)
-	var w00FF, w3, w1 []byte
-	for range 16 {
-		w00FF = append(w00FF, 0xff, 0)
-		w3 = append(w3, 3, 0)
-		w1 = append(w1, 1, 0)
-	}
-	c00FF = bytesConst("c00FF", w00FF)
-	c03W = bytesConst("c03W", w3)
-	c01W = bytesConst("c01W", w1)
 	var dw []byte
 	for range 8 {
 		dw = append(dw, 32, 0, 0, 0)
@@ -364,17 +376,28 @@ func moreConstants() {
 	}
 	signMask = bytesConst("signMask", masks)
 	var p3 []byte
+	dword := func(v uint32) {
+		p3 = append(p3, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+	}
 	for n := range 5 {
-		for range 16 {
-			p3 = append(p3, byte([]int{1, 3, 9, 27, 81}[n]), 0)
+		for range 8 {
+			dword(uint32([]int{1, 3, 9, 27, 81}[n]) << 8)
 		}
 	}
-	pow3W = bytesConst("pow3W", p3)
-	var tail []byte
 	for k := range 16 {
-		tail = append(tail, byte([]int{1, 3, 9, 27}[k/4]), 0)
+		dword(uint32([]int{1, 3, 9, 27}[k/4]) << 8)
 	}
-	pow3Tail = bytesConst("pow3Tail", tail)
+	pow3D = bytesConst("pow3D", p3)
+	p3 = nil
+	for range 8 {
+		dword(3)
+	}
+	c03D = bytesConst("c03D", p3)
+	p3 = nil
+	for _, v := range []int32{-1, 0, 1, 0, 0, 0, 0, 0} {
+		dword(uint32(v))
+	}
+	tq1Codes = bytesConst("tq1Codes", p3)
 }
 
 // bitTo moves bit k of every byte of y to bit `to` (other bits cleared),
@@ -411,7 +434,7 @@ func splatF32(m Mem) VecVirtual {
 // scaleVec8 converts the 8 bytes at m (unsigned, minus sub when sub is
 // set) to float32 and multiplies them by the scalar d (lane 0 of a YMM
 // splat), storing 8 floats at dst: the per-sub-block scales d·sc.
-func scaleVec8(m Mem, signed bool, sub *Mem, d VecVirtual, dst Mem) {
+func scaleVec8(m Op, signed bool, sub *Mem, d VecVirtual, dst Mem) {
 	v := YMM()
 	if signed {
 		VPMOVSXBD(m, v)
@@ -431,37 +454,44 @@ func kquants() {
 
 	// Q4_K and Q5_K share the unpacking of the 12 scale bytes at src+4
 	// into 8 six-bit scales and 8 six-bit mins (ggml's utmp steps).
-	unpackK4 := func(src GPVirtual, buf Mem) {
-		u0, u1, u2 := GP32(), GP32(), GP32()
-		MOVL(at(src, 4), u0)
-		MOVL(at(src, 8), u1)
-		MOVL(at(src, 12), u2)
-		t, v := GP32(), GP32()
+	// unpackK4 returns the 8 scales and the 8 mins in the low 8 bytes of
+	// two XMMs, assembled in 64-bit registers (no narrow stores reloaded
+	// wide, which would stall store forwarding).
+	unpackK4 := func(src GPVirtual) (sc, mins VecVirtual) {
+		u0, u1, u2 := GP64(), GP64(), GP64()
+		MOVL(at(src, 4), u0.As32())
+		MOVL(at(src, 8), u1.As32())
+		MOVL(at(src, 12), u2.As32())
+		t, v := GP64(), GP64()
 		// mins 4-7: ((u2 >> 4) & 0x0f0f0f0f) | (((u1 >> 6) & 0x03030303) << 4)
-		MOVL(u2, t)
-		SHRL(U8(4), t)
-		ANDL(U32(0x0f0f0f0f), t)
-		MOVL(u1, v)
-		SHRL(U8(6), v)
-		ANDL(U32(0x03030303), v)
-		SHLL(U8(4), v)
-		ORL(v, t)
-		MOVL(t, buf.Offset(12))
+		MOVL(u2.As32(), t.As32())
+		SHRL(U8(4), t.As32())
+		ANDL(U32(0x0f0f0f0f), t.As32())
+		MOVL(u1.As32(), v.As32())
+		SHRL(U8(6), v.As32())
+		ANDL(U32(0x03030303), v.As32())
+		SHLL(U8(4), v.As32())
+		ORL(v.As32(), t.As32())
+		SHLQ(U8(32), t)
 		// mins 0-3: u1 & 0x3f3f3f3f
-		MOVL(u1, t)
-		ANDL(U32(0x3f3f3f3f), t)
-		MOVL(t, buf.Offset(8))
+		ANDL(U32(0x3f3f3f3f), u1.As32())
+		ORQ(u1, t)
+		mins = XMM()
+		VMOVQ(t, mins)
 		// scales 4-7: (u2 & 0x0f0f0f0f) | (((u0 >> 6) & 0x03030303) << 4)
-		ANDL(U32(0x0f0f0f0f), u2)
-		MOVL(u0, v)
-		SHRL(U8(6), v)
-		ANDL(U32(0x03030303), v)
-		SHLL(U8(4), v)
-		ORL(v, u2)
-		MOVL(u2, buf.Offset(4))
+		ANDL(U32(0x0f0f0f0f), u2.As32())
+		MOVL(u0.As32(), v.As32())
+		SHRL(U8(6), v.As32())
+		ANDL(U32(0x03030303), v.As32())
+		SHLL(U8(4), v.As32())
+		ORL(v.As32(), u2.As32())
+		SHLQ(U8(32), u2)
 		// scales 0-3: u0 & 0x3f3f3f3f
-		ANDL(U32(0x3f3f3f3f), u0)
-		MOVL(u0, buf.Offset(0))
+		ANDL(U32(0x3f3f3f3f), u0.As32())
+		ORQ(u0, u2)
+		sc = XMM()
+		VMOVQ(u2, sc)
+		return sc, mins
 	}
 
 	var frame Mem
@@ -470,9 +500,9 @@ func kquants() {
 	}, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 0))
 		dmin := f16Splat(at(src, 2))
-		unpackK4(src, frame.Offset(64))
-		scaleVec8(frame.Offset(64), false, nil, d, frame.Offset(0))
-		scaleVec8(frame.Offset(72), false, nil, dmin, frame.Offset(32))
+		sc, mins := unpackK4(src)
+		scaleVec8(sc, false, nil, d, frame.Offset(0))
+		scaleVec8(mins, false, nil, dmin, frame.Offset(32))
 		for c := range 4 {
 			q := YMM()
 			VMOVDQU(at(src, 16+32*c), q)
@@ -493,9 +523,9 @@ func kquants() {
 	}, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 0))
 		dmin := f16Splat(at(src, 2))
-		unpackK4(src, frame.Offset(64))
-		scaleVec8(frame.Offset(64), false, nil, d, frame.Offset(0))
-		scaleVec8(frame.Offset(72), false, nil, dmin, frame.Offset(32))
+		sc, mins := unpackK4(src)
+		scaleVec8(sc, false, nil, d, frame.Offset(0))
+		scaleVec8(mins, false, nil, dmin, frame.Offset(32))
 		qh := YMM()
 		VMOVDQU(at(src, 16), qh)
 		for c := range 4 {
@@ -562,30 +592,35 @@ func kquants() {
 		frame = AllocLocal(80)
 	}, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 108))
-		// The 16 six-bit scales (ggml's aux steps) into frame+64.
-		a0, a1, tmp := GP32(), GP32(), GP32()
-		MOVL(at(src, 96), a0)
-		MOVL(at(src, 100), a1)
-		MOVL(at(src, 104), tmp)
+		// The 16 six-bit scales (ggml's aux steps), in two 64-bit halves.
+		a0, a1, tmp := GP64(), GP64(), GP64()
+		MOVL(at(src, 96), a0.As32())
+		MOVL(at(src, 100), a1.As32())
+		MOVL(at(src, 104), tmp.As32())
+		var aux [4]GPVirtual
 		for k, a := range []GPVirtual{a0, a1, a0, a1} {
-			// aux[k] = ((a >> 4k/2...) see ggml: k 0,1 low nibbles; 2,3 high nibbles
-			r, v := GP32(), GP32()
-			MOVL(a, r)
+			r, v := GP64(), GP64()
+			MOVL(a.As32(), r.As32())
 			if k >= 2 {
-				SHRL(U8(4), r)
+				SHRL(U8(4), r.As32())
 			}
-			ANDL(U32(0x0f0f0f0f), r)
-			MOVL(tmp, v)
+			ANDL(U32(0x0f0f0f0f), r.As32())
+			MOVL(tmp.As32(), v.As32())
 			if k > 0 {
-				SHRL(U8(2*k), v)
+				SHRL(U8(2*k), v.As32())
 			}
-			ANDL(U32(0x03030303), v)
-			SHLL(U8(4), v)
-			ORL(v, r)
-			MOVL(r, frame.Offset(64+4*k))
+			ANDL(U32(0x03030303), v.As32())
+			SHLL(U8(4), v.As32())
+			ORL(v.As32(), r.As32())
+			aux[k] = r
 		}
-		scaleVec8(frame.Offset(64), false, &d32, d, frame.Offset(0))
-		scaleVec8(frame.Offset(72), false, &d32, d, frame.Offset(32))
+		for half := range 2 {
+			SHLQ(U8(32), aux[2*half+1])
+			ORQ(aux[2*half], aux[2*half+1])
+			x := XMM()
+			VMOVQ(aux[2*half+1], x)
+			scaleVec8(x, false, &d32, d, frame.Offset(32*half))
+		}
 		hm := YMM()
 		VMOVDQU(at(src, 0), hm)
 		for h := range 2 {
@@ -1042,40 +1077,45 @@ func ternary() {
 			}
 		}
 	})
-	// digits16 turns 16 words of bytes q (zero-extended) times the word
-	// multipliers at mul into base-3 digits minus 1, and stores
-	// float(digit-1)·d for them at dst (64 bytes).
-	digits16 := func(q VecVirtual, mul Mem, d VecVirtual, dst Mem) {
-		v := YMM()
-		VPMULLW(mul, q, v)
-		VPAND(c00FF, v, v)
-		VPMULLW(c03W, v, v)
-		VPSRLW(U8(8), v, v)
-		VPSUBW(c01W, v, v)
-		x0, x1 := lanes(v)
-		for part, x := range []Register{x0, x1} {
-			w := YMM()
-			VPMOVSXWD(x, w)
-			VCVTDQ2PS(w, w)
-			VMULPS(d, w, w)
-			VMOVUPS(w, dst.Offset(32*part))
-		}
-	}
+	// TQ1_0: digit n of byte q is ((q·3^n mod 256)·3) >> 8. With q
+	// zero-extended in the low word of a dword, VPMULLW by 3^n·256 leaves
+	// (q·3^n mod 256)·256 in that word, and VPMULHUW by 3 leaves the digit
+	// (0..2) in the dword. The digit then indexes a per-block table of the
+	// three values float32(k-1)·d, computed like the portable decoder's
+	// products, so VPERMPS gives the same bits as converting and
+	// multiplying each element.
 	run("decodeTQ1_0AVX2", "decodes TQ1_0 blocks: (base-3 digit - 1)·d.", 8, 54, nil, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 52))
-		q0, q1, q2 := YMM(), YMM(), YMM()
-		VPMOVZXBW(at(src, 0), q0)
-		VPMOVZXBW(at(src, 16), q1)
-		VPMOVZXBW(at(src, 32), q2)
+		table := YMM()
+		VCVTDQ2PS(tq1Codes, table)
+		VMULPS(d, table, table)
+		three := YMM()
+		VMOVDQU(c03D, three)
+		var q [6]VecVirtual
+		for i := range q {
+			q[i] = YMM()
+			VPMOVZXBD(at(src, 8*i), q[i])
+		}
+		digits8 := func(q VecVirtual, mul Mem, dst Mem) {
+			v := YMM()
+			VPMULLW(mul, q, v)
+			VPMULHUW(three, v, v)
+			VPERMPS(table, v, v)
+			VMOVUPS(v, dst)
+		}
 		for n := range 5 {
-			digits16(q0, pow3W.Offset(32*n), d, at(dst, 4*32*n))
-			digits16(q1, pow3W.Offset(32*n), d, at(dst, 4*(32*n+16)))
-			digits16(q2, pow3W.Offset(32*n), d, at(dst, 4*(160+16*n)))
+			for i := range 4 {
+				digits8(q[i], pow3D.Offset(32*n), at(dst, 4*(32*n+8*i)))
+			}
+			for i := range 2 {
+				digits8(q[4+i], pow3D.Offset(32*n), at(dst, 4*(160+16*n+8*i)))
+			}
 		}
 		t := XMM()
 		VPBROADCASTD(at(src, 48), t)
 		qt := YMM()
-		VPMOVZXBW(t, qt)
-		digits16(qt, pow3Tail, d, at(dst, 4*240))
+		VPMOVZXBD(t, qt)
+		digits8(qt, pow3D.Offset(160), at(dst, 4*240))
+		digits8(qt, pow3D.Offset(192), at(dst, 4*248))
 	})
 }

@@ -43,7 +43,7 @@ func TestCommittedOutputs(t *testing.T) {
 
 // copyTables copies the committed tables into a temporary directory and
 // applies edits (file name to new content; "" removes the file).
-func copyTables(t *testing.T, edits map[string]string) string {
+func copyTables(t testing.TB, edits map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	entries, err := os.ReadDir(tablesDir)
@@ -70,7 +70,7 @@ func copyTables(t *testing.T, edits map[string]string) string {
 	return dir
 }
 
-func writeFile(t *testing.T, path, content string) {
+func writeFile(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
@@ -407,4 +407,48 @@ func TestMainCommand(t *testing.T) {
 	if status != 1 {
 		t.Errorf("main with a missing directory exited with %d, want 1", status)
 	}
+}
+
+// FuzzGenerate feeds arbitrary bytes to the generator as a byte table, a
+// grid and the delta: it must never panic, and whatever it accepts it
+// writes into both outputs as the file holds it.
+func FuzzGenerate(f *testing.F) {
+	f.Add([]byte("1\n2\n4\n8\n16\n32\n64\n128\n"), []byte("0.125\n"), uint8(0))
+	f.Add([]byte("1\n2\n"), []byte("1e39\n"), uint8(1))
+	f.Add([]byte("-1\n\n"), []byte("0.125"), uint8(2))
+	dir := copyTables(f, nil)
+	files := []string{"kmask_iq2xs.txt", "kvalues_mxfp4.txt", "iq3s_grid.txt"}
+	orig := map[string][]byte{}
+	for _, name := range files {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		orig[name] = b
+	}
+	f.Fuzz(func(t *testing.T, table, delta []byte, which uint8) {
+		file := files[int(which)%len(files)]
+		write := map[string][]byte{"iq1s_delta.txt": delta, "iq1m_delta.txt": delta}
+		for _, name := range files {
+			write[name] = orig[name]
+		}
+		write[file] = table
+		for name, data := range write {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		goSrc, cSrc, err := Generate(dir)
+		if err != nil {
+			if goSrc != nil || cSrc != nil || !strings.HasPrefix(err.Error(), "gencodebooks: ") {
+				t.Fatalf("refused with output, or an unprefixed error: %v", err)
+			}
+			return
+		}
+		for _, v := range strings.Split(strings.TrimSuffix(string(table), "\n"), "\n") {
+			if !strings.Contains(string(goSrc), v) || !strings.Contains(string(cSrc), v) {
+				t.Fatalf("accepted value %q is missing from an output", v)
+			}
+		}
+	})
 }
