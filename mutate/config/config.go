@@ -23,7 +23,7 @@ type Config struct {
 	Dir             string   `json:"dir"`              // a directory of the module to test
 	Patterns        []string `json:"patterns"`         // package patterns (from the project file or ./... when none given)
 	Jobs            int      `json:"jobs"`             // parallel workers
-	TimeoutFactor   float64  `json:"timeoutFactor"`    // test timeout = factor * baseline time of the selected tests + floor
+	TimeoutFactor   float64  `json:"timeoutFactor"`    // each test's timeout = factor * its baseline time + floor
 	TimeoutFloor    Duration `json:"timeoutFloor"`     //
 	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
 	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
@@ -57,7 +57,7 @@ func Default() Config {
 		Dir:             ".",
 		Jobs:            1,
 		TimeoutFactor:   3,
-		TimeoutFloor:    Duration(10 * time.Second),
+		TimeoutFloor:    Duration(2 * time.Second),
 		BaselineTimeout: Duration(10 * time.Minute),
 		ReportDir:       "reports",
 		Catalog:         "",

@@ -55,7 +55,7 @@ type render struct {
 	dir      string
 	overlay  string
 	pkgs     map[string]*schemaPkg
-	site     map[string]int    // mutant id -> the hits site of its coverage
+	site     map[string][]int  // mutant id -> the hits sites of its coverage
 	sites    int               // hits file size
 	switched map[string]bool   // mutant id -> switched in this render
 	dropped  map[string]string // mutant id -> why a build dropped it
@@ -168,7 +168,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	sr.mu.Unlock()
 	r := &render{
 		id: id, dir: filepath.Join(sr.dir, fmt.Sprintf("r%d", id)), pkgs: map[string]*schemaPkg{},
-		site: map[string]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
+		site: map[string][]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
 	}
 	paths := make([]string, 0, len(sr.byPkg))
 	for p := range sr.byPkg {
@@ -187,7 +187,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 			if _, gone := r.dropped[m.ID]; gone && site.Switched() {
 				site = mutant.Site{Probe: m.Schema.Probe}
 			}
-			if !site.Switched() && site.Probe < 0 {
+			if !site.Switched() && site.Probe < 0 && len(m.Schema.Readers) == 0 {
 				continue
 			}
 			if _, ok := sources[m.File]; !ok {
@@ -197,9 +197,19 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 				}
 				sources[m.File] = data
 			}
-			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site})
+			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site, NoCover: m.Schema.Readers != nil})
 			if site.Switched() {
 				r.switched[m.ID] = true
+			}
+			for _, rd := range m.Schema.Readers {
+				if _, ok := sources[rd.File]; !ok {
+					data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rd.File)))
+					if err != nil {
+						return nil, err
+					}
+					sources[rd.File] = data
+				}
+				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
 			}
 		}
 		if len(entries) == 0 {
@@ -230,7 +240,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 			pkg.files[orig] = rel
 		}
 		for _, m := range sr.byPkg[path] {
-			if s, ok := sp.Site[sr.number[m.ID]]; ok {
+			if s, ok := sp.Cover[sr.number[m.ID]]; ok {
 				r.site[m.ID] = s
 			}
 		}
