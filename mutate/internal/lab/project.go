@@ -35,7 +35,14 @@ func describeSettings(module string, c config.Config) string {
 		parts = append(parts, "catalog "+c.Catalog)
 	}
 	if len(c.Exclude) > 0 {
-		parts = append(parts, "excluding "+strings.Join(c.Exclude, " "))
+		ex := "excluding " + strings.Join(c.Exclude, " ")
+		for _, p := range c.Patterns {
+			if c.Given.Packages && !strings.Contains(p, "...") {
+				ex += " outside the packages named exactly"
+				break
+			}
+		}
+		parts = append(parts, ex)
 	}
 	if len(c.Operators) > 0 {
 		parts = append(parts, "operators "+strings.Join(c.Operators, ","))
