@@ -15,7 +15,11 @@
 // ./gather/... ./engine/... ./hipkern/...), its catalog (./mutants) and
 // leaves gather/gathertest (test support) out. The first line every
 // command prints on stderr says which packages, catalog, exclusions,
-// operators and threshold apply and where they came from. A pattern that matches nothing, or
+// operators and threshold apply and where they came from:
+//
+//	mutate: module github.com/google/uuid: packages ./...; no catalog (defaults for a module without .gathermut.json)
+//
+// A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not
 // silently skipped. A generic mutant identical to a catalog mutant (same
 // file, same resulting source) is dropped: the catalog entry, which names
@@ -33,7 +37,7 @@
 //	  "packages":  ["./gguf/...", "./gather/..."],   default ./...
 //	  "catalog":   "./mutants",                      default none
 //	  "exclude":   ["gather/gathertest", "*_string.go"],
-//	  "operators": ["arith", "negate"],              default: the default set
+//	  "operators": ["default", "const-table"],       default: the default set
 //	  "threshold": 85                                default: none
 //	}
 //
