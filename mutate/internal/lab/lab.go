@@ -87,7 +87,11 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(l.tmp)
+	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
+		fmt.Fprintf(stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
+	} else {
+		defer os.RemoveAll(l.tmp)
+	}
 
 	d, err := l.discover(ctx)
 	if err != nil {

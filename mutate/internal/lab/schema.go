@@ -42,7 +42,8 @@ type schemaRun struct {
 	renders   int
 	binaries  map[string]*future[*binary]
 	baselines map[string]*future[*PackageBaseline]
-	builds    time.Duration // summed over builds
+	unusable  map[string]string // observing package -> why its schema binary is not used
+	builds    time.Duration     // summed over builds
 	rounds    int
 }
 
@@ -100,7 +101,7 @@ func schemaMutant(m mutant.Mutant) bool {
 func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string) (*schemaRun, error) {
 	sr := &schemaRun{
 		l: l, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
-		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{},
+		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{}, unusable: map[string]string{},
 	}
 	for _, m := range ms {
 		if schemaMutant(m) {
@@ -382,10 +383,26 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		pb.render = b.r
 		pb.Commands = append([]string{b.command}, pb.Commands...)
 		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
-		if len(pb.Failing) > 0 {
-			return pb, &redBaseline{pb: pb}
+		if len(pb.Failing) == 0 {
+			return pb, nil
 		}
-		return pb, nil
+		// A test that fails on the schema binary may pass without the
+		// schema: the switches make functions too big to inline, so
+		// allocation counts change. Then the package's tests run on builds
+		// without the schema, like --no-schemata, and the report says so.
+		plain, err := sr.plainBaseline(ctx, obs)
+		if err != nil {
+			return nil, err
+		}
+		if len(plain.Failing) > 0 {
+			return plain, &redBaseline{pb: plain}
+		}
+		why := fmt.Sprintf("the schema test binary of %s fails %s, which pass without the schema: that package's tests run on builds of their own", obs, strings.Join(pb.Failing, ", "))
+		sr.mu.Lock()
+		sr.unusable[obs] = why
+		sr.mu.Unlock()
+		fmt.Fprintf(sr.l.stderr, "mutate: %s\n", why)
+		return plain, nil
 	})
 }
 
@@ -512,4 +529,42 @@ func (sr *schemaRun) buildSeconds() float64 {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	return sr.builds.Seconds()
+}
+
+// plainBaseline runs an observing package's baseline on a test binary
+// built without the schema, with coverage (as --no-schemata does).
+func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBaseline, error) {
+	bin := filepath.Join(sr.dir, "plain-"+strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
+	args := []string{"test", "-c", "-o", bin}
+	mutated := make([]string, 0, len(sr.byPkg))
+	for p := range sr.byPkg {
+		mutated = append(mutated, p)
+	}
+	sort.Strings(mutated)
+	if cover := coverFor(sr.l.prog, obs, mutated); len(cover) > 0 {
+		args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
+	}
+	if err := sr.l.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	cmdline, out, err := testbin.Go(ctx, sr.l.root, append(args, obs)...)
+	sr.l.slots.release()
+	if err != nil {
+		return nil, fmt.Errorf("lab: baseline build of %s failed: %v\n%s", obs, err, out)
+	}
+	pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
+		Binary: bin, Cover: true, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+	})
+	if err != nil {
+		return nil, err
+	}
+	pb.Commands = append([]string{cmdline}, pb.Commands...)
+	return pb, nil
+}
+
+// unusableReason says why the schema binary of a package is not used, or "".
+func (sr *schemaRun) unusableReason(obs string) string {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	return sr.unusable[obs]
 }

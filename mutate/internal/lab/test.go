@@ -112,7 +112,7 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
 	}
-	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay {
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
 		res.ModeNote = r.Schema.whyNotSwitched(m)
 	}
 	return res
@@ -339,6 +339,11 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 			env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
 			res.Mode = mutant.ModeSchema
 			res.Commands = append(res.Commands, b.command)
+		}
+		if !built && r.Schema != nil && res.ModeNote == "" {
+			if why := r.Schema.unusableReason(st.path); why != "" {
+				res.ModeNote = why
+			}
 		}
 		if !built {
 			if overlay == "" {
