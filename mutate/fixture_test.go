@@ -747,3 +747,35 @@ func TestFixtureDirRunDiff(t *testing.T) {
 		t.Errorf("list with the default patterns in the fixture: exit %d, %s", res.code, res.stderr)
 	}
 }
+
+// TestFixtureRunFromCaches: after a list, run takes its discovery from the
+// cache; a second run of the same mutants on the same tree also takes the
+// baseline from it, and judges them alike.
+func TestFixtureRunFromCaches(t *testing.T) {
+	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
+	reports := t.TempDir()
+	if res := runMutate(t, fixture, cache, "list", "./strong"); res.code != 0 || strings.Contains(res.stderr, "from the discovery cache") {
+		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
+	}
+	var runs []map[string]mutant.Outcome
+	for i := 0; i < 2; i++ {
+		name := fmt.Sprintf("run%d", i)
+		res := runMutate(t, fixture, cache, append([]string{"run", "*:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name}, fastFlags...)...)
+		if res.code != exitcode.OK {
+			t.Fatalf("run %d: exit %d\n%s%s", i, res.code, res.stdout, res.stderr)
+		}
+		if !strings.Contains(res.stderr, "from the discovery cache") || strings.Contains(res.stderr, "from the baseline cache") != (i == 1) {
+			t.Errorf("run %d: the caches were not used as they should:\n%s", i, res.stderr)
+		}
+		_, outcomes := readReport(t, filepath.Join(reports, name+".json"))
+		runs = append(runs, outcomes)
+	}
+	if len(runs[0]) < 20 || len(runs[0]) != len(runs[1]) {
+		t.Fatalf("%d and %d mutants", len(runs[0]), len(runs[1]))
+	}
+	for id, o := range runs[0] {
+		if runs[1][id].Result.Status != o.Result.Status {
+			t.Errorf("%s: %s, then %s from the caches", id, o.Result.Status, runs[1][id].Result.Status)
+		}
+	}
+}

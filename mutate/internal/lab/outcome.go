@@ -66,7 +66,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		l.progressf("mutate: %d mutants; schemata of %d packages, test binaries of %d\n", len(ms), len(mutated), len(eager))
 		start := time.Now()
 		var err error
-		sr, err = l.newSchemaRun(ctx, ms, eager)
+		sr, err = l.newSchemaRun(ctx, ms, eager, d.before.Hash)
 		switch {
 		case ctx.Err() != nil:
 			return Fail(exitcode.Interrupted, "interrupted during the schema build")

@@ -3,12 +3,15 @@ package lab
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +35,7 @@ import (
 // the packages that import it.
 type schemaRun struct {
 	l      *lab
+	tree   string // the tree hash: baselines are cached under it
 	dir    string
 	number map[string]int // mutant id -> its number (GATHERMUT_MUTANT)
 	byPkg  map[string][]mutant.Mutant
@@ -98,9 +102,9 @@ func schemaMutant(m mutant.Mutant) bool {
 // made a variable where a constant is needed, a type the switch wrote
 // wrong, a go vet finding) and builds again; dropped mutants run on their
 // own builds, as without schemata.
-func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string) (*schemaRun, error) {
+func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string, tree string) (*schemaRun, error) {
 	sr := &schemaRun{
-		l: l, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
+		l: l, tree: tree, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
 		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{}, unusable: map[string]string{},
 	}
 	for _, m := range ms {
@@ -370,6 +374,10 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 	}
 	sr.mu.Unlock()
 	return f.get(func() (*PackageBaseline, error) {
+		if pb := sr.cachedBaseline(obs); pb != nil {
+			sr.l.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
+			return pb, nil
+		}
 		b, err := sr.binary(ctx, obs)
 		if err != nil {
 			return nil, err
@@ -384,6 +392,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		pb.Commands = append([]string{b.command}, pb.Commands...)
 		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
 		if len(pb.Failing) == 0 {
+			sr.cacheBaseline(obs, pb)
 			return pb, nil
 		}
 		// A test that fails on the schema binary may pass without the
@@ -397,6 +406,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		if len(plain.Failing) > 0 {
 			return plain, &redBaseline{pb: plain}
 		}
+		plain.plain = true
 		why := fmt.Sprintf("the schema test binary of %s fails %s, which pass without the schema: that package's tests run on builds of their own", obs, strings.Join(pb.Failing, ", "))
 		sr.mu.Lock()
 		sr.unusable[obs] = why
@@ -567,4 +577,120 @@ func (sr *schemaRun) unusableReason(obs string) string {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	return sr.unusable[obs]
+}
+
+// The baseline cache keeps, per observing package, what its schema
+// baseline found: each test's status and time and the mutants it covers,
+// keyed by the tool binary, the tree hash and the package. A later run on
+// the same tree whose mutants this package observes are all among those
+// recorded (a run after an "all", a second "run <id>") takes the baseline
+// from it; the coverage of a mutant does not depend on which other
+// mutants a schema holds, since with none active the schema runs the
+// original code.
+type baselineEntry struct {
+	Key      string              `json:"key"`
+	Tests    []cachedTest        `json:"tests"`
+	Universe []string            `json:"universe"` // the mutants whose coverage is recorded
+	Covered  map[string][]string `json:"covered"`  // test -> mutant ids
+	Flaky    []string            `json:"flaky,omitempty"`
+}
+
+type cachedTest struct {
+	Name    string        `json:"name"`
+	Status  string        `json:"status"`
+	Elapsed time.Duration `json:"elapsed"`
+	Skip    string        `json:"skip,omitempty"`
+}
+
+func (sr *schemaRun) baselineKey(obs string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "baseline\x00%s\x00%s\x00%s\x00%s", toolVersion(), sr.l.root, sr.tree, obs)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// observed lists the run's mutants whose code obs's tests can reach.
+func (sr *schemaRun) observed(obs string) []mutant.Mutant {
+	var out []mutant.Mutant
+	for pkg, ms := range sr.byPkg {
+		if slices.Contains(sr.l.prog.Observers(pkg), obs) {
+			out = append(out, ms...)
+		}
+	}
+	return out
+}
+
+// cachedBaseline returns obs's baseline from the cache, or nil.
+func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
+	if sr.l.cfg.NoCache {
+		return nil
+	}
+	key := sr.baselineKey(obs)
+	var e baselineEntry
+	if !readCache("baseline", key, &e) || e.Key != key {
+		return nil
+	}
+	universe := map[string]bool{}
+	for _, id := range e.Universe {
+		universe[id] = true
+	}
+	for _, m := range sr.observed(obs) {
+		if !universe[m.ID] {
+			return nil
+		}
+	}
+	pb := &PackageBaseline{Path: obs, Dir: sr.l.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
+	for _, t := range e.Tests {
+		pb.Tests[t.Name] = &TestBaseline{Name: t.Name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip}
+		pb.Names = append(pb.Names, t.Name)
+		set := map[string]bool{}
+		for _, id := range e.Covered[t.Name] {
+			set[id] = true
+		}
+		pb.covered[t.Name] = set
+	}
+	sort.Strings(pb.Names)
+	return pb
+}
+
+// cacheBaseline records obs's green schema baseline, adding to what the
+// cache holds for the same tree.
+func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
+	if sr.l.cfg.NoCache {
+		return
+	}
+	key := sr.baselineKey(obs)
+	var old baselineEntry
+	if !readCache("baseline", key, &old) || old.Key != key {
+		old = baselineEntry{}
+	}
+	e := baselineEntry{Key: key, Covered: map[string][]string{}, Flaky: pb.Flaky}
+	ms := sr.observed(obs)
+	fresh := map[string]bool{}
+	for _, m := range ms {
+		fresh[m.ID] = true
+		e.Universe = append(e.Universe, m.ID)
+	}
+	for _, id := range old.Universe {
+		if !fresh[id] {
+			e.Universe = append(e.Universe, id)
+		}
+	}
+	r := &Runner{}
+	for _, name := range pb.Names {
+		t := pb.Tests[name]
+		e.Tests = append(e.Tests, cachedTest{Name: name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip})
+		for _, m := range ms {
+			if r.covers(pb, t, m) {
+				e.Covered[name] = append(e.Covered[name], m.ID)
+			}
+		}
+		for _, id := range old.Covered[name] {
+			if !fresh[id] {
+				e.Covered[name] = append(e.Covered[name], id)
+			}
+		}
+	}
+	if err := writeCache("baseline", key, e); err != nil {
+		fmt.Fprintf(sr.l.stderr, "mutate: baseline cache not written: %v\n", err)
+	}
 }

@@ -121,6 +121,9 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 // covers reports whether test t of package baseline pb runs mutant m's
 // code: on a schema binary, whether it ran the mutant's site.
 func (r *Runner) covers(pb *PackageBaseline, t *TestBaseline, m mutant.Mutant) bool {
+	if pb.covered != nil {
+		return pb.covered[t.Name][m.ID]
+	}
 	if pb.render == nil {
 		return t.Covers(m)
 	}
@@ -356,15 +359,17 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
 		var env []string
 		bin, built := bins[st.path]
-		if r.Schema != nil && pb.render != nil && pb.render.switched[m.ID] {
+		if r.Schema != nil && !pb.plain && r.Schema.main.switched[m.ID] {
 			b, err := r.Schema.binary(ctx, st.path)
 			if err != nil {
 				return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: mutant.ModeSchema}
 			}
-			bin, built = b.path, true
-			env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
-			res.Mode = mutant.ModeSchema
-			res.Commands = append(res.Commands, b.command)
+			if b.r.switched[m.ID] {
+				bin, built = b.path, true
+				env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
+				res.Mode = mutant.ModeSchema
+				res.Commands = append(res.Commands, b.command)
+			}
 		}
 		if !built && r.Schema != nil && res.ModeNote == "" {
 			if why := r.Schema.unusableReason(st.path); why != "" {
