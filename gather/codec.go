@@ -6,8 +6,9 @@ import "gathermut/gguf"
 type ScaleEncoding uint8
 
 const (
+	_ ScaleEncoding = iota // the zero value names no encoding
 	// ScaleF16 is an IEEE binary16, 2 bytes little-endian.
-	ScaleF16 ScaleEncoding = iota + 1
+	ScaleF16
 	// ScaleF32 is an IEEE binary32, 4 bytes little-endian.
 	ScaleF32
 	// ScaleE8M0 is one biased exponent byte: the scale is 2^(e-127), and

@@ -73,7 +73,7 @@ func (c *Codec) decodeRunBF16(packed []byte, out []uint16) {
 	tr := c.Traits
 	scratch := scratchPool.Get().(*[bf16Chunk]float32)
 	defer scratchPool.Put(scratch)
-	for len(out) > 0 {
+	for len(out) != 0 {
 		n := min(len(out), bf16Chunk)
 		f := scratch[:n]
 		c.decodeRun(packed, f)

@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"testing"
@@ -283,5 +284,109 @@ func TestDequantizeAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { _ = DequantizeBF16(gguf.TypeQ4_K, packed, bf) }); n >= 0.5 {
 		t.Errorf("DequantizeBF16: %v allocations per call", n)
+	}
+}
+
+// TestScaleFieldsScaleOutput checks each row's scale fields against both
+// decoders: a block of random payload decodes to exactly twice the values
+// when every scale field of the row is doubled (f16 and f32 1 -> 2, E8M0
+// 127 -> 128), so a field's offset or encoding that is not where the
+// decoder reads its scale fails.
+func TestScaleFieldsScaleOutput(t *testing.T) {
+	defer setAccel(accelAvailable())
+	setAccel(accelAvailable())
+	for _, c := range codecTable {
+		rng := splitMix{state: 0x5ca1e ^ uint64(c.Type)}
+		blocks := make([]byte, 4*c.Traits.BlockBytes)
+		for i := range blocks {
+			blocks[i] = byte(rng.next())
+		}
+		scaled := func(twice bool) []byte {
+			p := append([]byte(nil), blocks...)
+			for b := 0; b < len(p); b += c.Traits.BlockBytes {
+				for _, f := range c.Scales {
+					setScale(t, p[b+f.Offset:], f.Encoding, twice)
+				}
+			}
+			return p
+		}
+		base, twice := scaled(false), scaled(true)
+		decoders := []runDecoder{c.decode}
+		if c.fast != nil {
+			decoders = append(decoders, c.fast)
+		}
+		for k, dec := range decoders {
+			a := make([]float32, 4*c.Traits.BlockElems)
+			b := make([]float32, len(a))
+			dec(base, a)
+			dec(twice, b)
+			nonzero := 0
+			for i := range a {
+				if math.Float32bits(b[i]) != math.Float32bits(2*a[i]) {
+					t.Fatalf("%s decoder %d: element %d: %g with doubled scales, %g without", c.Traits.Name, k, i, b[i], a[i])
+				}
+				if a[i] != 0 {
+					nonzero++
+				}
+			}
+			if nonzero == 0 {
+				t.Fatalf("%s decoder %d: every element is zero", c.Traits.Name, k)
+			}
+		}
+	}
+}
+
+// setScale writes 1 (E8M0: 127), or 2 (128) when twice, at the front of b
+// in encoding e.
+func setScale(t *testing.T, b []byte, e ScaleEncoding, twice bool) {
+	t.Helper()
+	h := uint16(0x3c00)
+	if twice {
+		h = 0x4000
+	}
+	switch e {
+	case ScaleF16:
+		binary.LittleEndian.PutUint16(b, h)
+	case ScaleF32:
+		binary.LittleEndian.PutUint32(b, math.Float32bits(F16ToF32(h)))
+	case ScaleE8M0:
+		b[0] = byte(127 + h>>14&1)
+	case ScaleF16Nibbles:
+		for i := range 4 {
+			w := binary.LittleEndian.Uint16(b[2*i:])
+			binary.LittleEndian.PutUint16(b[2*i:], w&0x0fff|(h>>(4*i)&15)<<12)
+		}
+	default:
+		t.Fatalf("no test value for scale encoding %d", e)
+	}
+}
+
+// TestDecodeRunUsesAccel installs a stand-in accelerated decoder for Q8_0
+// and checks that Dequantize and DequantizeBF16 call it, with exactly the
+// run's bytes, instead of the portable decoder.
+func TestDecodeRunUsesAccel(t *testing.T) {
+	c := codecs[gguf.TypeQ8_0]
+	saved := c.fast
+	defer func() { c.fast = saved }()
+	var packedLen int
+	c.fast = func(p []byte, o []float32) {
+		packedLen = len(p)
+		for i := range o {
+			o[i] = 42
+		}
+	}
+	out := make([]float32, 64)
+	if err := Dequantize(gguf.TypeQ8_0, make([]byte, 3*34+5), out); err != nil {
+		t.Fatal(err)
+	}
+	if packedLen != 2*34 || out[0] != 42 || out[63] != 42 {
+		t.Fatalf("the accelerated decoder got %d bytes and wrote %v..%v", packedLen, out[0], out[63])
+	}
+	bf := make([]uint16, 64)
+	if err := DequantizeBF16(gguf.TypeQ8_0, make([]byte, 2*34), bf); err != nil {
+		t.Fatal(err)
+	}
+	if bf[0] != F32ToBF16(42) || bf[63] != F32ToBF16(42) {
+		t.Fatalf("DequantizeBF16 did not use the accelerated decoder: %#x..%#x", bf[0], bf[63])
 	}
 }

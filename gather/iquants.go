@@ -48,7 +48,7 @@ func signed8(o []float32, grid uint64, t *[64]float32, signs uint8) {
 
 // flipIf returns v with its sign bit flipped when bit 31 of m is set.
 func flipIf(v float32, m uint32) float32 {
-	return math.Float32frombits(math.Float32bits(v) ^ m&0x80000000)
+	return math.Float32frombits(math.Float32bits(v) ^ m>>31<<31)
 }
 
 // decodeIQ2_XXS: d f16 @0, then per group g 8 bytes @2+8g: four iq2xxsGrid

@@ -22,7 +22,7 @@
 // A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not
 // silently skipped. A generic mutant identical to a catalog mutant (same
-// file, same resulting source) is dropped: the catalog entry, which names
+// file, same resulting program) is dropped: the catalog entry, which names
 // its expected killer, stands for it. Flags may come before or after
 // the arguments.
 //
@@ -65,41 +65,94 @@
 //
 // # Pipeline
 //
-// load (go/packages) -> catalog (read from the module through an overlay)
-// -> tree hash -> mutants (generic operators on clones of each file, the
-// catalog's entries resolved to exactly one place; each type-checked in
-// process) -> baseline (each observing package's tests run twice) ->
-// mutants in a pool of -j workers (go test -c with an -overlay, then the
-// test binary under test2json) -> tree hash again -> reports.
+// The pipeline lives in mutate/internal/lab, in the steps cargo-mutants
+// names:
 //
-// The source tree is never written: every mutant reaches the compiler
-// through -overlay, the catalog is read by a program that exists only in an
-// overlay, and the sha256 of every source file is taken before and after
-// (the run fails if they differ).
+//   - discover: load (go/packages) -> catalog (read from the module
+//     through an overlay) -> tree hash -> mutants: the generic operators on
+//     each file and the catalog's entries resolved to exactly one place;
+//     each mutant is a byte-range edit of the file on disk (diffs and
+//     positions are the file's), type-checked in process (a mutant inside a
+//     function as a renamed copy of that function against the package as
+//     loaded; go vet's bools check too, as go test would run it) and
+//     classified for the schema (package mutate/schema). A whole discovery
+//     is cached in the user cache dir, keyed by the tool binary, the tree
+//     hash and the flags that choose mutants, so list, diff and run answer
+//     from it; without it, run and diff generate only the files their glob
+//     can match. Progress lines say what each phase took.
+//   - build: mutant schemata. For each mutated package one instrumented
+//     copy of its files, in an overlay, where every mutant that can be
+//     switched sits behind a switch read once from GATHERMUT_MUTANT when
+//     the test binary starts; one test binary per observing package is
+//     built from it. A mutant that cannot be switched (package
+//     mutate/schema says which and why) is built on its own, through an
+//     -overlay of its file, as without schemata. A schema build that fails
+//     drops the mutants the compiler's errors point into and builds again
+//     (they then get builds of their own).
+//   - test: the baseline, then the mutants in a pool of -j workers, each
+//     a process of its package's schema binary (GATHERMUT_MUTANT=<its
+//     number>) or of its own build, under test2json; all child processes
+//     share -j slots. A green schema baseline is cached per package (each
+//     test's status, time and covered mutants), keyed by the tool binary,
+//     the tree hash and the package: a later run on the same tree whose
+//     mutants were all recorded (a run after an all, a second run <id>)
+//     takes it from there. --no-cache reads and writes neither cache.
+//   - outcome: the tree hash again, the reports, the exit status.
+//
+// --no-schemata builds every mutant on its own (the mode before
+// schemata); both modes give the same verdicts. Each mutant's result says
+// which mode judged it (schema, overlay, kernel, or static: decided
+// without running tests) and, for one built on its own in a schema run,
+// why. The report records where the time went: discovery, type check,
+// baseline, schema builds, fallback builds, test processes.
+//
+// The source tree is never written: every mutant and every schema reaches
+// the compiler through -overlay, the catalog is read by a program that
+// exists only in an overlay, and the sha256 of every source file is taken
+// before and after (the run fails if they differ).
 //
 // # Test selection
 //
-// The baseline builds each observing package's test binary once with
-// -cover -coverpkg=<mutated packages> and runs each top-level test alone
-// with its own coverage profile, then all together (a test whose two
-// results differ is flaky and excluded; one failing in both makes the
-// baseline red and stops the run). A mutant then runs only the tests whose
-// profile executed its position (a catalog mutant also its expected
-// killers), only in the packages that have such tests (the mutated package
-// first, then its importers). A mutant no test executes survives as "not
-// covered by any test" without a build: code that never runs cannot change
-// a test's outcome. Package-level initializers run before every test and
-// count as covered by all. Generic mutants run with -test.failfast and stop
-// at the first killing package. A catalog mutant runs its expected killers
-// first and alone (a panic in another test would end the binary before the
-// killer ran); only if none of them fails do its other covering tests run,
-// to name the unexpected killer.
+// Each observing package's tests run once each alone and once together,
+// on the package's schema binary (or, without schemata, a build with
+// -cover -coverpkg=<mutated packages>); a test whose two results differ is
+// flaky and excluded; one failing in both makes the baseline red and stops
+// the run. A test covers a mutant when it ran the mutant's switch (or the
+// probe before the statement around a mutant that is not switched: the
+// schema counts hits per site in a file GATHERMUT_HITS maps; without
+// schemata, when its coverage profile executed the mutant's position). A
+// mutant of a package-level variable or constant is computed when the
+// binary starts: it is covered by the tests that run a function of its
+// package reading it, when every reader is one, and otherwise by every
+// test. A mutant then runs only the tests that cover it (a catalog mutant
+// also its expected killers), package by package: the mutated package
+// first, then its importers, whose binaries and baselines are made only
+// when a mutant survives the earlier packages. Its tests of one package
+// run quick ones first (baseline under 250 ms) and slow ones in a second
+// process if the quick ones did not kill it. A mutant no test covers
+// survives as "not covered by any test" without running anything. Generic
+// mutants run with -test.failfast and stop at the first killing package. A
+// catalog mutant runs its expected killers first and alone (a panic in
+// another test would end the binary before the killer ran); only if none
+// of them fails do its other covering tests run, to name the unexpected
+// killer.
 //
-// Build and test are separate phases: the timeout applies to the test run
-// only and is --timeout-factor times the baseline time of the selected
-// tests plus --timeout-floor, so a slow compile is never a false timeout.
-// On a timeout, or Ctrl-C, the child's process group is killed (a timed-out
-// mutant records the signal, exit code -1).
+// A test that fails on the schema binary but passes without the schema
+// (the switches make small functions too big to inline, so allocation
+// counts can change) does not stop the run: that package's tests run on
+// builds of their own, and the report says so for each mutant.
+//
+// # Timeouts
+//
+// Each test of a mutant's run is held, from when it starts, to
+// --timeout-factor times its baseline time plus --timeout-floor (3 and
+// 2s), and the run as a whole to the sum of those plus the floor: a hang
+// costs about its own test's limit. Builds are never timed. Every test
+// binary also gets -test.timeout (twice its run's limit plus a minute), so
+// none outlives the tool even if the tool is killed; baseline runs are
+// limited by --baseline-timeout (10m). On a timeout, or Ctrl-C, the
+// child's process group is killed (a timed-out mutant records the
+// signal, exit code -1); temp files are removed.
 //
 // # Interrupts
 //
@@ -177,8 +230,10 @@
 // write none. Package report says what the two files hold: in short, the
 // JSON is the mutation-testing-report-schema (validated against the
 // official schema by the tests), with module-relative paths only and this
-// tool's evidence under "gathermut"; the markdown fits a pull request
-// (at most 60,000 characters), findings first.
+// tool's evidence under "gathermut" (the run's typed configuration, timing
+// and modes, and per mutant its result, mode and schema site); the
+// markdown fits a pull request (at most 60,000 characters), findings
+// first.
 //
 // --shard k/n runs part k of n parts that split the
 // mutants by expected work, not by count: a mutant decided without running
@@ -190,6 +245,14 @@
 // reports, and
 // refuses a set that is not one whole run: a shard missing or given twice,
 // shards of different n or mixed with an unsharded report, or runs of
-// other packages, catalog or judging flags (--strict-timeouts,
-// --operators, --timeout-factor, ...).
+// other packages, catalog or judging settings (--strict-timeouts,
+// --operators, --timeout-factor, --exclude, --threshold, ...:
+// config.Judging).
+//
+// # Environment
+//
+//	GATHERMUT_CACHE      the caches' directory (default: gathermut in the user cache dir)
+//	GATHERMUT_KEEP_TMP   keep a run's temp dir (the schemata, binaries, overlays) and say where
+//	GATHERMUT_MUTANT     set by the tool: the mutant a schema binary runs
+//	GATHERMUT_HITS       set by the tool: the file a schema binary counts site hits in
 package main

@@ -26,7 +26,12 @@ import (
 // module in testdata/fixture, whose every mutant has its expected verdict
 // written next to its line: "// want <verdict> [operator=<verdict> ...]".
 
-var mutateBin string
+var (
+	mutateBin string
+	// schemaReport is the report of TestFixtureFullRun (a schema run of
+	// the whole fixture), kept for TestFixtureParity.
+	schemaReport string
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "mutate-bin-")
@@ -239,6 +244,15 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	checkVerdicts(t, wants, outcomes)
+	// kept for TestFixtureParity, with its markdown (readReport checks both)
+	jsonData, err1 := os.ReadFile(filepath.Join(reports, "mutation.json"))
+	mdData, err2 := os.ReadFile(filepath.Join(reports, "mutation.md"))
+	if err1 == nil && err2 == nil {
+		kept := filepath.Join(filepath.Dir(mutateBin), "schema-run.json")
+		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil {
+			schemaReport = kept
+		}
+	}
 	if len(outcomes) < 100 {
 		t.Errorf("only %d mutants", len(outcomes))
 	}
@@ -315,7 +329,13 @@ func TestFixtureParity(t *testing.T) {
 	var wg sync.WaitGroup
 	results := map[string]runResult{}
 	var mu sync.Mutex
-	for name, extra := range map[string][]string{"schema": nil, "overlay": {"--no-schemata"}} {
+	runs := map[string][]string{"overlay": {"--no-schemata"}}
+	schemaJSON := schemaReport // TestFixtureFullRun's, when it ran
+	if schemaJSON == "" {
+		runs["schema"] = nil
+		schemaJSON = filepath.Join(reports, "schema.json")
+	}
+	for name, extra := range runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -332,7 +352,7 @@ func TestFixtureParity(t *testing.T) {
 			t.Fatalf("%s run: exit %d, want %d\n%s%s", name, res.code, exitcode.Survivors, res.stdout, res.stderr)
 		}
 	}
-	_, schemaRun := readReport(t, filepath.Join(reports, "schema.json"))
+	_, schemaRun := readReport(t, schemaJSON)
 	_, overlayRun := readReport(t, filepath.Join(reports, "overlay.json"))
 	checkVerdicts(t, wants, schemaRun)
 	checkVerdicts(t, wants, overlayRun)
@@ -1075,5 +1095,37 @@ func edit(t *testing.T, path, old, repl string) {
 	}
 	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(repl), 1), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFixtureRunFromCaches: after a list, run takes its discovery from the
+// cache; a second run of the same mutants on the same tree also takes the
+// baseline from it, and judges them alike.
+func TestFixtureRunFromCaches(t *testing.T) {
+	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
+	reports := t.TempDir()
+	if res := runMutate(t, fixture, cache, "list", "./strong"); res.code != 0 || strings.Contains(res.stderr, "from the discovery cache") {
+		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
+	}
+	var runs []map[string]mutant.Outcome
+	for i := 0; i < 2; i++ {
+		name := fmt.Sprintf("run%d", i)
+		res := runMutate(t, fixture, cache, append([]string{"run", "*:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name}, fastFlags...)...)
+		if res.code != exitcode.OK {
+			t.Fatalf("run %d: exit %d\n%s%s", i, res.code, res.stdout, res.stderr)
+		}
+		if !strings.Contains(res.stderr, "from the discovery cache") || strings.Contains(res.stderr, "from the baseline cache") != (i == 1) {
+			t.Errorf("run %d: the caches were not used as they should:\n%s", i, res.stderr)
+		}
+		_, outcomes := readReport(t, filepath.Join(reports, name+".json"))
+		runs = append(runs, outcomes)
+	}
+	if len(runs[0]) < 20 || len(runs[0]) != len(runs[1]) {
+		t.Fatalf("%d and %d mutants", len(runs[0]), len(runs[1]))
+	}
+	for id, o := range runs[0] {
+		if runs[1][id].Result.Status != o.Result.Status {
+			t.Errorf("%s: %s, then %s from the caches", id, o.Result.Status, runs[1][id].Result.Status)
+		}
 	}
 }

@@ -12,9 +12,11 @@ import (
 // IncrementalDefault is Config.Incremental for the default cache file.
 const IncrementalDefault = "default"
 
-// DefaultPatterns are the row's packages. They are no longer a default
-// of the tool: this repository's ProjectFile names them.
-var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
+// DefaultPatterns are the row's packages without gather/gathertest (the
+// provider conformance suite, test infrastructure). They are no longer a
+// default of the tool: this repository's ProjectFile names the row's
+// packages and excludes gather/gathertest.
+var DefaultPatterns = []string{"./gguf/...", "./gather", "./gather/internal/...", "./engine/...", "./hipkern/..."}
 
 // Config is one run's configuration.
 type Config struct {

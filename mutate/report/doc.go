@@ -35,10 +35,12 @@
 // lines, a panic and its first frame in the module; at most 1,000 bytes),
 // never goroutine dumps. Everything else this tool knows is under the
 // extension key "gathermut": at the top level the run (tree hashes,
-// machine, Go version, configuration, baseline, timing, every shard's
-// record in a merged report, the incremental cache, exit code and
-// reason), in each mutant the mutant and result less what the schema
-// fields hold, and the command that reruns it, so that Merge can rebuild
+// machine, Go version, the run's typed configuration (config.Config),
+// baseline, where the time went (Timing), how many mutants each mode
+// judged, every shard's record in a merged report, the incremental cache,
+// exit code and reason), in each mutant the mutant and result less what
+// the schema fields hold (with the mode that judged it: schema, overlay,
+// kernel or static, and why it was not switched), and the command that reruns it, so that Merge can rebuild
 // a report from shard reports.
 //
 // # Markdown

@@ -72,7 +72,7 @@ type IncrementalInfo struct {
 type Timing struct {
 	Discovery      float64 `json:"discovery"`      // wall: catalog, load, mutants (TypeCheck included)
 	TypeCheck      float64 `json:"typeCheck"`      // wall: type-checking the mutants
-	Baseline       float64 `json:"baseline"`       // wall
+	Baseline       float64 `json:"baseline"`       // wall of each package's baseline, summed (with schemata they overlap the mutants)
 	SchemaBuilds   float64 `json:"schemaBuilds"`   // wall: rendering and building the schema binaries
 	SchemaRounds   int     `json:"schemaRounds"`   // schema builds until one compiled
 	Mutants        float64 `json:"mutants"`        // wall: running the mutants

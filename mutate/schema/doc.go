@@ -42,4 +42,27 @@
 // crashes or is killed. Regions map a compile error in a rendered file
 // back to the mutants whose code it is in, so a schema build that fails
 // can drop them and build again.
+//
+// What a schema can change, and how each case is met:
+//
+//   - Inlining: switches make functions bigger, so a function the compiler
+//     inlined may no longer be, and a value it kept on the stack may move
+//     to the heap. Results do not change, allocation counts can: a test
+//     that fails on the schema binary but passes without it makes the
+//     pipeline run that package without the schema.
+//   - Constants made variables: the uses Facts sees are checked; uses in
+//     test files and in other packages are left to the compiler, whose
+//     error drops the constant's mutants. Only integer, boolean and string
+//     constants are made variables, so no constant arithmetic loses the
+//     exactness the compiler gives it.
+//   - Line numbers: the original text keeps its lines, and a site puts its
+//     mutated texts after the original; code after a site whose mutated
+//     text spans more lines than it moves down. Only a test that reads
+//     line numbers (runtime.Caller, a panic's trace) can see it.
+//   - Evaluation: an expression is evaluated once, inside a func literal
+//     called in place; a literal that calls recover is not switched, since
+//     recover only works in the deferred function itself.
+//
+// TestSchemaBehavesLikeEachMutant builds a sample package both as a schema
+// and once per mutant, and compares what each prints.
 package schema

@@ -85,7 +85,7 @@ wait:
 }
 `
 
-// TestSchemaBehavesLikeEachMutant: for every switched mutant of a package
+// TestSchemaBehavesLikeEachMutant: for the switched mutants of a package
 // full of the cases schemata must get right, the schema binary run with
 // that mutant active prints what the package built with the mutant alone
 // prints, and with none active what the original prints; the hits file
@@ -119,8 +119,13 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 		n := len(entries) + 1
 		entries = append(entries, schema.Entry{N: n, File: m.File, Site: m.Schema})
 		if m.Schema.Switched() {
-			switched = append(switched, m)
 			kinds[string(m.Schema.Kind)+"/"+m.Schema.Form]++
+			// every site that is not an expression, and every third
+			// expression (the same construct, many times): enough to
+			// compare, and the test stays quick
+			if m.Schema.Kind != mutant.ExprSite || kinds["expr/"]%3 == 1 {
+				switched = append(switched, m)
+			}
 		} else {
 			kinds["fallback"]++
 		}

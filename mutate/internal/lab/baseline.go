@@ -51,6 +51,12 @@ type PackageBaseline struct {
 	Elapsed  time.Duration
 	// render is the schema the hits of a schema baseline refer to.
 	render *render
+	// covered, for a baseline from the cache, is each test's covered
+	// mutant ids.
+	covered map[string]map[string]bool
+	// plain is set for a baseline run without the schema (a test failed
+	// only on the schema binary): its mutants run on builds of their own.
+	plain bool
 }
 
 // TestBaseline is one top-level test's baseline.

@@ -1,37 +1,31 @@
 // Package lab is the mutation pipeline of the mutate command, in the steps
-// cargo-mutants names: discover (load the module, read the catalog, make
-// the mutants, filter them), baseline, build, test (run each mutant's
-// selected tests and judge it) and outcome (the reports and the exit
-// code). The command's flags arrive as a config.Config; Run returns an
-// *Exit carrying the exit code.
+// cargo-mutants names: discover (discover.go: load the module, read the
+// catalog, make the mutants, filter them; cache.go keeps whole
+// discoveries), build (schema.go: render the schemata, build the test
+// binaries, drop what a build rejects; per-mutant overlay builds in
+// test.go), test (baseline.go, test.go, kernel.go: baselines, test
+// selection, timeouts, runs, verdicts) and outcome (outcome.go: reports,
+// exit code). The command's flags arrive as a config.Config; Run returns
+// an *Exit carrying the exit code. mutate/doc.go describes what a run does
+// as a user sees it.
 //
-// Baseline: each observing package's test binary is built once with
-// -cover -covermode=set -coverpkg=<the mutated packages it imports>; each
-// top-level test runs alone with its own -test.coverprofile (the coverage
-// that selects tests per mutant), then all tests run together. A test with
-// different results in the two runs is flaky: reported and excluded. One
-// failing in both makes the baseline red.
+// Decisions:
 //
-// Mutant: the mutated file goes to a temp dir and an overlay maps the
-// original path to it; per observing package with selected tests,
-// "go test -c -overlay=... -o <tmp>/p.test <pkg>" compiles (a failure is
-// unviable), then the binary runs in the package directory under
-// "test2json -t -p <pkg> <bin> -test.v=test2json -test.paniconexit0
-// -test.run ^(A|B)$" (plus -test.failfast for generic mutants), in its own
-// process group, killed on timeout or cancel. The timeout covers the run
-// only: factor * baseline time of the selected tests + floor. Packages run
-// in order (expected killers' packages, the mutated package, importers) and
-// stop at the first kill (for a catalog mutant: a kill by an expected
-// killer).
-//
-// Verdicts: a timeout is TimedOut; a failing selected test is Killed (a
-// crash is blamed on the tests that were running, else on the binary); for
-// a catalog mutant, a kill by other tests only is Killed with ExpectedKiller
-// false ("killed by an unexpected test"); no expected killer ran is an
-// Error, all of them skipped is NotRun; no test passed or failed (all
-// skipped) is NotRun with the skip message, none ran at all is an Error
-// (go test -run matching nothing exits 0); otherwise Survived. A skipped
-// test is neither a pass nor a kill.
+//   - Every child process (builds, baseline tests, mutant tests) takes one
+//     of -j slots, so a run never has more than -j at once, whatever mix of
+//     baselines and mutants it is in.
+//   - With schemata, an observing package's test binary and baseline are
+//     futures: made by the first mutant that needs them (the mutated
+//     packages' are started at once). A failing baseline met on the way
+//     stops the run (exit 3), as one found up front does.
+//   - A schema render is immutable: a build that rejects mutants makes a
+//     new render without them, and the baseline of a package records the
+//     render its hits refer to, so site numbers never change under it.
+//   - Verdicts do not depend on the mode: a mutant runs the same selection
+//     of tests in the same packages in the same order; only how its binary
+//     was built differs. Differences that remain possible are documented in
+//     mutate/schema (tests that look at inlining or allocation counts are
+//     handled by running that package without the schema).
 //
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is

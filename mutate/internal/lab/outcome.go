@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sourcegraph/conc/pool"
-
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
@@ -73,7 +71,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		l.progressf("mutate: %d mutants; schemata of %d packages, test binaries of %d\n", len(ms), len(mutated), len(eager))
 		start := time.Now()
 		var err error
-		sr, err = l.newSchemaRun(ctx, ms, eager)
+		sr, err = l.newSchemaRun(ctx, ms, eager, d.before.Hash)
 		switch {
 		case ctx.Err() != nil:
 			return l.interruptedBefore(meta, d, reused, ms, "the schema build")
@@ -84,23 +82,10 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			meta.Timing.SchemaBuilds, meta.Timing.SchemaRounds = time.Since(start).Seconds(), sr.rounds
 			l.progressf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n",
 				meta.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
-			baseStart := time.Now()
-			p := pool.New().WithErrors().WithContext(ctx)
+			// The mutated packages' baselines start now; mutants start at
+			// once too, each waiting only for the baselines it needs.
 			for _, obs := range eager {
-				p.Go(func(ctx context.Context) error {
-					_, err := sr.baseline(ctx, obs)
-					return err
-				})
-			}
-			err = p.Wait()
-			meta.Timing.Baseline = time.Since(baseStart).Seconds()
-			if red, ok := isRed(err); ok {
-				runner.Red = red
-			} else if err != nil {
-				if ctx.Err() != nil {
-					return l.interruptedBefore(meta, d, reused, ms, "the baseline")
-				}
-				return Fail(exitcode.Baseline, "%v", err)
+				go sr.baseline(ctx, obs)
 			}
 			runner.Schema = sr
 		}
@@ -157,8 +142,12 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	if sr != nil {
 		base = sr.collectBaseline()
 		meta.Timing.SchemaBuilds = sr.buildSeconds()
+		meta.Timing.Baseline = base.Duration.Seconds() // summed over packages: they overlap the mutants
 	}
 	meta.Baseline = baselineInfo(base)
+	if interrupted && sr != nil && sr.baselineCut() {
+		meta.Baseline.Interrupted = true
+	}
 	var failing []string
 	if runner.Red != nil {
 		outcomes, interrupted = nil, false

@@ -3,12 +3,15 @@ package lab
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,6 +35,7 @@ import (
 // the packages that import it.
 type schemaRun struct {
 	l      *lab
+	tree   string // the tree hash: baselines are cached under it
 	dir    string
 	number map[string]int // mutant id -> its number (GATHERMUT_MUTANT)
 	byPkg  map[string][]mutant.Mutant
@@ -42,7 +46,8 @@ type schemaRun struct {
 	renders   int
 	binaries  map[string]*future[*binary]
 	baselines map[string]*future[*PackageBaseline]
-	builds    time.Duration // summed over builds
+	unusable  map[string]string // observing package -> why its schema binary is not used
+	builds    time.Duration     // summed over builds
 	rounds    int
 }
 
@@ -97,10 +102,10 @@ func schemaMutant(m mutant.Mutant) bool {
 // made a variable where a constant is needed, a type the switch wrote
 // wrong, a go vet finding) and builds again; dropped mutants run on their
 // own builds, as without schemata.
-func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string) (*schemaRun, error) {
+func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string, tree string) (*schemaRun, error) {
 	sr := &schemaRun{
-		l: l, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
-		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{},
+		l: l, tree: tree, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
+		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{}, unusable: map[string]string{},
 	}
 	for _, m := range ms {
 		if schemaMutant(m) {
@@ -369,6 +374,10 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 	}
 	sr.mu.Unlock()
 	return f.get(func() (*PackageBaseline, error) {
+		if pb := sr.cachedBaseline(obs); pb != nil {
+			sr.l.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
+			return pb, nil
+		}
 		b, err := sr.binary(ctx, obs)
 		if err != nil {
 			return nil, err
@@ -382,10 +391,28 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		pb.render = b.r
 		pb.Commands = append([]string{b.command}, pb.Commands...)
 		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
-		if len(pb.Failing) > 0 {
-			return pb, &redBaseline{pb: pb}
+		if len(pb.Failing) == 0 {
+			sr.cacheBaseline(obs, pb)
+			return pb, nil
 		}
-		return pb, nil
+		// A test that fails on the schema binary may pass without the
+		// schema: the switches make functions too big to inline, so
+		// allocation counts change. Then the package's tests run on builds
+		// without the schema, like --no-schemata, and the report says so.
+		plain, err := sr.plainBaseline(ctx, obs)
+		if err != nil {
+			return nil, err
+		}
+		if len(plain.Failing) > 0 {
+			return plain, &redBaseline{pb: plain}
+		}
+		plain.plain = true
+		why := fmt.Sprintf("the schema test binary of %s fails %s, which pass without the schema: that package's tests run on builds of their own", obs, strings.Join(pb.Failing, ", "))
+		sr.mu.Lock()
+		sr.unusable[obs] = why
+		sr.mu.Unlock()
+		fmt.Fprintf(sr.l.stderr, "mutate: %s\n", why)
+		return plain, nil
 	})
 }
 
@@ -512,4 +539,158 @@ func (sr *schemaRun) buildSeconds() float64 {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	return sr.builds.Seconds()
+}
+
+// plainBaseline runs an observing package's baseline on a test binary
+// built without the schema, with coverage (as --no-schemata does).
+func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBaseline, error) {
+	bin := filepath.Join(sr.dir, "plain-"+strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
+	args := []string{"test", "-c", "-o", bin}
+	mutated := make([]string, 0, len(sr.byPkg))
+	for p := range sr.byPkg {
+		mutated = append(mutated, p)
+	}
+	sort.Strings(mutated)
+	if cover := coverFor(sr.l.prog, obs, mutated); len(cover) > 0 {
+		args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
+	}
+	if err := sr.l.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	cmdline, out, err := testbin.Go(ctx, sr.l.root, append(args, obs)...)
+	sr.l.slots.release()
+	if err != nil {
+		return nil, fmt.Errorf("lab: baseline build of %s failed: %v\n%s", obs, err, out)
+	}
+	pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
+		Binary: bin, Cover: true, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+	})
+	if err != nil {
+		return nil, err
+	}
+	pb.Commands = append([]string{cmdline}, pb.Commands...)
+	return pb, nil
+}
+
+// unusableReason says why the schema binary of a package is not used, or "".
+func (sr *schemaRun) unusableReason(obs string) string {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	return sr.unusable[obs]
+}
+
+// The baseline cache keeps, per observing package, what its schema
+// baseline found: each test's status and time and the mutants it covers,
+// keyed by the tool binary, the tree hash and the package. A later run on
+// the same tree whose mutants this package observes are all among those
+// recorded (a run after an "all", a second "run <id>") takes the baseline
+// from it; the coverage of a mutant does not depend on which other
+// mutants a schema holds, since with none active the schema runs the
+// original code.
+type baselineEntry struct {
+	Key      string              `json:"key"`
+	Tests    []cachedTest        `json:"tests"`
+	Universe []string            `json:"universe"` // the mutants whose coverage is recorded
+	Covered  map[string][]string `json:"covered"`  // test -> mutant ids
+	Flaky    []string            `json:"flaky,omitempty"`
+}
+
+type cachedTest struct {
+	Name    string        `json:"name"`
+	Status  string        `json:"status"`
+	Elapsed time.Duration `json:"elapsed"`
+	Skip    string        `json:"skip,omitempty"`
+}
+
+func (sr *schemaRun) baselineKey(obs string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "baseline\x00%s\x00%s\x00%s\x00%s", toolVersion(), sr.l.root, sr.tree, obs)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// observed lists the run's mutants whose code obs's tests can reach.
+func (sr *schemaRun) observed(obs string) []mutant.Mutant {
+	var out []mutant.Mutant
+	for pkg, ms := range sr.byPkg {
+		if slices.Contains(sr.l.prog.Observers(pkg), obs) {
+			out = append(out, ms...)
+		}
+	}
+	return out
+}
+
+// cachedBaseline returns obs's baseline from the cache, or nil.
+func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
+	if sr.l.cfg.NoCache {
+		return nil
+	}
+	key := sr.baselineKey(obs)
+	var e baselineEntry
+	if !readCache("baseline", key, &e) || e.Key != key {
+		return nil
+	}
+	universe := map[string]bool{}
+	for _, id := range e.Universe {
+		universe[id] = true
+	}
+	for _, m := range sr.observed(obs) {
+		if !universe[m.ID] {
+			return nil
+		}
+	}
+	pb := &PackageBaseline{Path: obs, Dir: sr.l.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
+	for _, t := range e.Tests {
+		pb.Tests[t.Name] = &TestBaseline{Name: t.Name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip}
+		pb.Names = append(pb.Names, t.Name)
+		set := map[string]bool{}
+		for _, id := range e.Covered[t.Name] {
+			set[id] = true
+		}
+		pb.covered[t.Name] = set
+	}
+	sort.Strings(pb.Names)
+	return pb
+}
+
+// cacheBaseline records obs's green schema baseline, adding to what the
+// cache holds for the same tree.
+func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
+	if sr.l.cfg.NoCache {
+		return
+	}
+	key := sr.baselineKey(obs)
+	var old baselineEntry
+	if !readCache("baseline", key, &old) || old.Key != key {
+		old = baselineEntry{}
+	}
+	e := baselineEntry{Key: key, Covered: map[string][]string{}, Flaky: pb.Flaky}
+	ms := sr.observed(obs)
+	fresh := map[string]bool{}
+	for _, m := range ms {
+		fresh[m.ID] = true
+		e.Universe = append(e.Universe, m.ID)
+	}
+	for _, id := range old.Universe {
+		if !fresh[id] {
+			e.Universe = append(e.Universe, id)
+		}
+	}
+	r := &Runner{}
+	for _, name := range pb.Names {
+		t := pb.Tests[name]
+		e.Tests = append(e.Tests, cachedTest{Name: name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip})
+		for _, m := range ms {
+			if r.covers(pb, t, m) {
+				e.Covered[name] = append(e.Covered[name], m.ID)
+			}
+		}
+		for _, id := range old.Covered[name] {
+			if !fresh[id] {
+				e.Covered[name] = append(e.Covered[name], id)
+			}
+		}
+	}
+	if err := writeCache("baseline", key, e); err != nil {
+		fmt.Fprintf(sr.l.stderr, "mutate: baseline cache not written: %v\n", err)
+	}
 }

@@ -112,7 +112,7 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
 	}
-	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay {
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
 		res.ModeNote = r.Schema.whyNotSwitched(m)
 	}
 	return res
@@ -121,6 +121,9 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 // covers reports whether test t of package baseline pb runs mutant m's
 // code: on a schema binary, whether it ran the mutant's site.
 func (r *Runner) covers(pb *PackageBaseline, t *TestBaseline, m mutant.Mutant) bool {
+	if pb.covered != nil {
+		return pb.covered[t.Name][m.ID]
+	}
 	if pb.render == nil {
 		return t.Covers(m)
 	}
@@ -186,6 +189,32 @@ func (p pkgRun) runPattern() string {
 		quoted = append(quoted, regexp.QuoteMeta(n))
 	}
 	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
+// slowTest is the baseline time from which a test runs in a second
+// process, after the quicker tests of the selection, when there are both.
+const slowTest = 250 * time.Millisecond
+
+// byCost splits a selection into its quick tests and its slow ones (run
+// only if the quick ones did not kill the mutant), so a mutant that a
+// quick test kills does not wait for a slow test that comes first in
+// source order. Expected killers stay together.
+func byCost(p pkgRun, killers bool) []pkgRun {
+	if killers || len(p.tests) < 2 {
+		return []pkgRun{p}
+	}
+	quick, slow := pkgRun{pkg: p.pkg}, pkgRun{pkg: p.pkg}
+	for _, t := range p.tests {
+		if t.Elapsed >= slowTest {
+			slow.tests = append(slow.tests, t)
+		} else {
+			quick.tests = append(quick.tests, t)
+		}
+	}
+	if len(quick.tests) == 0 || len(slow.tests) == 0 {
+		return []pkgRun{p}
+	}
+	return []pkgRun{quick, slow}
 }
 
 // SplitTestID splits "pkgpath.TestName".
@@ -331,15 +360,22 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 		res.CoveredBy = append(res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
 		var env []string
 		bin, built := bins[st.path]
-		if r.Schema != nil && pb.render != nil && pb.render.switched[m.ID] {
+		if r.Schema != nil && !pb.plain && r.Schema.main.switched[m.ID] {
 			b, err := r.Schema.binary(ctx, st.path)
 			if err != nil {
 				return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: mutant.ModeSchema}
 			}
-			bin, built = b.path, true
-			env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
-			res.Mode = mutant.ModeSchema
-			res.Commands = append(res.Commands, b.command)
+			if b.r.switched[m.ID] {
+				bin, built = b.path, true
+				env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", r.Schema.number[m.ID])}
+				res.Mode = mutant.ModeSchema
+				res.Commands = append(res.Commands, b.command)
+			}
+		}
+		if !built && r.Schema != nil && res.ModeNote == "" {
+			if why := r.Schema.unusableReason(st.path); why != "" {
+				res.ModeNote = why
+			}
 		}
 		if !built {
 			if overlay == "" {
@@ -372,40 +408,47 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 			}
 			bins[st.path] = bin
 		}
-		if err := r.slots.acquire(ctx); err != nil {
-			return res
-		}
-		t0 := time.Now()
-		run, err := testbin.Run(ctx, testbin.Options{
-			Binary:   bin,
-			Dir:      p.pkg.Dir,
-			Package:  p.pkg.Path,
-			Run:      p.runPattern(),
-			Failfast: m.Catalog == nil,
-			Timeout:  timeoutFor(p.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
-			TestTimeout: func(name string) time.Duration {
-				if t := p.pkg.Tests[name]; t != nil {
-					return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
-				}
-				return r.Opts.TimeoutFloor
-			},
-			Env: env,
-		})
-		r.slots.release()
-		runTime += time.Since(t0)
-		runs++
-		if run != nil {
-			res.Commands = append(res.Commands, run.Command)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
+		stop := false
+		for _, group := range byCost(p, st.killers) {
+			if err := r.slots.acquire(ctx); err != nil {
 				return res
 			}
-			res.Status, res.Why = mutant.Error, err.Error()
-			return res
+			t0 := time.Now()
+			run, err := testbin.Run(ctx, testbin.Options{
+				Binary:   bin,
+				Dir:      group.pkg.Dir,
+				Package:  group.pkg.Path,
+				Run:      group.runPattern(),
+				Failfast: m.Catalog == nil,
+				Timeout:  timeoutFor(group.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
+				TestTimeout: func(name string) time.Duration {
+					if t := group.pkg.Tests[name]; t != nil {
+						return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
+					}
+					return r.Opts.TimeoutFloor
+				},
+				Env: env,
+			})
+			r.slots.release()
+			runTime += time.Since(t0)
+			runs++
+			if run != nil {
+				res.Commands = append(res.Commands, run.Command)
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					return res
+				}
+				res.Status, res.Why = mutant.Error, err.Error()
+				return res
+			}
+			v.add(group.pkg.Path, run)
+			if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
+				stop = true
+				break
+			}
 		}
-		v.add(p.pkg.Path, run)
-		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
+		if stop {
 			break
 		}
 	}
