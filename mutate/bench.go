@@ -8,6 +8,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -29,17 +30,31 @@ var gremlinsFlags = []string{"--timeout-coefficient", "50", "--invert-assignment
 	"--invert-logical", "--invert-loopctrl", "--remove-self-assignments"}
 
 type benchRow struct {
-	tool, target string
-	jobs         int
-	mutants      int
-	executed     int // mutants whose tests ran: killed, survived with coverage, timed out
-	wall         time.Duration
-	note         string
+	tool, mode, target string
+	jobs               int
+	mutants            int
+	executed           int // mutants whose tests ran: killed, survived with coverage, timed out
+	wall               time.Duration
+	timing             *report.Timing
+	note               string
 }
 
-// benchCmd times seconds per mutant: this tool on the fixture and on an
-// eighth of ./gather/... with -j 1 and -j 2, and gremlins on the same
-// fixture.
+// benchTarget is code both tools mutate: a module dir, gathermut's
+// arguments, and gremlins' (its path argument and file exclusions).
+type benchTarget struct {
+	name     string
+	dir      string
+	ours     []string
+	gremlins []string
+	warm     []string // packages whose tests are built once first, so both tools start from a warm build cache
+}
+
+// benchCmd times this tool, with and without schemata, and gremlins on
+// the same code: the fixture, two files of gather (bf16.go, fp4.go) and a
+// shard of gather (halves.go, registry.go, tensor.go: about an eighth of
+// its mutants), each with -j 1 and -j 2. Every run of this
+// tool starts with an empty discovery cache; all start with the module's
+// tests compiled once (a warm build cache).
 func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 	root, _, err := load.ModuleRoot(cfg.Dir)
 	if err != nil {
@@ -55,65 +70,118 @@ func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 	tool := filepath.Join(tmp, "mutate")
-	fmt.Fprintln(stderr, "bench: building the tool")
+	fmt.Fprintln(stderr, "bench: building the tool and gremlins")
 	build := osexec.Command("go", "build", "-o", tool, "./mutate")
 	build.Dir, build.Env = root, load.Env()
 	if out, err := build.CombinedOutput(); err != nil {
 		return lab.Fail(exitcode.Config, "bench: build: %v %s", err, out)
 	}
-	var rows []benchRow
-	type target struct {
-		name, dir string
-		args      []string
-	}
-	targets := []target{{"fixture", fixtureDir, []string{"./...", "--timeout-floor", "2s"}}}
-	if _, err := os.Stat(filepath.Join(root, "gather")); err == nil {
-		// A deterministic eighth of the package's ~2,000 mutants: enough
-		// for a stable seconds-per-mutant figure at a fraction of a full run.
-		targets = append(targets, target{"./gather/... (shard 0/8)", root, []string{"./gather/...", "--catalog=", "--shard", "0/8"}})
-	} else {
-		fmt.Fprintf(stderr, "bench: %s has no ./gather/...; skipping that target\n", root)
-	}
-	for _, t := range targets {
-		for _, j := range []int{1, 2} {
-			fmt.Fprintf(stderr, "bench: gathermut on %s with -j %d\n", t.name, j)
-			row, err := benchOurs(tool, t.dir, tmp, t.name, j, t.args)
-			if err != nil {
-				return lab.Fail(exitcode.Config, "bench: %v", err)
-			}
-			rows = append(rows, row)
-		}
-	}
-	var gremlinsErr error
 	gremlins, err := installGremlins(tmp)
 	if err != nil {
-		gremlinsErr = err
+		// The bench is a comparison: without the reference tool's rows it
+		// has not measured what it is for.
+		return lab.Fail(exitcode.Config, "bench: gremlins: %v", err)
+	}
+	targets := []benchTarget{{
+		name: "fixture", dir: fixtureDir, ours: []string{"all", "./...", "--timeout-floor", "2s"},
+		gremlins: []string{"."}, warm: []string{"./..."},
+	}}
+	if files, err := gatherFiles(root); err == nil && len(files) > 0 {
+		targets = append(targets, gatherTarget(root, "gather bf16.go+fp4.go", files, func(i int, f string) bool { return f == "bf16.go" || f == "fp4.go" }))
+		shard := map[string]bool{"halves.go": true, "registry.go": true, "tensor.go": true}
+		targets = append(targets, gatherTarget(root, "gather shard", files, func(i int, f string) bool { return shard[f] }))
 	} else {
+		fmt.Fprintf(stderr, "bench: %s has no ./gather: only the fixture\n", root)
+	}
+	var rows []benchRow
+	for _, t := range targets {
+		fmt.Fprintf(stderr, "bench: %s: warming the build cache\n", t.name)
+		warm := osexec.Command("go", append([]string{"test", "-count=1", "-run", "^$"}, t.warm...)...)
+		warm.Dir, warm.Env = t.dir, load.Env()
+		if out, err := warm.CombinedOutput(); err != nil {
+			return lab.Fail(exitcode.Config, "bench: %s: go test: %v\n%s", t.name, err, out)
+		}
 		for _, j := range []int{1, 2} {
-			fmt.Fprintf(stderr, "bench: gremlins on fixture with --workers %d\n", j)
-			row, err := benchGremlins(gremlins, fixtureDir, tmp, j)
+			for _, mode := range []string{"schemata", "no-schemata"} {
+				fmt.Fprintf(stderr, "bench: gathermut (%s) on %s with -j %d\n", mode, t.name, j)
+				row, err := benchOurs(tool, t, tmp, mode, j)
+				if err != nil {
+					return lab.Fail(exitcode.Config, "bench: %v", err)
+				}
+				rows = append(rows, row)
+			}
+			fmt.Fprintf(stderr, "bench: gremlins on %s with --workers %d\n", t.name, j)
+			row, err := benchGremlins(gremlins, t, tmp, j)
 			if err != nil {
-				gremlinsErr = err
-				break
+				return lab.Fail(exitcode.Config, "bench: gremlins: %v", err)
 			}
 			rows = append(rows, row)
 		}
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "tool\ttarget\t-j\tmutants\texecuted\twall s\ts/mutant\ts/executed\tnote")
+	return printBench(stdout, rows)
+}
+
+func printBench(w io.Writer, rows []benchRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "target\ttool\tmode\t-j\tmutants\texecuted\twall s\ts/executed\tdiscovery\ttype check\tbaseline\tschema builds\tfallback builds\ttest processes\tnote")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\n", r.tool, r.target, r.jobs, r.mutants, r.executed, r.wall.Seconds(),
-			perMutant(r.wall, r.mutants), perMutant(r.wall, r.executed), r.note)
+		split := "-\t-\t-\t-\t-\t-"
+		if t := r.timing; t != nil {
+			split = fmt.Sprintf("%.1f\t%.1f\t%.1f\t%.1f (%d)\t%.1f (%d)\t%.1f (%d)", t.Discovery, t.TypeCheck, t.Baseline, t.SchemaBuilds, t.SchemaRounds, t.FallbackBuilds, t.Builds, t.TestProcesses, t.Processes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.1f\t%s\t%s\t%s\n", r.target, r.tool, r.mode, r.jobs, r.mutants, r.executed, r.wall.Seconds(),
+			perMutant(r.wall, r.executed), split, r.note)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "discovery, type check, baseline, schema builds: wall seconds; fallback builds and test processes: seconds summed over workers (count);")
+	fmt.Fprintln(tw, "s/executed: wall seconds per mutant whose tests ran (killed, survived with coverage, timed out)")
+	return tw.Flush()
+}
+
+// gatherFiles lists gather's non-test Go files, sorted.
+func gatherFiles(root string) ([]string, error) {
+	matches, err := filepath.Glob(filepath.Join(root, "gather", "*.go"))
+	if err != nil {
+		return nil, err
 	}
-	if gremlinsErr != nil {
-		// The bench is a comparison: without the reference tool's rows it
-		// has not measured what it is for.
-		return lab.Fail(exitcode.Config, "bench: gremlins: %v", gremlinsErr)
+	var out []string
+	for _, m := range matches {
+		if !strings.HasSuffix(m, "_test.go") {
+			out = append(out, filepath.Base(m))
+		}
 	}
-	return nil
+	sort.Strings(out)
+	return out, nil
+}
+
+// gatherTarget mutates the files of package gather that keep selects: this
+// tool through run with an id glob, gremlins by excluding the others and
+// gather's subpackages.
+func gatherTarget(root, name string, files []string, keep func(int, string) bool) benchTarget {
+	var globs []string
+	gremlins := []string{"./gather", "-E", "^gathertest/", "-E", "^internal/"}
+	for i, f := range files {
+		if keep(i, f) {
+			globs = append(globs, "*:gather/"+f+":*")
+		} else {
+			gremlins = append(gremlins, "-E", "^"+strings.ReplaceAll(f, ".", `\.`)+"$")
+		}
+	}
+	return benchTarget{
+		name: name + " (" + strings.Join(filesKept(files, keep), " ") + ")", dir: root,
+		ours:     []string{"run", strings.Join(globs, ","), "./gather", "--catalog="},
+		gremlins: gremlins, warm: []string{"./gather", "./engine", "./hipkern"},
+	}
+}
+
+func filesKept(files []string, keep func(int, string) bool) []string {
+	var out []string
+	for i, f := range files {
+		if keep(i, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func perMutant(wall time.Duration, n int) string {
@@ -123,12 +191,20 @@ func perMutant(wall time.Duration, n int) string {
 	return fmt.Sprintf("%.3f", wall.Seconds()/float64(n))
 }
 
-func benchOurs(tool, dir, tmp, name string, jobs int, args []string) (benchRow, error) {
+func benchOurs(tool string, t benchTarget, tmp, mode string, jobs int) (benchRow, error) {
 	reports := filepath.Join(tmp, "reports")
 	reportName := fmt.Sprintf("bench-%d", time.Now().UnixNano())
-	argv := append([]string{"all", "-j", fmt.Sprint(jobs), "--report-dir", reports, "--name", reportName}, args...)
+	cache, err := os.MkdirTemp(tmp, "cache-")
+	if err != nil {
+		return benchRow{}, err
+	}
+	argv := append(append([]string(nil), t.ours...), "-j", fmt.Sprint(jobs), "--report-dir", reports, "--name", reportName)
+	if mode == "no-schemata" {
+		argv = append(argv, "--no-schemata")
+	}
 	cmd := osexec.Command(tool, argv...)
-	cmd.Dir = dir
+	cmd.Dir = t.dir
+	cmd.Env = append(os.Environ(), "GATHERMUT_CACHE="+cache)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
@@ -138,13 +214,22 @@ func benchOurs(tool, dir, tmp, name string, jobs int, args []string) (benchRow, 
 	}
 	r, rerr := report.Read(filepath.Join(reports, reportName+".json"))
 	if rerr != nil {
-		return benchRow{}, fmt.Errorf("%s: %v\n%s", name, rerr, out)
+		return benchRow{}, fmt.Errorf("%s: %v\n%s", t.name, rerr, out)
 	}
 	s := r.Gathermut.Summary
 	note := fmt.Sprintf("exit %d; %d killed, %d survived (%d not covered), %d timed out, %d unviable, %d not run, %d ignored",
 		r.Gathermut.ExitCode, s.Counts["killed"], s.Counts["survived"], notCovered(r), s.Counts["timed out"], s.Counts["unviable"], s.Counts["not run"], s.Counts["ignored"])
+	if len(r.Gathermut.Modes) > 0 {
+		var modes []string
+		for m, n := range r.Gathermut.Modes {
+			modes = append(modes, fmt.Sprintf("%s %d", m, n))
+		}
+		sort.Strings(modes)
+		note += "; modes: " + strings.Join(modes, ", ")
+	}
 	executed := s.Counts["killed"] + s.Counts["survived"] - notCovered(r) + s.Counts["timed out"]
-	return benchRow{tool: "gathermut", target: name, jobs: jobs, mutants: s.Total, executed: executed, wall: wall, note: note}, nil
+	timing := r.Gathermut.Timing
+	return benchRow{tool: "gathermut", mode: mode, target: t.name, jobs: jobs, mutants: s.Total, executed: executed, wall: wall, timing: &timing, note: note}, nil
 }
 
 func notCovered(r *report.Report) int {
@@ -170,12 +255,16 @@ func installGremlins(tmp string) (string, error) {
 	return filepath.Join(bin, "gremlins"), nil
 }
 
-func benchGremlins(bin, dir, tmp string, jobs int) (benchRow, error) {
-	out := filepath.Join(tmp, fmt.Sprintf("gremlins-%d.json", jobs))
-	argv := append([]string{"unleash", "--workers", fmt.Sprint(jobs), "-o", out}, gremlinsFlags...)
-	cmd := osexec.Command(bin, append(argv, ".")...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
+// benchGremlins runs gremlins with every mutator on, uncached test runs
+// (GOFLAGS=-count=1: otherwise its timeouts come from a cached coverage
+// run and it reports false timeouts).
+func benchGremlins(bin string, t benchTarget, tmp string, jobs int) (benchRow, error) {
+	out := filepath.Join(tmp, fmt.Sprintf("gremlins-%d.json", time.Now().UnixNano()))
+	path, excludes := t.gremlins[0], t.gremlins[1:]
+	argv := append(append([]string{"unleash", "--workers", fmt.Sprint(jobs), "-o", out}, gremlinsFlags...), excludes...)
+	cmd := osexec.Command(bin, append(argv, path)...)
+	cmd.Dir = t.dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-count=1")
 	start := time.Now()
 	log, err := cmd.CombinedOutput()
 	wall := time.Since(start)
@@ -205,5 +294,5 @@ func benchGremlins(bin, dir, tmp string, jobs int) (benchRow, error) {
 	}
 	note := fmt.Sprintf("%d killed, %d lived, %d not covered, %d timed out, %d not viable", counts["KILLED"], counts["LIVED"], counts["NOT COVERED"], counts["TIMED OUT"], counts["NOT VIABLE"])
 	executed := counts["KILLED"] + counts["LIVED"] + counts["TIMED OUT"]
-	return benchRow{tool: "gremlins v0.6.0", target: "fixture", jobs: jobs, mutants: total, executed: executed, wall: wall, note: note}, nil
+	return benchRow{tool: "gremlins v0.6.0", mode: "-", target: t.name, jobs: jobs, mutants: total, executed: executed, wall: wall, note: note}, nil
 }

@@ -9,7 +9,7 @@
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
 //
-// Packages default to the row's: ./gguf/... ./gather/... ./engine/...
+// Packages default to the row's: ./gguf/... ./gather ./gather/internal/... ./engine/...
 // ./hipkern/..., in the module at --dir. A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not
 // silently skipped. A generic mutant identical to a catalog mutant (same

@@ -303,6 +303,69 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 }
 
+// TestFixtureParity runs the fixture with schemata and without them
+// (--no-schemata: one build per mutant) and requires the same verdict for
+// every mutant, each the one annotated in the source. The schema run must
+// show every mode: mutants switched in the schema binary, mutants built on
+// their own because they cannot be switched and because the schema build
+// rejected them, and mutants decided without tests.
+func TestFixtureParity(t *testing.T) {
+	wants := readWants(t, fixture)
+	reports := t.TempDir()
+	var wg sync.WaitGroup
+	results := map[string]runResult{}
+	var mu sync.Mutex
+	for name, extra := range map[string][]string{"schema": nil, "overlay": {"--no-schemata"}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			args := append([]string{"all", "./...", "--report-dir", reports, "--name", name}, append(fastFlags, extra...)...)
+			res := runMutate(t, fixture, nil, args...)
+			mu.Lock()
+			results[name] = res
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for name, res := range results {
+		if res.code != exitcode.Survivors {
+			t.Fatalf("%s run: exit %d, want %d\n%s%s", name, res.code, exitcode.Survivors, res.stdout, res.stderr)
+		}
+	}
+	_, schemaRun := readReport(t, filepath.Join(reports, "schema.json"))
+	_, overlayRun := readReport(t, filepath.Join(reports, "overlay.json"))
+	checkVerdicts(t, wants, schemaRun)
+	checkVerdicts(t, wants, overlayRun)
+	if len(schemaRun) != len(overlayRun) {
+		t.Errorf("%d mutants with schemata, %d without", len(schemaRun), len(overlayRun))
+	}
+	modes := map[mutant.Mode]int{}
+	notes := map[string]int{}
+	for id, s := range schemaRun {
+		o, ok := overlayRun[id]
+		if !ok {
+			t.Errorf("%s: only in the schema run", id)
+			continue
+		}
+		if s.Result.Status != o.Result.Status || s.Result.ExpectedKiller != o.Result.ExpectedKiller {
+			t.Errorf("%s: %s (expected killer %v) with schemata, %s (%v) without", id, s.Result.Status, s.Result.ExpectedKiller, o.Result.Status, o.Result.ExpectedKiller)
+		}
+		if o.Result.Mode != mutant.ModeOverlay && o.Result.Mode != mutant.ModeStatic && o.Result.Mode != mutant.ModeKernel {
+			t.Errorf("%s: mode %q without schemata", id, o.Result.Mode)
+		}
+		modes[s.Result.Mode]++
+		switch note := s.Result.ModeNote; {
+		case strings.HasPrefix(note, "the schema build rejected it"):
+			notes["rejected"]++
+		case strings.HasPrefix(note, "not switched"):
+			notes["not switched"]++
+		}
+	}
+	if modes[mutant.ModeSchema] < len(schemaRun)/2 || modes[mutant.ModeOverlay] == 0 || modes[mutant.ModeStatic] == 0 || notes["rejected"] == 0 || notes["not switched"] == 0 {
+		t.Errorf("modes of the schema run %v, notes %v: want most switched, and some of every other kind", modes, notes)
+	}
+}
+
 // listIDs runs mutate list and returns the ids it prints.
 func listIDs(t *testing.T, args ...string) []string {
 	t.Helper()

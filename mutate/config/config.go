@@ -12,8 +12,11 @@ import (
 // IncrementalDefault is Config.Incremental for the default cache file.
 const IncrementalDefault = "default"
 
-// DefaultPatterns are the row's packages, used when no pattern is given.
-var DefaultPatterns = []string{"./gguf/...", "./gather/...", "./engine/...", "./hipkern/..."}
+// DefaultPatterns are the row's packages, used when no pattern is given:
+// everything under gguf, gather, engine and hipkern except
+// gather/gathertest, the provider conformance suite, which is test
+// infrastructure (its mutants test the tests).
+var DefaultPatterns = []string{"./gguf/...", "./gather", "./gather/internal/...", "./engine/...", "./hipkern/..."}
 
 // Config is one run's configuration.
 type Config struct {
@@ -22,7 +25,7 @@ type Config struct {
 	Dir             string   `json:"dir"`              // a directory of the module to test
 	Patterns        []string `json:"patterns"`         // package patterns (DefaultPatterns when none given)
 	Jobs            int      `json:"jobs"`             // parallel workers
-	TimeoutFactor   float64  `json:"timeoutFactor"`    // test timeout = factor * baseline time of the selected tests + floor
+	TimeoutFactor   float64  `json:"timeoutFactor"`    // each test's timeout = factor * its baseline time + floor
 	TimeoutFloor    Duration `json:"timeoutFloor"`     //
 	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
 	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
@@ -50,7 +53,7 @@ func Default() Config {
 		Dir:             ".",
 		Jobs:            1,
 		TimeoutFactor:   3,
-		TimeoutFloor:    Duration(10 * time.Second),
+		TimeoutFloor:    Duration(2 * time.Second),
 		BaselineTimeout: Duration(10 * time.Minute),
 		ReportDir:       "reports",
 		Catalog:         "./mutants",

@@ -29,14 +29,14 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"timeoutFloor":"10s"`) || !strings.Contains(string(data), `"shard":{"k":2,"n":4}`) {
+	if !strings.Contains(string(data), `"timeoutFloor":"2s"`) || !strings.Contains(string(data), `"shard":{"k":2,"n":4}`) {
 		t.Errorf("JSON %s", data)
 	}
 	var back Config
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.TimeoutFloor.D() != 10*time.Second || back.Shard != c.Shard || strings.Join(back.Operators, ",") != "arith,negate" {
+	if back.TimeoutFloor.D() != 2*time.Second || back.Shard != c.Shard || strings.Join(back.Operators, ",") != "arith,negate" {
 		t.Errorf("round trip: %+v", back)
 	}
 	if err := json.Unmarshal([]byte(`{"timeoutFloor":"soon"}`), &back); err == nil {

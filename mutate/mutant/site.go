@@ -47,6 +47,20 @@ type Site struct {
 
 	Probe    int    `json:"probe"`
 	Fallback string `json:"fallback,omitempty"`
+
+	// Readers are set for a mutant of a package-level variable or constant
+	// whose every reader is a function of the package: where those
+	// functions' bodies start. Its value is computed when the binary
+	// starts, so by its own site every test would cover it; a test covers
+	// it when it runs one of its readers.
+	Readers []Probe `json:"readers"` // null: every test covers it; []: no function reads it
+}
+
+// Probe is a place in a file of the package where the schema counts a
+// coverage hit.
+type Probe struct {
+	File string `json:"file"`
+	At   int    `json:"at"`
 }
 
 // Switched reports whether the mutant runs in the schema binary.

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
+	"go/parser"
 	"go/printer"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -230,6 +233,24 @@ var (
 	facts   = map[*load.Package]*schema.Facts{}
 )
 
+// internalTests returns the source of the package's internal test files
+// (package p, not p_test), which can use its unexported names.
+func internalTests(pkg *load.Package) []byte {
+	var out []byte
+	names, _ := filepath.Glob(filepath.Join(pkg.Dir, "*_test.go"))
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.PackageClauseOnly)
+		if err == nil && f.Name.Name == pkg.Name {
+			out = append(out, data...)
+		}
+	}
+	return out
+}
+
 // factsOf returns the schema facts of a loaded package, made once.
 func factsOf(prog *load.Program, pkg *load.Package) *schema.Facts {
 	factsMu.Lock()
@@ -237,10 +258,12 @@ func factsOf(prog *load.Program, pkg *load.Package) *schema.Facts {
 	f := facts[pkg]
 	if f == nil {
 		var files []*ast.File
+		var rels []string
 		for _, file := range pkg.Files {
 			files = append(files, file.Syntax)
+			rels = append(rels, file.Rel)
 		}
-		f = schema.NewFacts(prog.Fset, files, pkg.Info)
+		f = schema.NewFacts(prog.Fset, files, rels, pkg.Info, internalTests(pkg))
 		facts[pkg] = f
 	}
 	return f

@@ -35,6 +35,7 @@ type Input struct {
 func Classify(in Input) *mutant.Site {
 	site := in.classify()
 	site.Probe = in.probe() // a switched mutant's too: used if a build drops it
+	site.Readers = in.readers()
 	return site
 }
 
@@ -386,6 +387,37 @@ func isFileLevel(stack []ast.Node, decl *ast.GenDecl) bool {
 	return false
 }
 
+// readers returns, for a mutant of a package-level variable or constant
+// (outside any function body), where its readers' bodies start, or nil
+// when every test must count as covering it.
+func (in Input) readers() []mutant.Probe {
+	var spec *ast.ValueSpec
+	for _, n := range in.Stack {
+		switch x := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return nil
+		case *ast.ValueSpec:
+			spec = x
+		}
+	}
+	if spec == nil || in.Facts == nil {
+		return nil
+	}
+	var objs []types.Object
+	for _, name := range spec.Names {
+		objs = append(objs, in.Info.Defs[name])
+	}
+	rs, ok := in.Facts.Readers(objs)
+	if !ok {
+		return nil
+	}
+	out := []mutant.Probe{}
+	for _, r := range rs {
+		out = append(out, mutant.Probe{File: r.File, At: r.At})
+	}
+	return out
+}
+
 // probe is the offset of the statement (in a statement list) closest
 // around the mutant, before which the schema counts its coverage; -1 at
 // package level, where every test covers it.
@@ -395,6 +427,10 @@ func (in Input) probe() int {
 		s, ok := all[i].(ast.Stmt)
 		if !ok {
 			continue
+		}
+		switch s.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			continue // a clause of a switch body, not a statement of a list
 		}
 		switch p := all[i-1].(type) {
 		case *ast.BlockStmt:

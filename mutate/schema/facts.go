@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"sort"
 	"sync"
 )
 
@@ -16,23 +17,33 @@ type Facts struct {
 	fset    *token.FileSet
 	info    *types.Info
 	files   []*ast.File
+	rels    []string // module-relative names of files
+	tests   []byte   // the package's own (internal) test files, concatenated
 	once    sync.Once
 	parents map[ast.Node]ast.Node
 	uses    map[*types.Const][]*ast.Ident
+	objUses map[types.Object][]*ast.Ident // package-level objects
+	top     map[ast.Node]ast.Decl         // every node -> its top-level declaration
+	fileOf  map[ast.Decl]int
 	mu      sync.Mutex
 	memo    map[*types.Const]string
 }
 
-// NewFacts prepares the analysis of one package (its files and their type
-// information); the work is done on first use.
-func NewFacts(fset *token.FileSet, files []*ast.File, info *types.Info) *Facts {
-	return &Facts{fset: fset, info: info, files: files, memo: map[*types.Const]string{}}
+// NewFacts prepares the analysis of one package: its files (rels are
+// their module-relative names), their type information, and the source of
+// its internal test files (which may use its unexported names); the work
+// is done on first use.
+func NewFacts(fset *token.FileSet, files []*ast.File, rels []string, info *types.Info, internalTests []byte) *Facts {
+	return &Facts{fset: fset, info: info, files: files, rels: rels, tests: internalTests, memo: map[*types.Const]string{}}
 }
 
 func (f *Facts) index() {
 	f.parents = map[ast.Node]ast.Node{}
 	f.uses = map[*types.Const][]*ast.Ident{}
-	for _, file := range f.files {
+	f.objUses = map[types.Object][]*ast.Ident{}
+	f.top = map[ast.Node]ast.Decl{}
+	f.fileOf = map[ast.Decl]int{}
+	for i, file := range f.files {
 		var stack []ast.Node
 		ast.Inspect(file, func(n ast.Node) bool {
 			if n == nil {
@@ -42,15 +53,114 @@ func (f *Facts) index() {
 			if len(stack) > 0 {
 				f.parents[n] = stack[len(stack)-1]
 			}
+			if len(stack) >= 2 {
+				if d, ok := stack[1].(ast.Decl); ok {
+					f.top[n] = d
+				}
+			}
+			if d, ok := n.(ast.Decl); ok && len(stack) == 1 {
+				f.top[n] = d
+				f.fileOf[d] = i
+			}
 			if id, ok := n.(*ast.Ident); ok {
-				if c, ok := f.info.Uses[id].(*types.Const); ok {
+				obj := f.info.Uses[id]
+				if c, ok := obj.(*types.Const); ok {
 					f.uses[c] = append(f.uses[c], id)
+				}
+				if obj != nil && obj.Parent() != nil && obj.Parent() == obj.Pkg().Scope() {
+					f.objUses[obj] = append(f.objUses[obj], id)
 				}
 			}
 			stack = append(stack, n)
 			return true
 		})
 	}
+}
+
+// Readers returns where the bodies of the functions that read the given
+// package-level objects start, following objects computed from them
+// (another variable initialized from one); ok is false when some reader is
+// not a function body of the package: the object is exported (other
+// packages may read it), named in an internal test file, used by an init
+// function, a type, or a package-level func literal.
+func (f *Facts) Readers(objs []types.Object) (readers []Position, ok bool) {
+	f.once.Do(f.index)
+	seen := map[types.Object]bool{}
+	bodies := map[*ast.FuncDecl]bool{}
+	work := append([]types.Object(nil), objs...)
+	for len(work) > 0 {
+		o := work[len(work)-1]
+		work = work[:len(work)-1]
+		if o == nil || seen[o] {
+			continue
+		}
+		seen[o] = true
+		if o.Exported() || f.namedInTests(o.Name()) {
+			return nil, false
+		}
+		for _, id := range f.objUses[o] {
+			switch d := f.top[id].(type) {
+			case *ast.FuncDecl:
+				if d.Body == nil || !contains(d.Body, id) || (d.Recv == nil && d.Name.Name == "init") {
+					return nil, false
+				}
+				bodies[d] = true
+			case *ast.GenDecl:
+				if d.Tok != token.VAR && d.Tok != token.CONST {
+					return nil, false
+				}
+				for _, s := range d.Specs {
+					vs := s.(*ast.ValueSpec)
+					if !contains(vs, id) {
+						continue
+					}
+					for _, v := range vs.Values {
+						if containsFuncLit(v, id) {
+							return nil, false
+						}
+					}
+					for _, name := range vs.Names {
+						work = append(work, f.info.Defs[name])
+					}
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	for d := range bodies {
+		readers = append(readers, Position{File: f.rels[f.fileOf[d]], At: f.fset.Position(d.Body.Lbrace).Offset + 1})
+	}
+	sort.Slice(readers, func(i, j int) bool {
+		if readers[i].File != readers[j].File {
+			return readers[i].File < readers[j].File
+		}
+		return readers[i].At < readers[j].At
+	})
+	return readers, true
+}
+
+// Position is a byte offset in a module-relative file.
+type Position struct {
+	File string
+	At   int
+}
+
+func containsFuncLit(e ast.Expr, id *ast.Ident) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && contains(lit, id) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// namedInTests reports whether the package's internal test files contain
+// name as an identifier.
+func (f *Facts) namedInTests(name string) bool {
+	return containsWord(string(f.tests), name)
 }
 
 // ConstReason says why the constant c, declared in decl, cannot become a

@@ -13,6 +13,10 @@ type Entry struct {
 	N    int          // its number: the binary runs it when GATHERMUT_MUTANT=N
 	File string       // module-relative file
 	Site *mutant.Site // switched (Kind set), or a fallback with its probe (Probe >= 0)
+	// NoCover keeps the entry's site out of the mutant's coverage: a
+	// package-level site runs when the binary starts, and its readers'
+	// probes (more entries of the same mutant) count instead.
+	NoCover bool
 }
 
 // Names are the package-level identifiers a schema adds to a package.
@@ -41,9 +45,9 @@ type File struct {
 // Package is the schema of one package.
 type Package struct {
 	Files map[string]*File // module-relative path -> rendered file
-	// Site maps each mutant number to the site (index in the hits file)
-	// that counts its coverage.
-	Site map[int]int
+	// Cover maps each mutant number to the sites (indexes in the hits
+	// file) whose hits count as running it.
+	Cover map[int][]int
 	// Consts names the constants turned into variables, with the mutants
 	// that turned them.
 	Consts map[string][]int
@@ -61,6 +65,7 @@ type node struct {
 	block      bool
 	site       int
 	muts       []int
+	cover      []bool // per mutant: the site counts for its coverage
 	texts      []string
 	children   []*node
 }
@@ -83,7 +88,7 @@ func rank(k mutant.SiteKind) int {
 // each file the entries name to its bytes on disk, and site numbers start
 // at firstSite. It returns the schema and the next free site number.
 func Render(names Names, sources map[string][]byte, entries []Entry, firstSite int) (*Package, int, error) {
-	pkg := &Package{Files: map[string]*File{}, Site: map[int]int{}, Consts: map[string][]int{}}
+	pkg := &Package{Files: map[string]*File{}, Cover: map[int][]int{}, Consts: map[string][]int{}}
 	byFile := map[string][]Entry{}
 	for _, e := range entries {
 		byFile[e.File] = append(byFile[e.File], e)
@@ -125,6 +130,7 @@ func Render(names Names, sources map[string][]byte, entries []Entry, firstSite i
 				order = append(order, n)
 			}
 			n.muts = append(n.muts, e.N)
+			n.cover = append(n.cover, !e.NoCover)
 			if s.Switched() {
 				n.texts = append(n.texts, s.Text)
 			}
@@ -147,8 +153,10 @@ func Render(names Names, sources map[string][]byte, entries []Entry, firstSite i
 		for _, n := range order {
 			n.site = next
 			next++
-			for _, m := range n.muts {
-				pkg.Site[m] = n.site
+			for i, m := range n.muts {
+				if n.cover[i] {
+					pkg.Cover[m] = append(pkg.Cover[m], n.site)
+				}
 			}
 			for len(stack) > 1 && !within(stack[len(stack)-1], n) {
 				stack = stack[:len(stack)-1]

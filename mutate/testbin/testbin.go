@@ -92,9 +92,12 @@ type Result struct {
 	ExitCode int
 	Signal   string // the signal that ended the process ("SIGKILL"), when one did
 	TimedOut bool
-	Tests    map[string]*TestOutcome // top-level tests that started
-	Output   string                  // output not attributed to a test (package level)
-	Elapsed  time.Duration
+	// TimedOutTest is the test that ran past its own limit (TestTimeout),
+	// or "" when the whole run's limit ended it.
+	TimedOutTest string
+	Tests        map[string]*TestOutcome // top-level tests that started
+	Output       string                  // output not attributed to a test (package level)
+	Elapsed      time.Duration
 }
 
 // Failed lists the tests that failed, sorted.
@@ -124,10 +127,21 @@ type Options struct {
 	Package  string
 	Run      string // -test.run regexp; "" runs everything
 	Failfast bool
-	Timeout  time.Duration // 0: none
-	Cover    string        // -test.coverprofile path, or ""
-	Env      []string      // extra environment
+	Timeout  time.Duration // the whole run's limit; 0: none
+	// TestTimeout, when set, limits each top-level test from when it
+	// starts (or continues, for a parallel test): a test that runs past its
+	// limit ends the run as timed out. A hang then costs its own test's
+	// limit, not the whole selection's.
+	TestTimeout func(test string) time.Duration
+	Cover       string   // -test.coverprofile path, or ""
+	Env         []string // extra environment
 }
+
+// Backstop is the -test.timeout given to a test binary whose run is
+// limited to d: twice that, plus a minute, so the binary ends itself even
+// if the tool that watches it was killed, but never before the tool's own
+// limit decides.
+func Backstop(d time.Duration) time.Duration { return 2*d + time.Minute }
 
 const maxOutput = 64 << 10
 
@@ -148,11 +162,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Cover != "" {
 		argv = append(argv, "-test.coverprofile", o.Cover)
 	}
-	runCtx := ctx
-	var cancel context.CancelFunc
 	if o.Timeout > 0 {
-		runCtx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
+		argv = append(argv, "-test.timeout", Backstop(o.Timeout).String())
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if o.Timeout > 0 {
+		var stop context.CancelFunc
+		runCtx, stop = context.WithTimeout(runCtx, o.Timeout)
+		defer stop()
+	}
+	var watch *watchdog
+	if o.TestTimeout != nil {
+		watch = newWatchdog(o.TestTimeout, cancel)
+		defer watch.stop()
 	}
 	cmd := Command(runCtx, o.Dir, append(os.Environ(), o.Env...), argv...)
 	stdout, err := cmd.StdoutPipe()
@@ -166,12 +189,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("testbin: start %s: %w", o.Binary, err)
 	}
-	pkgOut := parseEvents(stdout, res)
+	pkgOut := parseEvents(stdout, res, watch)
 	waitErr := cmd.Wait()
 	res.Elapsed = time.Since(start)
 	res.Output = Limit(pkgOut.String()+stderr.String(), maxOutput)
 	if runCtx.Err() != nil && ctx.Err() == nil {
 		res.TimedOut = true
+		if watch != nil {
+			res.TimedOutTest = watch.expired()
+		}
 	}
 	if ctx.Err() != nil {
 		return res, ctx.Err()
@@ -199,7 +225,7 @@ type event struct {
 
 // parseEvents reads test2json events into res; it returns the output that
 // belongs to no top-level test.
-func parseEvents(r io.Reader, res *Result) *strings.Builder {
+func parseEvents(r io.Reader, res *Result, watch *watchdog) *strings.Builder {
 	var pkgOut strings.Builder
 	outputs := map[string]*strings.Builder{}
 	sc := bufio.NewScanner(r)
@@ -232,6 +258,15 @@ func parseEvents(r io.Reader, res *Result) *strings.Builder {
 			if !sub {
 				t.Action = ev.Action
 				t.Elapsed = time.Duration(ev.Elapsed * float64(time.Second))
+				watch.end(top)
+			}
+		case "run", "cont":
+			if !sub {
+				watch.start(top)
+			}
+		case "pause":
+			if !sub {
+				watch.end(top)
 			}
 		}
 	}
@@ -326,3 +361,66 @@ func WriteOverlay(path string, replace map[string]string) error {
 	}
 	return nil
 }
+
+// watchdog ends a run whose running test passes its limit.
+type watchdog struct {
+	limit    func(string) time.Duration
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	running  map[string]time.Time // test -> deadline
+	overdue  string
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+func newWatchdog(limit func(string) time.Duration, cancel context.CancelFunc) *watchdog {
+	w := &watchdog{limit: limit, cancel: cancel, running: map[string]time.Time{}, done: make(chan struct{})}
+	go w.loop()
+	return w
+}
+
+func (w *watchdog) loop() {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.done:
+			return
+		case now := <-tick.C:
+			w.mu.Lock()
+			for name, deadline := range w.running {
+				if now.After(deadline) && w.overdue == "" {
+					w.overdue = name
+					w.cancel()
+				}
+			}
+			w.mu.Unlock()
+		}
+	}
+}
+
+func (w *watchdog) start(test string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.running[test] = time.Now().Add(w.limit(test))
+	w.mu.Unlock()
+}
+
+func (w *watchdog) end(test string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	delete(w.running, test)
+	w.mu.Unlock()
+}
+
+func (w *watchdog) expired() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.overdue
+}
+
+func (w *watchdog) stop() { w.stopOnce.Do(func() { close(w.done) }) }

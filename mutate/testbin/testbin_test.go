@@ -1,6 +1,7 @@
 package testbin
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestParseEvents(t *testing.T) {
 		`not json`,
 	}
 	res := &Result{Tests: map[string]*TestOutcome{}}
-	pkgOut := parseEvents(strings.NewReader(strings.Join(lines, "\n")+"\n"), res)
+	pkgOut := parseEvents(strings.NewReader(strings.Join(lines, "\n")+"\n"), res, nil)
 	if a := res.Tests["TestA"]; a.Action != "fail" || a.Elapsed != 500*time.Millisecond || !strings.Contains(a.Output, "boom") {
 		t.Errorf("TestA %+v", a)
 	}
@@ -58,5 +59,48 @@ func TestWriteOverlay(t *testing.T) {
 	}
 	if len(ov.Replace) != 1 || ov.Replace["/mod/a/b.go"] != "/tmp/x/b.go" {
 		t.Errorf("overlay %s", data)
+	}
+}
+
+// TestTestTimeout: a test that runs past its own limit ends the run as
+// timed out, naming the test, long before the run's limit; the binary
+// gets -test.timeout as a backstop.
+func TestTestTimeout(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module h\n\ngo 1.26\n",
+		"h_test.go": `package h
+
+import "testing"
+
+func TestQuick(t *testing.T) {}
+
+func TestHang(t *testing.T) {
+	for {
+	}
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "h.test")
+	if _, out, err := Go(context.Background(), dir, "test", "-c", "-o", bin, "."); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	res, err := Run(context.Background(), Options{
+		Binary: bin, Dir: dir, Package: "h",
+		Timeout:     10 * time.Minute,
+		TestTimeout: func(string) time.Duration { return 200 * time.Millisecond },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.TimedOutTest != "TestHang" || res.Tests["TestQuick"].Action != "pass" {
+		t.Errorf("timed out %v (test %q), tests %+v", res.TimedOut, res.TimedOutTest, res.Tests)
+	}
+	if !strings.Contains(res.Command, "-test.timeout 21m0s") {
+		t.Errorf("no -test.timeout backstop in %s", res.Command)
 	}
 }

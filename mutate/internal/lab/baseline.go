@@ -419,12 +419,20 @@ func readProfile(path, module string) (map[string][]block, error) {
 	return out, sc.Err()
 }
 
-// timeoutFor derives a run's timeout from the baseline time of the tests
-// it selects.
+// testTimeout is one test's limit in a mutant's run: factor times its
+// baseline time, plus the floor.
+func testTimeout(t *TestBaseline, factor float64, floor time.Duration) time.Duration {
+	return time.Duration(factor*float64(t.Elapsed)) + floor
+}
+
+// timeoutFor is a mutant run's limit: its tests' limits, plus the floor
+// once more for starting the binary. Each test is also held to its own
+// limit as it runs (testbin.Options.TestTimeout), so a hang costs about
+// its own test's limit.
 func timeoutFor(tests []*TestBaseline, factor float64, floor time.Duration) time.Duration {
-	var sum time.Duration
+	sum := floor
 	for _, t := range tests {
-		sum += t.Elapsed
+		sum += testTimeout(t, factor, floor)
 	}
-	return time.Duration(factor*float64(sum)) + floor
+	return sum
 }

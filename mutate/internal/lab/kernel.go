@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
@@ -21,6 +22,7 @@ import (
 // the baseline of the unmutated kernel.
 type kernelState struct {
 	once     sync.Once
+	base     *testbin.Result // the killers on the unmutated kernel
 	bin      string
 	dir      string
 	notRun   string // every kernel mutant is not run, for this reason
@@ -76,7 +78,22 @@ func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
 	for _, e := range m.Expected {
 		expected[e] = true
 	}
-	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.TimeoutFloor * 6})
+	var tests []*TestBaseline
+	for name, t := range ks.base.Tests {
+		tests = append(tests, &TestBaseline{Name: name, Elapsed: t.Elapsed})
+	}
+	limit := func(name string) time.Duration {
+		if t := ks.base.Tests[name]; t != nil {
+			return testTimeout(&TestBaseline{Elapsed: t.Elapsed}, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
+		}
+		return r.Opts.TimeoutFloor
+	}
+	if err := r.slots.acquire(ctx); err != nil {
+		return res
+	}
+	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib},
+		Timeout: timeoutFor(tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor), TestTimeout: limit})
+	r.slots.release()
 	if run != nil {
 		res.Commands = append(res.Commands, run.Command)
 	}
@@ -119,12 +136,13 @@ func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
 		ks.err = "unmutated kernel does not build: " + firstLine(out)
 		return
 	}
-	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}})
+	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.BaselineTimeout})
 	if err != nil {
 		ks.err = err.Error()
 		return
 	}
 	ks.commands = append(ks.commands, run.Command)
+	ks.base = run
 	if failed := run.Failed(); len(failed) > 0 {
 		ks.err = "kernel baseline failing: " + strings.Join(failed, ", ")
 		return

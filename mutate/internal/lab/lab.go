@@ -90,7 +90,11 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(l.tmp)
+	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
+		fmt.Fprintf(stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
+	} else {
+		defer os.RemoveAll(l.tmp)
+	}
 	if err := l.useOwnTemp(); err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func TestSplitTestIDAndTimeout(t *testing.T) {
 		}
 	}
 	tests := []*TestBaseline{{Elapsed: time.Second}, {Elapsed: 2 * time.Second}}
-	if got := timeoutFor(tests, 3, 10*time.Second); got != 19*time.Second {
+	if got := timeoutFor(tests, 3, 10*time.Second); got != 39*time.Second {
 		t.Errorf("timeout %s", got)
 	}
 }

@@ -58,6 +58,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	var sr *schemaRun
 	runner := &Runner{Prog: l.prog, slots: l.slots, Opts: Options{
 		Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
+		BaselineTimeout: l.cfg.BaselineTimeout.D(),
 	}}
 	if l.cfg.Schemata && len(mutated) > 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
 		// The mutated packages' binaries and baselines are made up front;

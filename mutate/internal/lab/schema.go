@@ -42,7 +42,8 @@ type schemaRun struct {
 	renders   int
 	binaries  map[string]*future[*binary]
 	baselines map[string]*future[*PackageBaseline]
-	builds    time.Duration // summed over builds
+	unusable  map[string]string // observing package -> why its schema binary is not used
+	builds    time.Duration     // summed over builds
 	rounds    int
 }
 
@@ -55,7 +56,7 @@ type render struct {
 	dir      string
 	overlay  string
 	pkgs     map[string]*schemaPkg
-	site     map[string]int    // mutant id -> the hits site of its coverage
+	site     map[string][]int  // mutant id -> the hits sites of its coverage
 	sites    int               // hits file size
 	switched map[string]bool   // mutant id -> switched in this render
 	dropped  map[string]string // mutant id -> why a build dropped it
@@ -100,7 +101,7 @@ func schemaMutant(m mutant.Mutant) bool {
 func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string) (*schemaRun, error) {
 	sr := &schemaRun{
 		l: l, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
-		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{},
+		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{}, unusable: map[string]string{},
 	}
 	for _, m := range ms {
 		if schemaMutant(m) {
@@ -168,7 +169,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	sr.mu.Unlock()
 	r := &render{
 		id: id, dir: filepath.Join(sr.dir, fmt.Sprintf("r%d", id)), pkgs: map[string]*schemaPkg{},
-		site: map[string]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
+		site: map[string][]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
 	}
 	paths := make([]string, 0, len(sr.byPkg))
 	for p := range sr.byPkg {
@@ -187,7 +188,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 			if _, gone := r.dropped[m.ID]; gone && site.Switched() {
 				site = mutant.Site{Probe: m.Schema.Probe}
 			}
-			if !site.Switched() && site.Probe < 0 {
+			if !site.Switched() && site.Probe < 0 && len(m.Schema.Readers) == 0 {
 				continue
 			}
 			if _, ok := sources[m.File]; !ok {
@@ -197,9 +198,19 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 				}
 				sources[m.File] = data
 			}
-			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site})
+			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site, NoCover: m.Schema.Readers != nil})
 			if site.Switched() {
 				r.switched[m.ID] = true
+			}
+			for _, rd := range m.Schema.Readers {
+				if _, ok := sources[rd.File]; !ok {
+					data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rd.File)))
+					if err != nil {
+						return nil, err
+					}
+					sources[rd.File] = data
+				}
+				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
 			}
 		}
 		if len(entries) == 0 {
@@ -230,7 +241,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 			pkg.files[orig] = rel
 		}
 		for _, m := range sr.byPkg[path] {
-			if s, ok := sp.Site[sr.number[m.ID]]; ok {
+			if s, ok := sp.Cover[sr.number[m.ID]]; ok {
 				r.site[m.ID] = s
 			}
 		}
@@ -372,10 +383,26 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		pb.render = b.r
 		pb.Commands = append([]string{b.command}, pb.Commands...)
 		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
-		if len(pb.Failing) > 0 {
-			return pb, &redBaseline{pb: pb}
+		if len(pb.Failing) == 0 {
+			return pb, nil
 		}
-		return pb, nil
+		// A test that fails on the schema binary may pass without the
+		// schema: the switches make functions too big to inline, so
+		// allocation counts change. Then the package's tests run on builds
+		// without the schema, like --no-schemata, and the report says so.
+		plain, err := sr.plainBaseline(ctx, obs)
+		if err != nil {
+			return nil, err
+		}
+		if len(plain.Failing) > 0 {
+			return plain, &redBaseline{pb: plain}
+		}
+		why := fmt.Sprintf("the schema test binary of %s fails %s, which pass without the schema: that package's tests run on builds of their own", obs, strings.Join(pb.Failing, ", "))
+		sr.mu.Lock()
+		sr.unusable[obs] = why
+		sr.mu.Unlock()
+		fmt.Fprintf(sr.l.stderr, "mutate: %s\n", why)
+		return plain, nil
 	})
 }
 
@@ -502,4 +529,42 @@ func (sr *schemaRun) buildSeconds() float64 {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
 	return sr.builds.Seconds()
+}
+
+// plainBaseline runs an observing package's baseline on a test binary
+// built without the schema, with coverage (as --no-schemata does).
+func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBaseline, error) {
+	bin := filepath.Join(sr.dir, "plain-"+strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
+	args := []string{"test", "-c", "-o", bin}
+	mutated := make([]string, 0, len(sr.byPkg))
+	for p := range sr.byPkg {
+		mutated = append(mutated, p)
+	}
+	sort.Strings(mutated)
+	if cover := coverFor(sr.l.prog, obs, mutated); len(cover) > 0 {
+		args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
+	}
+	if err := sr.l.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	cmdline, out, err := testbin.Go(ctx, sr.l.root, append(args, obs)...)
+	sr.l.slots.release()
+	if err != nil {
+		return nil, fmt.Errorf("lab: baseline build of %s failed: %v\n%s", obs, err, out)
+	}
+	pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
+		Binary: bin, Cover: true, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+	})
+	if err != nil {
+		return nil, err
+	}
+	pb.Commands = append([]string{cmdline}, pb.Commands...)
+	return pb, nil
+}
+
+// unusableReason says why the schema binary of a package is not used, or "".
+func (sr *schemaRun) unusableReason(obs string) string {
+	sr.mu.Lock()
+	defer sr.mu.Unlock()
+	return sr.unusable[obs]
 }

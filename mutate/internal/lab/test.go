@@ -27,7 +27,9 @@ type Options struct {
 	TimeoutFactor float64       // per-mutant timeout = factor * baseline time of the selected tests + floor
 	TimeoutFloor  time.Duration //
 	TempDir       string        // removed by the caller
-	Kernel        *catalog.Kernel
+	// BaselineTimeout limits a run of the unmutated kernel's killers.
+	BaselineTimeout time.Duration
+	Kernel          *catalog.Kernel
 }
 
 // Runner runs mutants against the tests that can observe them.
@@ -110,7 +112,7 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
 	}
-	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay {
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
 		res.ModeNote = r.Schema.whyNotSwitched(m)
 	}
 	return res
@@ -122,11 +124,16 @@ func (r *Runner) covers(pb *PackageBaseline, t *TestBaseline, m mutant.Mutant) b
 	if pb.render == nil {
 		return t.Covers(m)
 	}
-	if !m.InBody {
-		return true
+	sites, ok := pb.render.site[m.ID]
+	if !ok || (!m.InBody && (m.Schema == nil || m.Schema.Readers == nil)) {
+		return true // no site, or computed when the binary starts
 	}
-	s, ok := pb.render.site[m.ID]
-	return !ok || t.HitSite(s)
+	for _, s := range sites {
+		if t.HitSite(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // red stops the run at a failing baseline found on the way.
@@ -334,6 +341,11 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 			res.Mode = mutant.ModeSchema
 			res.Commands = append(res.Commands, b.command)
 		}
+		if !built && r.Schema != nil && res.ModeNote == "" {
+			if why := r.Schema.unusableReason(st.path); why != "" {
+				res.ModeNote = why
+			}
+		}
 		if !built {
 			if overlay == "" {
 				if dir, err = os.MkdirTemp(r.Opts.TempDir, "mutant-"); err != nil {
@@ -376,7 +388,13 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 			Run:      p.runPattern(),
 			Failfast: m.Catalog == nil,
 			Timeout:  timeoutFor(p.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
-			Env:      env,
+			TestTimeout: func(name string) time.Duration {
+				if t := p.pkg.Tests[name]; t != nil {
+					return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
+				}
+				return r.Opts.TimeoutFloor
+			},
+			Env: env,
 		})
 		r.slots.release()
 		runTime += time.Since(t0)
@@ -429,7 +447,9 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 	sort.Strings(running)
 	if run.TimedOut {
 		v.timedOut = fmt.Sprintf("%s after %s", pkg, run.Elapsed.Round(time.Millisecond))
-		if len(running) > 0 {
+		if run.TimedOutTest != "" {
+			v.timedOut += ", " + pkg + "." + run.TimedOutTest + " past its own limit"
+		} else if len(running) > 0 {
 			v.timedOut += ", running " + strings.Join(running, ", ")
 		}
 		return
