@@ -169,6 +169,18 @@
 // TMPDIR inside the run's own temp dir, which the run removes, so an
 // interrupted build or test leaves nothing in the system temp dir.
 //
+// # Incremental runs
+//
+// --incremental (cache in os.UserCacheDir()/gathermut/incremental, one
+// file per module root) or --incremental=FILE reuses the verdict of every
+// mutant whose own edit, the code its declaration reaches, the code on
+// the paths from the tests to it, the tests that can execute it and their
+// code, the testdata, go.mod, go.sum, the tool and Go are unchanged since
+// a verdict was stored (package incremental has the exact rule), and runs
+// only the rest; the schema build and the baseline cover only what runs.
+// Reused verdicts are marked in the reports (result.reused, statusReason,
+// the markdown) and counted apart from the rate.
+//
 // # Verdicts
 //
 // killed (the failing tests are named), survived, timed out, unviable (does

@@ -6,10 +6,19 @@
 // top-level declaration, the edit relative to that declaration, the
 // operator, the catalog entry: a line added above it changes its id, not
 // its identity) with a key: the sha256 of everything the verdict depends
-// on, by content, never by time stamp. Graph builds the module's
-// declarations and the references between them from the syntax (go list
-// for the files, go/parser for the code, no type checking; see Graph for
-// how names resolve). A mutant's key covers:
+// on, by content, never by time stamp. Graph holds the module's top-level
+// declarations (parsed from the files on disk, each with its exact text)
+// and the references between them, from the module type-checked with its
+// tests (go/packages): a use of a package-level variable, constant or
+// type; a static call; a dynamic call of a function value, which may
+// reach every function of that signature whose value escapes (is stored,
+// passed, returned: a table of decoders) and every function literal of
+// that signature (as its enclosing declaration); an interface method
+// call, which may reach that method of every module type that has all the
+// interface's methods; and a type's methods that the standard library
+// calls on values it is handed (String, Error, Len, Read, ...). A function
+// named as a value is not called by the code that names it: the dynamic
+// calls that can reach it are. A mutant's key covers:
 //
 //   - the mutant: its edit and its declaration's text;
 //   - every declaration its declaration can reach (callees, the types it
@@ -45,7 +54,16 @@
 // it (the other decoders a table-driven test also checks). Such code can
 // change a verdict only through state it shares with the mutated code, or
 // by changing what the tests check when the checks are production code.
-// Also out: reflection by name and files read by path outside testdata.
+// Also out: a dynamic call in production code reaching a function of test
+// code (a test's callback: the test's own code is in the key anyway, what
+// the callback calls in turn is not), reflection by name, files read by
+// path outside testdata, and the environment besides GATHERMUT_*.
+//
+// On the row, a one-line change to one decoder (gather's decodeQ4_K)
+// changes the keys of 1,320 of its 6,958 mutants that need a build or a
+// test (76 functions: the decoder, its helpers, the dispatch code and the
+// conformance suite that runs every decoder, the engine and kernel paths
+// that decode); building the graph and the keys takes about 4 s there.
 // A full run (without --incremental, as CI and the committed reports do)
 // judges everything again.
 //

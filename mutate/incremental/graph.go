@@ -51,15 +51,12 @@ type node struct {
 	hash     [32]byte
 }
 
-// Graph is the module's declarations and the references between them,
-// found from the syntax alone (no type checking): an identifier refers to
-// the package-level declaration of that name in its package, pkg.Name to
-// that declaration of an imported module package, and x.Name to every
-// method named Name in the module (whatever x's type is, which covers
-// calls through interfaces). A type refers to its methods, so using a
-// value refers to every method that implicit calls (String, Error) can
-// reach. Over-approximate on purpose: a spurious reference only makes a
-// mutant run again.
+// Graph is the module's top-level declarations (nodes, parsed from the
+// files on disk so that each has its exact text) and the references
+// between them (edges, from the type-checked module: see linkTyped). A
+// spurious edge only makes a mutant run again; a missing one could reuse
+// a verdict that no longer holds, so where the analysis cannot tell, it
+// adds the edge.
 type Graph struct {
 	root   string
 	module string
@@ -81,6 +78,7 @@ type Graph struct {
 	cands    map[int32][]string // node -> tests whose closure holds it
 	fwd      map[int][]int32
 	bwd      map[int][]int32
+	declKeys map[int][32]byte
 }
 
 // Build reads the module at root: go list ./... for its packages and
@@ -112,9 +110,9 @@ func Build(root, module string, env []string, salt string) (*Graph, error) {
 	g := &Graph{
 		root: root, module: module, byKey: map[string]int{}, files: map[string][]int{},
 		tests: map[string]int{}, testPkg: map[string]string{}, testMain: map[string][]int{}, inits: map[string][]int{},
-		binary: map[string][]string{}, fwdTest: map[string][]int32{}, testHash: map[string][32]byte{}, fwd: map[int][]int32{}, bwd: map[int][]int32{},
+		binary: map[string][]string{}, fwdTest: map[string][]int32{}, testHash: map[string][32]byte{}, fwd: map[int][]int32{}, bwd: map[int][]int32{}, declKeys: map[int][32]byte{},
 	}
-	if err := g.read(pkgs); err != nil {
+	if err := g.read(pkgs, env); err != nil {
 		return nil, err
 	}
 	g.globalHash(salt)
@@ -133,20 +131,16 @@ type pkgSyntax struct {
 }
 
 type parsedFile struct {
-	rel     string
-	src     []byte
-	f       *ast.File
-	test    bool
-	cgo     bool
-	imports map[string]string // name in the file -> import path
-	dots    []string          // dot-imported paths
+	rel  string
+	src  []byte
+	f    *ast.File
+	test bool
+	cgo  bool
 }
 
-func (g *Graph) read(pkgs []listed) error {
-	names := map[string]string{} // import path -> package name
+func (g *Graph) read(pkgs []listed, env []string) error {
 	inModule := map[string]bool{}
 	for _, p := range pkgs {
-		names[p.ImportPath] = p.Name
 		inModule[p.ImportPath] = true
 	}
 	testOnly := testOnlyPackages(pkgs)
@@ -182,24 +176,7 @@ func (g *Graph) read(pkgs []listed) error {
 				if err != nil {
 					return fmt.Errorf("incremental: %w", err)
 				}
-				pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly[p.ImportPath], cgo: grp.cgo, imports: map[string]string{}}
-				for _, imp := range f.Imports {
-					ipath, _ := strconv.Unquote(imp.Path.Value)
-					name := names[ipath]
-					if name == "" {
-						name = ipath[strings.LastIndex(ipath, "/")+1:]
-					}
-					if imp.Name != nil {
-						name = imp.Name.Name
-					}
-					switch name {
-					case "_":
-					case ".":
-						pf.dots = append(pf.dots, ipath)
-					default:
-						pf.imports[name] = ipath
-					}
-				}
+				pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly[p.ImportPath], cgo: grp.cgo}
 				if grp.cgo {
 					// the cgo preamble is the import "C" declaration's comment
 					for _, imp := range f.Imports {
@@ -240,19 +217,9 @@ func (g *Graph) read(pkgs []listed) error {
 		sort.Strings(bin)
 		g.binary[p.ImportPath] = bin
 	}
-	byPath := map[string]*pkgSyntax{}
-	for _, ps := range all {
-		byPath[ps.path] = ps
-	}
-	methods := map[string][]int{} // method name -> method nodes
-	for i, n := range g.nodes {
-		if k := n.key; strings.Contains(k, ").") {
-			methods[k[strings.LastIndex(k, ".")+1:]] = append(methods[k[strings.LastIndex(k, ".")+1:]], i)
-		}
-	}
 	g.edges = make([][]int32, len(g.nodes))
-	for _, ps := range all {
-		g.link(ps, fset, byPath, methods)
+	if err := g.linkTyped(env); err != nil {
+		return err
 	}
 	g.redges = make([][]int32, len(g.nodes))
 	for from, tos := range g.edges {
@@ -496,82 +463,6 @@ func callsAnything(values []ast.Expr) bool {
 		})
 	}
 	return found
-}
-
-// link adds the references of every declaration of ps.
-func (g *Graph) link(ps *pkgSyntax, fset *token.FileSet, byPath map[string]*pkgSyntax, methods map[string][]int) {
-	for _, pf := range ps.files {
-		for _, decl := range pf.f.Decls {
-			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-				continue
-			}
-			var specNodes map[ast.Spec]int
-			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok != token.CONST {
-				specNodes = map[ast.Spec]int{}
-				for _, s := range gd.Specs {
-					specNodes[s] = g.nodeAt(pf.rel, fset.Position(s.Pos()).Offset)
-				}
-			}
-			refs := func(n int, root ast.Node) {
-				ast.Inspect(root, func(x ast.Node) bool {
-					switch e := x.(type) {
-					case *ast.SelectorExpr:
-						if id, ok := e.X.(*ast.Ident); ok {
-							if path, ok := pf.imports[id.Name]; ok {
-								if other := byPath[path]; other != nil {
-									if to, ok := other.scope[e.Sel.Name]; ok {
-										g.edge(n, to)
-									}
-								}
-							}
-						}
-						for _, m := range methods[e.Sel.Name] {
-							g.edge(n, m)
-						}
-						ast.Inspect(e.X, func(y ast.Node) bool { return g.ident(n, y, ps, pf, byPath) })
-						return false
-					default:
-						return g.ident(n, x, ps, pf, byPath)
-					}
-				})
-			}
-			from := -1
-			if specNodes != nil {
-				for s, n := range specNodes {
-					if n >= 0 {
-						refs(n, s)
-					}
-				}
-			} else if from = g.nodeAt(pf.rel, fset.Position(decl.Pos()).Offset); from >= 0 {
-				refs(from, decl)
-			}
-			// a method needs its type, and a type its methods
-			if fd, ok := decl.(*ast.FuncDecl); ok && from >= 0 && fd.Recv != nil && len(fd.Recv.List) > 0 {
-				if t, ok := ps.scope[recvType(fd.Recv.List[0].Type)]; ok {
-					g.edge(t, from)
-				}
-			}
-		}
-	}
-}
-
-// ident adds the reference an identifier makes, if any.
-func (g *Graph) ident(n int, x ast.Node, ps *pkgSyntax, pf parsedFile, byPath map[string]*pkgSyntax) bool {
-	id, ok := x.(*ast.Ident)
-	if !ok {
-		return true
-	}
-	if to, ok := ps.scope[id.Name]; ok && to != n {
-		g.edge(n, to)
-	}
-	for _, path := range pf.dots {
-		if other := byPath[path]; other != nil {
-			if to, ok := other.scope[id.Name]; ok {
-				g.edge(n, to)
-			}
-		}
-	}
-	return true
 }
 
 func (g *Graph) edge(from, to int) {

@@ -184,15 +184,34 @@ func (g *Graph) Key(m mutant.Mutant, extra ...string) (string, bool) {
 	if d < 0 {
 		return "", false
 	}
-	set := union(g.forward(d), g.backward(d))
-	for _, n := range set {
-		g.write(h, n)
-	}
-	tests := sortedSet(append(append([]string(nil), g.candidates(d)...), m.Expected...))
-	for _, t := range tests {
-		fmt.Fprintf(h, "test %s\x00%x\n", t, g.testCodeHash(t))
+	dh := g.declKey(d)
+	h.Write(dh[:])
+	for _, t := range sortedSet(append([]string(nil), m.Expected...)) {
+		fmt.Fprintf(h, "expected %s\x00%x\n", t, g.testCodeHash(t))
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
+}
+
+// declKey hashes what every mutant of declaration d depends on besides
+// itself (computed once per declaration).
+func (g *Graph) declKey(d int) [32]byte {
+	if k, ok := g.declKeys[d]; ok {
+		return k
+	}
+	h := sha256.New()
+	for _, n := range union(g.forward(d), g.backward(d)) {
+		g.write(h, n)
+	}
+	for _, t := range g.candidates(d) {
+		fmt.Fprintf(h, "test %s\x00%x\n", t, g.testCodeHash(t))
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	g.declKeys[d] = out
+	// the closures are not needed again for this declaration
+	delete(g.fwd, d)
+	delete(g.bwd, d)
+	return out
 }
 
 // KilledKey is what a kill by the tests killedBy depends on: as Key, but

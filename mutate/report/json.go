@@ -269,7 +269,7 @@ func statusReason(r mutant.Result) string {
 		if reason == "" {
 			reason = "killed by " + strings.Join(r.KilledBy, ", ")
 		}
-		if msg := firstLine(r.Excerpt, maxReason); msg != "" {
+		if msg := failureLine(r.Excerpt); msg != "" {
 			reason += ": " + msg
 		}
 	}

@@ -593,7 +593,7 @@ func (md *mdReport) baseline() string {
 	if bl.Interrupted {
 		b.WriteString("Interrupted before the baseline finished. ")
 	}
-	fmt.Fprintf(&b, "%d tests in %d packages, run twice (alone with coverage, then together), %s.", bl.Tests, bl.Packages, seconds(bl.Seconds))
+	fmt.Fprintf(&b, "%s in %s, %s.", plural(bl.Tests, "test", "tests"), plural(bl.Packages, "package", "packages"), seconds(bl.Seconds))
 	if len(bl.Failing) > 0 {
 		fmt.Fprintf(&b, " **Failing: %s.**", cellText(listSome(bl.Failing, 10), 600))
 	}

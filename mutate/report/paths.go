@@ -177,6 +177,26 @@ func runtimeFrame(fn, file string) bool {
 	return strings.Contains(file, "$GOROOT/") || strings.Contains(file, "/src/runtime/") || strings.Contains(file, "/src/testing/")
 }
 
+// failureLine picks the line of a trimmed failure output that says most:
+// a panic or fatal error, else a t.Error message, else the first line.
+func failureLine(excerpt string) string {
+	lines := strings.Split(excerpt, "\n")
+	for _, pick := range []func(string) bool{
+		func(l string) bool {
+			t := strings.TrimSpace(l)
+			return strings.HasPrefix(t, "panic: ") || strings.HasPrefix(t, "fatal error: ") || strings.HasPrefix(t, "test timed out")
+		},
+		func(l string) bool { return fileLine.MatchString(l) },
+	} {
+		for _, l := range lines {
+			if pick(l) {
+				return firstLine(l, maxReason)
+			}
+		}
+	}
+	return firstLine(excerpt, maxReason)
+}
+
 // firstLine returns the first line of s, cut to n bytes.
 func firstLine(s string, n int) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")

@@ -129,7 +129,7 @@ func cleanForCache(r mutant.Result, p report.Paths) mutant.Result {
 func (l *lab) incrementalSalt(machine report.Machine) string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GATHERMUT_") && !strings.HasPrefix(kv, "GATHERMUT_CACHE=") {
+		if strings.HasPrefix(kv, "GATHERMUT_") && !strings.HasPrefix(kv, "GATHERMUT_CACHE=") && !strings.HasPrefix(kv, "GATHERMUT_KEEP_TMP=") {
 			env = append(env, kv)
 		}
 	}
