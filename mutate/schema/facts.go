@@ -169,7 +169,8 @@ func (f *Facts) namedInTests(name string) bool {
 // ConstReason says why the constant c, declared in decl, cannot become a
 // variable of its type (its default type when untyped), or "" when it can:
 // its type is an integer, boolean or string type (a float constant folds
-// with more precision than a variable computes); its block has no iota
+// with more precision than a variable computes); the package's internal
+// test files do not name it (their uses are not checked here); its block has no iota
 // and no implicit repetition (taking a spec out would renumber the rest);
 // and every use in the package is a whole value of exactly that type, or
 // converted, in a place that does not need a constant (not an array
@@ -195,6 +196,11 @@ func (f *Facts) constReason(c *types.Const, decl *ast.GenDecl) string {
 	}
 	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		typ = types.Default(typ)
+	}
+	if f.namedInTests(c.Name()) {
+		// uses there are not in this type information; one that needs a
+		// constant would fail the schema build and cost a second round
+		return "is named in the package's internal tests"
 	}
 	for _, s := range decl.Specs {
 		vs := s.(*ast.ValueSpec)
@@ -298,7 +304,7 @@ func (f *Facts) UseSites(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl,
 		return nil, "is exported"
 	}
 	if f.namedInTests(c.Name()) {
-		return nil, "is named in the package's tests"
+		return nil, "switching its uses would leave the tests' uses at the old value"
 	}
 	after := false
 	for _, s := range decl.Specs {
