@@ -720,3 +720,11 @@ func readSource(sources map[string][]byte, root, rel string) error {
 	sources[rel] = data
 	return nil
 }
+
+// baselineReady reports whether obs's baseline is made (green or not).
+func (sr *schemaRun) baselineReady(obs string) bool {
+	sr.mu.Lock()
+	f := sr.baselines[obs]
+	sr.mu.Unlock()
+	return f != nil && f.done.Load()
+}
