@@ -16,6 +16,10 @@ const (
 	// ConstSite: a constant that no code uses where a constant is required
 	// becomes a variable initialized by an ExprSite-like switch.
 	ConstSite SiteKind = "const"
+	// UsesSite: a constant that cannot become a variable stays a constant,
+	// and each of its uses (the largest constant expression around it) is
+	// an ExprSite switching to the value the mutated constant gives it.
+	UsesSite SiteKind = "uses"
 )
 
 // Statement positions of a StmtSite.
@@ -48,6 +52,9 @@ type Site struct {
 	Probe    int    `json:"probe"`
 	Fallback string `json:"fallback,omitempty"`
 
+	// Uses are the switched sites of a UsesSite mutant.
+	Uses []UseSite `json:"uses,omitempty"`
+
 	// Readers are set for a mutant of a package-level variable or constant
 	// whose every reader is a function of the package: where those
 	// functions' bodies start. Its value is computed when the binary
@@ -65,3 +72,12 @@ type Probe struct {
 
 // Switched reports whether the mutant runs in the schema binary.
 func (s *Site) Switched() bool { return s != nil && s.Kind != "" }
+
+// UseSite is one switched use of a constant: an ExprSite in File.
+type UseSite struct {
+	File  string `json:"file"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+}

@@ -263,11 +263,13 @@ func factsOf(prog *load.Program, pkg *load.Package) *schema.Facts {
 	if f == nil {
 		var files []*ast.File
 		var rels []string
+		var srcs [][]byte
 		for _, file := range pkg.Files {
 			files = append(files, file.Syntax)
 			rels = append(rels, file.Rel)
+			srcs = append(srcs, file.Src)
 		}
-		f = schema.NewFacts(prog.Fset, files, rels, pkg.Info, internalTests(pkg))
+		f = schema.NewFacts(prog.Fset, pkg.Types, files, srcs, rels, pkg.Info, internalTests(pkg))
 		facts[pkg] = f
 	}
 	return f

@@ -350,7 +350,23 @@ func (in Input) constSite(decl *ast.GenDecl, below []ast.Node) *mutant.Site {
 		return fallback("a constant in a block inside a function")
 	}
 	if reason := in.Facts.ConstReason(obj, decl); reason != "" {
-		return fallback("constant %s %s", obj.Name(), reason)
+		if local {
+			return fallback("constant %s %s", obj.Name(), reason)
+		}
+		value, ok := in.text(in.off(spec.Values[0].Pos()), in.off(spec.Values[0].End()))
+		if !ok {
+			return fallback("the edit reaches outside the constant's value")
+		}
+		uses, why := in.Facts.UseSites(obj, spec, decl, value)
+		if why != "" {
+			return fallback("constant %s %s, and %s", obj.Name(), reason, why)
+		}
+		site := &mutant.Site{Kind: mutant.UsesSite, Name: obj.Name()}
+		site.Uses = []mutant.UseSite{}
+		for _, u := range uses {
+			site.Uses = append(site.Uses, mutant.UseSite{File: u.File, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text})
+		}
+		return site
 	}
 	typ := obj.Type()
 	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {

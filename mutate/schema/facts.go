@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -15,6 +16,8 @@ import (
 // needs it constant.
 type Facts struct {
 	fset    *token.FileSet
+	pkg     *types.Package
+	srcs    [][]byte // the files' sources
 	info    *types.Info
 	files   []*ast.File
 	rels    []string // module-relative names of files
@@ -33,8 +36,8 @@ type Facts struct {
 // their module-relative names), their type information, and the source of
 // its internal test files (which may use its unexported names); the work
 // is done on first use.
-func NewFacts(fset *token.FileSet, files []*ast.File, rels []string, info *types.Info, internalTests []byte) *Facts {
-	return &Facts{fset: fset, info: info, files: files, rels: rels, tests: internalTests, memo: map[*types.Const]string{}}
+func NewFacts(fset *token.FileSet, pkg *types.Package, files []*ast.File, srcs [][]byte, rels []string, info *types.Info, internalTests []byte) *Facts {
+	return &Facts{fset: fset, pkg: pkg, srcs: srcs, info: info, files: files, rels: rels, tests: internalTests, memo: map[*types.Const]string{}}
 }
 
 func (f *Facts) index() {
@@ -166,7 +169,8 @@ func (f *Facts) namedInTests(name string) bool {
 // ConstReason says why the constant c, declared in decl, cannot become a
 // variable of its type (its default type when untyped), or "" when it can:
 // its type is an integer, boolean or string type (a float constant folds
-// with more precision than a variable computes); its block has no iota
+// with more precision than a variable computes); the package's internal
+// test files do not name it (their uses are not checked here); its block has no iota
 // and no implicit repetition (taking a spec out would renumber the rest);
 // and every use in the package is a whole value of exactly that type, or
 // converted, in a place that does not need a constant (not an array
@@ -192,6 +196,11 @@ func (f *Facts) constReason(c *types.Const, decl *ast.GenDecl) string {
 	}
 	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		typ = types.Default(typ)
+	}
+	if f.namedInTests(c.Name()) {
+		// uses there are not in this type information; one that needs a
+		// constant would fail the schema build and cost a second round
+		return "is named in the package's internal tests"
 	}
 	for _, s := range decl.Specs {
 		vs := s.(*ast.ValueSpec)
@@ -277,4 +286,160 @@ func (f *Facts) useReason(id *ast.Ident, typ types.Type) string {
 func (f *Facts) pos(n ast.Node) string {
 	p := f.fset.Position(n.Pos())
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// UseSites returns, for a mutant that changes the value of the
+// package-level constant c (declared by spec in decl) to the expression
+// text value, a switched site at each use of c: the largest constant
+// expression around the use, evaluated with value in place of c. It says
+// why not instead when some use cannot be switched or would not see the
+// same value: c is exported or named in the package's tests (uses there
+// would keep the old value), repeated implicitly by the specs after it,
+// used where a constant is required (another constant, an array length or
+// index key) or in a context that keeps it untyped, or value names
+// something a use's scope shadows.
+func (f *Facts) UseSites(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl, value string) ([]UseSite, string) {
+	f.once.Do(f.index)
+	if c.Exported() {
+		return nil, "is exported"
+	}
+	if f.namedInTests(c.Name()) {
+		return nil, "switching its uses would leave the tests' uses at the old value"
+	}
+	after := false
+	for _, s := range decl.Specs {
+		vs := s.(*ast.ValueSpec)
+		if vs == spec {
+			after = true
+			continue
+		}
+		if after && len(vs.Values) == 0 {
+			return nil, "is repeated implicitly by the specs after it"
+		}
+	}
+	typ := c.Type()
+	replacement := "(" + value + ")"
+	if b, ok := typ.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+		name := types.TypeString(typ, func(p *types.Package) string {
+			if p.Path() == f.pkg.Path() {
+				return ""
+			}
+			return "\x00"
+		})
+		if strings.Contains(name, "\x00") {
+			return nil, "has a type of another package"
+		}
+		replacement = name + "(" + value + ")"
+	}
+	// the names the value uses must mean the same at every use
+	var names []*ast.Ident
+	ast.Inspect(spec.Values[0], func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && f.info.Uses[id] != nil {
+			names = append(names, id)
+		}
+		return true
+	})
+	byExpr := map[ast.Expr][]*ast.Ident{}
+	var order []ast.Expr
+	for _, id := range f.uses[c] {
+		for _, n := range names {
+			_, obj := f.pkg.Scope().Innermost(id.Pos()).LookupParent(n.Name, id.Pos())
+			if obj != f.info.Uses[n] {
+				return nil, fmt.Sprintf("uses %s, which means something else at %s", n.Name, f.pos(id))
+			}
+		}
+		e := ast.Expr(id)
+		for {
+			p, ok := f.parents[e].(ast.Expr)
+			if !ok {
+				break
+			}
+			if _, kv := p.(*ast.KeyValueExpr); kv {
+				break
+			}
+			if tv, ok := f.info.Types[p]; !ok || tv.Value == nil {
+				break
+			}
+			e = p
+		}
+		for n := f.parents[e]; n != nil; n = f.parents[n] {
+			switch q := n.(type) {
+			case *ast.ArrayType:
+				if q.Len != nil && contains(q.Len, e) {
+					return nil, "is an array length at " + f.pos(id)
+				}
+			case *ast.GenDecl:
+				if q.Tok == token.CONST {
+					return nil, "is used by another constant at " + f.pos(id)
+				}
+			case *ast.KeyValueExpr:
+				if contains(q.Key, e) {
+					if cl, ok := f.parents[q].(*ast.CompositeLit); ok {
+						switch f.info.TypeOf(cl).Underlying().(type) {
+						case *types.Array, *types.Slice, *types.Struct:
+							return nil, "is an index key at " + f.pos(id)
+						}
+					}
+				}
+			}
+		}
+		if _, seen := byExpr[e]; !seen {
+			order = append(order, e)
+		}
+		byExpr[e] = append(byExpr[e], id)
+	}
+	var out []UseSite
+	for _, e := range order {
+		tv := f.info.Types[e]
+		t := tv.Type
+		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+			switch {
+			case b.Kind() == types.UntypedBool:
+				t = types.Typ[types.Bool]
+			case isShiftCount(f.parents[e], e) && b.Info()&types.IsInteger != 0:
+				t = types.Typ[types.Uint]
+			default:
+				return nil, "is used where it stays untyped at " + f.pos(e)
+			}
+		}
+		fi := f.fileIndex(e)
+		if fi < 0 {
+			return nil, "is used outside the package's files"
+		}
+		spelled := Spell(t, f.pkg, f.files[fi])
+		if spelled == "" {
+			return nil, fmt.Sprintf("is used as a %s, which cannot be written at %s", t, f.pos(e))
+		}
+		tf := f.fset.File(e.Pos())
+		start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+		src := f.srcs[fi]
+		var text strings.Builder
+		cur := start
+		ids := byExpr[e]
+		sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+		for _, id := range ids {
+			text.Write(src[cur:tf.Offset(id.Pos())])
+			text.WriteString(replacement)
+			cur = tf.Offset(id.End())
+		}
+		text.Write(src[cur:end])
+		out = append(out, UseSite{File: f.rels[fi], Start: start, End: end, Type: spelled, Text: text.String()})
+	}
+	return out, ""
+}
+
+// UseSite is one switched use of a constant.
+type UseSite struct {
+	File       string
+	Start, End int
+	Type, Text string
+}
+
+func (f *Facts) fileIndex(n ast.Node) int {
+	for i, file := range f.files {
+		if file.FileStart <= n.Pos() && n.Pos() <= file.FileEnd {
+			return i
+		}
+	}
+	return -1
 }

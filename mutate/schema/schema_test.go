@@ -111,13 +111,21 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 	}
 	var entries []schema.Entry
 	var switched []mutant.Mutant
+	number := map[string]int{}
 	kinds := map[string]int{}
 	for _, m := range ms {
 		if m.Unviable != "" || m.Equivalent != "" {
 			continue
 		}
 		n := len(entries) + 1
-		entries = append(entries, schema.Entry{N: n, File: m.File, Site: m.Schema})
+		if m.Schema.Kind == mutant.UsesSite {
+			for _, u := range m.Schema.Uses {
+				entries = append(entries, schema.Entry{N: n, File: u.File, Site: &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}})
+			}
+			number[m.ID] = n
+		} else {
+			entries = append(entries, schema.Entry{N: n, File: m.File, Site: m.Schema})
+		}
 		if m.Schema.Switched() {
 			kinds[string(m.Schema.Kind)+"/"+m.Schema.Form]++
 			// every site that is not an expression, and every third
@@ -130,12 +138,11 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 			kinds["fallback"]++
 		}
 	}
-	for _, k := range []string{"expr/", "stmt/list", "stmt/func", "stmt/else", "block/", "const/", "fallback"} {
+	for _, k := range []string{"expr/", "stmt/list", "stmt/func", "stmt/else", "block/", "const/", "uses/", "fallback"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s site among %v: the sample does not exercise it", k, kinds)
 		}
 	}
-	number := map[string]int{}
 	for i, e := range entries {
 		for _, m := range ms {
 			if m.Schema == e.Site {

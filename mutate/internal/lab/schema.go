@@ -195,6 +195,19 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 			if !site.Switched() && site.Probe < 0 && len(m.Schema.Readers) == 0 {
 				continue
 			}
+			if site.Kind == mutant.UsesSite {
+				// the constant's uses are switched, each to the value the
+				// mutated constant gives it; they also count its coverage
+				for _, u := range site.Uses {
+					if err := readSource(sources, root, u.File); err != nil {
+						return nil, err
+					}
+					use := &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}
+					entries = append(entries, schema.Entry{N: sr.number[m.ID], File: u.File, Site: use})
+				}
+				r.switched[m.ID] = true
+				continue
+			}
 			if _, ok := sources[m.File]; !ok {
 				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
 				if err != nil {
@@ -693,4 +706,25 @@ func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
 	if err := writeCache("baseline", key, e); err != nil {
 		fmt.Fprintf(sr.l.stderr, "mutate: baseline cache not written: %v\n", err)
 	}
+}
+
+// readSource adds a module-relative file's bytes to sources.
+func readSource(sources map[string][]byte, root, rel string) error {
+	if _, ok := sources[rel]; ok {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return err
+	}
+	sources[rel] = data
+	return nil
+}
+
+// baselineReady reports whether obs's baseline is made (green or not).
+func (sr *schemaRun) baselineReady(obs string) bool {
+	sr.mu.Lock()
+	f := sr.baselines[obs]
+	sr.mu.Unlock()
+	return f != nil && f.done.Load()
 }

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sourcegraph/conc/pool"
-
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
@@ -80,28 +78,86 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	defer r.cancel()
 	out := make([]mutant.Outcome, len(ms))
 	var mu sync.Mutex
-	p := pool.New().WithMaxGoroutines(max(r.Opts.Jobs, 1))
+	// Each free worker takes the next mutant whose first package's
+	// baseline is ready, so no worker waits on one package's baseline
+	// while another package's mutants could run.
+	first := make([]string, len(ms))
 	for i, m := range ms {
-		p.Go(func() {
-			var res mutant.Result
-			if ctx.Err() != nil {
-				res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
-			} else {
-				res = r.One(ctx, m)
-				if ctx.Err() != nil && res.Status != mutant.Killed {
-					res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
-				}
-			}
-			mu.Lock()
-			out[i] = mutant.Outcome{Mutant: m, Result: res}
-			if done != nil {
-				done(out[i])
-			}
-			mu.Unlock()
-		})
+		first[i] = r.firstPackage(m)
 	}
-	p.Wait()
+	pending := make([]int, len(ms))
+	for i := range pending {
+		pending[i] = i
+	}
+	next := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(pending) == 0 {
+			return 0, false
+		}
+		pick := 0
+		for k, i := range pending {
+			if r.ready(first[i]) {
+				pick = k
+				break
+			}
+		}
+		i := pending[pick]
+		pending = append(pending[:pick], pending[pick+1:]...)
+		return i, true
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < max(r.Opts.Jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := next()
+				if !ok {
+					return
+				}
+				m := ms[i]
+				var res mutant.Result
+				if ctx.Err() != nil {
+					res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
+				} else {
+					res = r.One(ctx, m)
+					if ctx.Err() != nil && res.Status != mutant.Killed {
+						res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
+					}
+				}
+				mu.Lock()
+				out[i] = mutant.Outcome{Mutant: m, Result: res}
+				if done != nil {
+					done(out[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
 	return out
+}
+
+// firstPackage is the package whose baseline a mutant needs first, or ""
+// when it needs none (decided without tests, or a kernel mutant).
+func (r *Runner) firstPackage(m mutant.Mutant) string {
+	if m.Kind != mutant.Go || m.Invalid != "" || m.Equivalent != "" || m.Unviable != "" {
+		return ""
+	}
+	steps, _, _, ok := r.steps(m)
+	if !ok || len(steps) == 0 {
+		return ""
+	}
+	return steps[0].path
+}
+
+// ready reports whether a package's baseline is there without waiting.
+func (r *Runner) ready(path string) bool {
+	if path == "" || r.Schema == nil {
+		return true
+	}
+	return r.Schema.baselineReady(path)
 }
 
 // One runs one mutant.
