@@ -390,3 +390,38 @@ func TestDecodeRunUsesAccel(t *testing.T) {
 		t.Fatalf("DequantizeBF16 did not use the accelerated decoder: %#x..%#x", bf[0], bf[63])
 	}
 }
+
+// TestDequantizeLargeRun decodes a run of 300 blocks of every codec in one
+// call and block by block, with the portable and the accelerated decoder,
+// and requires the same bits: the per-run loops must cover every block and
+// only its own elements however long the run (the oracle tables are
+// shorter than 32 blocks a row).
+func TestDequantizeLargeRun(t *testing.T) {
+	defer setAccel(accelAvailable())
+	setAccel(accelAvailable())
+	const blocks = 300
+	for _, c := range codecTable {
+		rng := splitMix{state: 0x1a29e ^ uint64(c.Type)}
+		packed := make([]byte, blocks*c.Traits.BlockBytes)
+		for i := range packed {
+			packed[i] = byte(rng.next())
+		}
+		decoders := []runDecoder{c.decode}
+		if c.fast != nil {
+			decoders = append(decoders, c.fast)
+		}
+		for k, dec := range decoders {
+			whole := make([]float32, blocks*c.Traits.BlockElems)
+			dec(packed, whole)
+			for b := range blocks {
+				one := make([]float32, c.Traits.BlockElems)
+				dec(packed[b*c.Traits.BlockBytes:(b+1)*c.Traits.BlockBytes], one)
+				for i, v := range one {
+					if w := whole[b*c.Traits.BlockElems+i]; math.Float32bits(w) != math.Float32bits(v) {
+						t.Fatalf("%s decoder %d: block %d element %d: %#x in the run, %#x alone", c.Traits.Name, k, b, i, math.Float32bits(w), math.Float32bits(v))
+					}
+				}
+			}
+		}
+	}
+}

@@ -32,8 +32,7 @@ func gridProducts(t *[64]float32, db float32, values []uint8) {
 // reference multiplies by ±1; flipping the sign bit gives the same bits for
 // every non-NaN product (a NaN's sign is platform-dependent anyway, and
 // NaNs compare only as NaN). There is no branch: sign bits are random data.
-func signed8(o []float32, grid uint64, t *[64]float32, signs uint8) {
-	o = o[:8]
+func signed8(o *[8]float32, grid uint64, t *[64]float32, signs uint8) {
 	s := uint32(signs)
 	// Written out so that every shift is by a constant.
 	o[0] = flipIf(t[grid&63], s<<31)
@@ -66,7 +65,7 @@ func decodeIQ2_XXS(packed []byte, out []float32) {
 			gridProducts(&t, db, iq2Values[:])
 			for l := range 4 {
 				grid := iq2xxsGrid[grp[l]]
-				signed8(y[32*g+8*l:], grid, &t, ksignsIQ2XS[w>>(7*l)&127])
+				signed8((*[8]float32)(y[32*g+8*l:]), grid, &t, ksignsIQ2XS[w>>(7*l)&127])
 			}
 		}
 	}
@@ -87,7 +86,7 @@ func decodeIQ2_XS(packed []byte, out []float32) {
 			for l := range 4 {
 				qs := u16le(b, 2+2*(4*g+l))
 				grid := iq2xsGrid[qs&511]
-				signed8(y[32*g+8*l:], grid, &t[l/2], ksignsIQ2XS[qs>>9])
+				signed8((*[8]float32)(y[32*g+8*l:]), grid, &t[l/2], ksignsIQ2XS[qs>>9])
 			}
 		}
 	}
@@ -109,7 +108,7 @@ func decodeIQ2_S(packed []byte, out []float32) {
 			for l := range 4 {
 				idx := int(b[2+4*g+l]) | int(qh>>(2*l)&3)<<8
 				grid := iq2sGrid[idx]
-				signed8(y[32*g+8*l:], grid, &t[l/2], b[34+4*g+l])
+				signed8((*[8]float32)(y[32*g+8*l:]), grid, &t[l/2], b[34+4*g+l])
 			}
 		}
 	}
@@ -129,7 +128,7 @@ func decodeIQ3_XXS(packed []byte, out []float32) {
 			for l := range 4 {
 				grid1 := iq3xxsGrid[b[2+8*g+2*l]]
 				grid2 := iq3xxsGrid[b[2+8*g+2*l+1]]
-				signed8(y[32*g+8*l:], uint64(grid1)|uint64(grid2)<<32, &t, ksignsIQ2XS[w>>(7*l)&127])
+				signed8((*[8]float32)(y[32*g+8*l:]), uint64(grid1)|uint64(grid2)<<32, &t, ksignsIQ2XS[w>>(7*l)&127])
 			}
 		}
 	}
@@ -153,7 +152,7 @@ func decodeIQ3_S(packed []byte, out []float32) {
 				idx2 := int(b[2+8*g+2*l+1]) | int(qh>>(2*l+1)&1)<<8
 				grid1 := iq3sGrid[idx1]
 				grid2 := iq3sGrid[idx2]
-				signed8(y[32*g+8*l:], uint64(grid1)|uint64(grid2)<<32, &t, b[74+4*g+l])
+				signed8((*[8]float32)(y[32*g+8*l:]), uint64(grid1)|uint64(grid2)<<32, &t, b[74+4*g+l])
 			}
 		}
 	}
@@ -170,8 +169,7 @@ func iq1Products(dl, delta float32) (t [4]float32) {
 
 // iq1Out8 writes the 8 int8 grid values of grid through t: byte j + 1 (mod
 // 4) is 0, 1 or 2 for -1, 0, 1.
-func iq1Out8(o []float32, grid uint64, t *[4]float32) {
-	o = o[:8]
+func iq1Out8(o *[8]float32, grid uint64, t *[4]float32) {
 	// Written out so that every shift is by a constant.
 	o[0] = t[(grid+1)&3]
 	o[1] = t[(grid>>8+1)&3]
@@ -203,7 +201,7 @@ func decodeIQ1_S(packed []byte, out []float32) {
 			t := iq1Products(d*float32(2*int(qh>>12&7)+1), iq1Delta(qh&0x8000 != 0))
 			for l := range 4 {
 				idx := int(b[2+4*g+l]) | int(qh>>(3*l)&7)<<8
-				iq1Out8(y[32*g+8*l:], iq1sGrid[idx], &t)
+				iq1Out8((*[8]float32)(y[32*g+8*l:]), iq1sGrid[idx], &t)
 			}
 		}
 	}
@@ -233,7 +231,7 @@ func decodeIQ1_M(packed []byte, out []float32) {
 				nib := b[32+2*g+l/2] >> (4 * (l % 2)) & 15
 				idx := int(b[4*g+l]) | int(nib&7)<<8
 				t := iq1Products(dl[l/2], iq1Delta(nib&8 != 0))
-				iq1Out8(y[32*g+8*l:], iq1sGrid[idx], &t)
+				iq1Out8((*[8]float32)(y[32*g+8*l:]), iq1sGrid[idx], &t)
 			}
 		}
 	}
@@ -250,7 +248,7 @@ func decodeIQ1_XXXS(packed []byte, out []float32) {
 			nib := b[34+g/2] >> (4 * (g % 2)) & 15
 			t := iq1Products(d*float32(2*int(nib&7)+1), iq1Delta(nib&8 != 0))
 			for l := range 4 {
-				iq1Out8(y[32*g+8*l:], iq1xxxsGrid[b[2+4*g+l]], &t)
+				iq1Out8((*[8]float32)(y[32*g+8*l:]), iq1xxxsGrid[b[2+4*g+l]], &t)
 			}
 		}
 	}
