@@ -5,7 +5,8 @@
 # where PyTorch is installed), and the catalog mutants (kernel ones
 # included). Run from the repository root on the device machine; results go
 # to $OUT (at most 7 files). It ends within 9 minutes: the mutation run gets
-# the time the steps before it left.
+# the time the steps before it left. ONLY_MUTATE=1 runs the mutation run
+# alone, NO_MUTATE=1 everything but it.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 start=$(date +%s)
@@ -80,6 +81,9 @@ row("out.copy_(src), 512 MiB device to device", lambda: out.copy_(src), nbytes)
 PY
 		echo "torch rc=$? t=$(elapsed)" >> "$OUT/bench.log"
 	fi
+fi
+if [ "${NO_MUTATE:-}" = 1 ]; then
+	exit 0
 fi
 left=$((540 - $(elapsed)))
 timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j 16 > "$OUT/mutate.log" 2>&1
