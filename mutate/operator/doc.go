@@ -136,7 +136,11 @@
 // its error", TestEncodeErrorResults, TestReadInt, ...), which still pin
 // it, and cgoLib.gather's 4 by TestLibraryCalls. The rule trades those 42
 // runs, which only checked the convention, for 6 survivors or hand-written
-// equivalents that carried no information.
+// equivalents that carried no information. On the foreign modules (same
+// commands, -j 2, each module's own tests) it removes 16 of uuid's 1,050
+// mutants, all survivors (Parse's and the constructors' uuid -> UUID{}
+// beside an error; 9 ran, 7 no test covers), and none of btree's or
+// xxhash's.
 //
 // # Suppression
 //
