@@ -90,7 +90,12 @@
 // operations in the same order (integer to float conversions are exact, one
 // VMULPS, VADDPS or VSUBPS per operation, never an FMA, the portable
 // decoder's sign-bit flips as XORs), so the two give the same bits, NaN
-// payloads included: TestDequantizeOracle runs every oracle case through
+// payloads included. Where the portable decoder reads a per-block table of
+// products (TQ1_0, TQ2_0), the AVX2 decoder builds the same table by the
+// same operations and reads it with VPERMPS. Bytes are widened to 32-bit
+// lanes straight from the packed block (VPMOVZXBD/VPMOVSXBD) or, for
+// values assembled 32 bytes at a time, in registers or through a stack
+// slot. TestDequantizeOracle runs every oracle case through
 // the portable decoders and then through the AVX2 ones, and
 // TestAccelMatchesPortable compares them bit for bit on the oracle tables
 // and on tables with random scale bits. There is no arm64 assembly: avo

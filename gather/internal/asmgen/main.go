@@ -201,6 +201,37 @@ func emit8(src Op, signed bool, s scaling, dst Mem) {
 	VMOVUPS(v, dst)
 }
 
+// scaleStore8 converts the 8 dwords of v (integers) to float32 in place,
+// scales them and stores 32 bytes at dst.
+func scaleStore8(v VecVirtual, s scaling, dst Mem) {
+	VCVTDQ2PS(v, v)
+	VMULPS(s.mul, v, v)
+	if s.add != nil {
+		VADDPS(s.add, v, v)
+	}
+	if s.sub != nil {
+		VSUBPS(s.sub, v, v)
+	}
+	VMOVUPS(v, dst)
+}
+
+// emit32r is emit32 of unsigned bytes with the bytes widened in registers
+// (VPMOVZXBD of each quarter, reached by VEXTRACTI128 and VPSHUFD) instead
+// of through a stack slot: shuffle micro-ops instead of a store.
+func emit32r(y VecVirtual, s scaling, dst Mem) {
+	_, hiLane := lanes(y)
+	for i, x := range []Register{y.AsX(), hiLane} {
+		a := YMM()
+		VPMOVZXBD(x, a)
+		t := XMM()
+		VPSHUFD(U8(0x0e), x, t)
+		b := YMM()
+		VPMOVZXBD(t, b)
+		scaleStore8(a, s, dst.Offset(64*i))
+		scaleStore8(b, s, dst.Offset(64*i+32))
+	}
+}
+
 // spill is a 128-byte stack buffer of the function being generated, used
 // in 32-byte slots in turn: a vector of bytes is stored there and widened
 // 8 bytes at a time by VPMOVZXBD/VPMOVSXBD from memory, which costs fewer
@@ -353,6 +384,7 @@ var (
 	pow3D    Mem // TQ1_0: 7 rows of 8 dwords 3^n·256 (n = 0..4), then 1,1,1,1,3,3,3,3 and 9,9,9,9,27,27,27,27, times 256
 	c03D     Mem // 8 dwords 3
 	tq1Codes Mem // 8 dwords -1, 0, 1, 0, 0, 0, 0, 0
+	tq2Codes Mem // 8 dwords -1, 0, 1, 2, -1, 0, 1, 2
 )
 
 func moreConstants() {
@@ -398,6 +430,11 @@ func moreConstants() {
 		dword(uint32(v))
 	}
 	tq1Codes = bytesConst("tq1Codes", p3)
+	p3 = nil
+	for _, v := range []int32{-1, 0, 1, 2, -1, 0, 1, 2} {
+		dword(uint32(v))
+	}
+	tq2Codes = bytesConst("tq2Codes", p3)
 }
 
 // bitTo moves bit k of every byte of y to bit `to` (other bits cleared),
@@ -495,6 +532,9 @@ func kquants() {
 	}
 
 	var frame Mem
+	// Q4_K: each 8 bytes of a chunk are widened to dwords once; the low
+	// nibbles are an AND, the high ones a shift (the dwords hold one byte),
+	// so no byte vector is stored and reloaded.
 	run("decodeQ4_KAVX2", "decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.", 8, 144, func() {
 		frame = AllocLocal(80)
 	}, func(src, dst GPVirtual) {
@@ -504,20 +544,23 @@ func kquants() {
 		scaleVec8(sc, false, nil, d, frame.Offset(0))
 		scaleVec8(mins, false, nil, dmin, frame.Offset(32))
 		for c := range 4 {
-			q := YMM()
-			VMOVDQU(at(src, 16+32*c), q)
-			lo, hi := YMM(), YMM()
-			VPAND(c0F, q, lo)
-			VPSRLW(U8(4), q, hi)
-			VPAND(c0F, hi, hi)
-			for k, v := range []VecVirtual{lo, hi} {
-				g := 2*c + k
-				dl := splatF32(frame.Offset(4 * g))
-				ml := splatF32(frame.Offset(32 + 4*g))
-				emit32(v, false, scaling{mul: dl, sub: ml}, at(dst, 4*(64*c+32*k)))
+			var s [2]scaling
+			for k := range s {
+				s[k] = scaling{mul: splatF32(frame.Offset(4 * (2*c + k))), sub: splatF32(frame.Offset(32 + 4*(2*c+k)))}
+			}
+			for i := range 4 {
+				x := YMM()
+				VPMOVZXBD(at(src, 16+32*c+8*i), x)
+				lo, hi := YMM(), YMM()
+				VPAND(c0F, x, lo)
+				VPSRLD(U8(4), x, hi)
+				scaleStore8(lo, s[0], at(dst, 4*(64*c+8*i)))
+				scaleStore8(hi, s[1], at(dst, 4*(64*c+32+8*i)))
 			}
 		}
 	})
+	// Q5_K: the 5-bit values of a group are assembled 32 bytes at a time
+	// and widened to dwords in registers (emit32r).
 	run("decodeQ5_KAVX2", "decodes Q5_K blocks: (d·sc)·(nibble + 16·bit) - dmin·m per 32-element group.", 8, 176, func() {
 		frame = AllocLocal(80)
 	}, func(src, dst GPVirtual) {
@@ -538,9 +581,8 @@ func kquants() {
 			for k, v := range []VecVirtual{lo, hi} {
 				g := 2*c + k
 				VPOR(bitTo(qh, g, 4, c10), v, v)
-				dl := splatF32(frame.Offset(4 * g))
-				ml := splatF32(frame.Offset(32 + 4*g))
-				emit32(v, false, scaling{mul: dl, sub: ml}, at(dst, 4*(64*c+32*k)))
+				s := scaling{mul: splatF32(frame.Offset(4 * g)), sub: splatF32(frame.Offset(32 + 4*g))}
+				emit32r(v, s, at(dst, 4*(64*c+32*k)))
 			}
 		}
 	})
@@ -1063,17 +1105,30 @@ func iquants() {
 }
 
 func ternary() {
+	// TQ2_0: the four values float32(code-1)·d, computed like the
+	// portable decoder's table, are a per-block table repeated in both
+	// halves of a YMM; VPERMPS reads the low 3 bits of each dword index,
+	// so a code shifted down to bits 0-1 needs no mask (bit 2 only selects
+	// the copy).
 	run("decodeTQ2_0AVX2", "decodes TQ2_0 blocks: (code-1)·d.", 8, 66, nil, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 64))
+		table := YMM()
+		VCVTDQ2PS(tq2Codes, table)
+		VMULPS(d, table, table)
 		for c := range 2 {
-			q := YMM()
-			VMOVDQU(at(src, 32*c), q)
-			for l := range 4 {
-				v := YMM()
-				VPSRLW(U8(2*l), q, v)
-				VPAND(c03, v, v)
-				VPSUBB(c01, v, v)
-				emit32(v, true, scaling{mul: d}, at(dst, 4*(128*c+32*l)))
+			for i := range 4 {
+				x := YMM()
+				VPMOVZXBD(at(src, 32*c+8*i), x)
+				for l := range 4 {
+					v := YMM()
+					if l > 0 {
+						VPSRLD(U8(2*l), x, v)
+						VPERMPS(table, v, v)
+					} else {
+						VPERMPS(table, x, v)
+					}
+					VMOVUPS(v, at(dst, 4*(128*c+32*l+8*i)))
+				}
 			}
 		}
 	})
