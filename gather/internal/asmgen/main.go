@@ -381,8 +381,8 @@ var (
 	f05      Mem // float32 0.5
 	f025     Mem // float32 0.25
 	signMask Mem // 256 entries of 8 dwords: lane j is 0x80000000 when bit j of the index is set
-	pow3D    Mem // TQ1_0: 7 rows of 8 dwords 3^n·256 (n = 0..4), then 1,1,1,1,3,3,3,3 and 9,9,9,9,27,27,27,27, times 256
-	c03D     Mem // 8 dwords 3
+	pow3W    Mem // TQ1_0, 16-bit lanes: 5 rows of 16 words 3^n·256 (n = 0..4), then one row whose dword j holds 3^(j/4)·256 and 3^(2+j/4)·256
+	c03W     Mem // 16 words 3
 	tq1Codes Mem // 8 dwords -1, 0, 1, 0, 0, 0, 0, 0
 	tq2Codes Mem // 8 dwords -1, 0, 1, 2, -1, 0, 1, 2
 )
@@ -411,20 +411,21 @@ func moreConstants() {
 	dword := func(v uint32) {
 		p3 = append(p3, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 	}
+	pow3 := []uint32{1, 3, 9, 27, 81}
 	for n := range 5 {
 		for range 8 {
-			dword(uint32([]int{1, 3, 9, 27, 81}[n]) << 8)
+			dword(pow3[n]<<8 | pow3[n]<<24)
 		}
 	}
-	for k := range 16 {
-		dword(uint32([]int{1, 3, 9, 27}[k/4]) << 8)
+	for j := range 8 {
+		dword(pow3[j/4]<<8 | pow3[2+j/4]<<24)
 	}
-	pow3D = bytesConst("pow3D", p3)
+	pow3W = bytesConst("pow3W", p3)
 	p3 = nil
 	for range 8 {
-		dword(3)
+		dword(3 | 3<<16)
 	}
-	c03D = bytesConst("c03D", p3)
+	c03W = bytesConst("c03W", p3)
 	p3 = nil
 	for _, v := range []int32{-1, 0, 1, 0, 0, 0, 0, 0} {
 		dword(uint32(v))
@@ -1133,44 +1134,63 @@ func ternary() {
 		}
 	})
 	// TQ1_0: digit n of byte q is ((q·3^n mod 256)·3) >> 8. With q
-	// zero-extended in the low word of a dword, VPMULLW by 3^n·256 leaves
-	// (q·3^n mod 256)·256 in that word, and VPMULHUW by 3 leaves the digit
-	// (0..2) in the dword. The digit then indexes a per-block table of the
-	// three values float32(k-1)·d, computed like the portable decoder's
-	// products, so VPERMPS gives the same bits as converting and
-	// multiplying each element.
+	// zero-extended in a 16-bit lane, VPMULLW by 3^n·256 leaves
+	// (q·3^n mod 256)·256 in the lane, and VPMULHUW by 3 leaves the digit
+	// (0..2). Each dword carries two bytes, q[j] in its low word and
+	// q[j+8] in its high one, so one multiply pair gives 16 digits. A
+	// digit then indexes a per-block table of the three values
+	// float32(k-1)·d, computed like the portable decoder's products, so
+	// VPERMPS (which reads the low 3 bits of a dword: the low word's
+	// digit; VPSRLD by 16 brings the high word's down) gives the same bits
+	// as converting and multiplying each element.
 	run("decodeTQ1_0AVX2", "decodes TQ1_0 blocks: (base-3 digit - 1)·d.", 8, 54, nil, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 52))
 		table := YMM()
 		VCVTDQ2PS(tq1Codes, table)
 		VMULPS(d, table, table)
 		three := YMM()
-		VMOVDQU(c03D, three)
-		var q [6]VecVirtual
-		for i := range q {
-			q[i] = YMM()
-			VPMOVZXBD(at(src, 8*i), q[i])
+		VMOVDQU(c03W, three)
+		// pair returns dwords lo[j] | hi[j]<<16 from two 8-byte groups.
+		pair := func(lo, hi Op) VecVirtual {
+			a, b := YMM(), YMM()
+			VPMOVZXBD(lo, a)
+			VPMOVZXBD(hi, b)
+			VPSLLD(U8(16), b, b)
+			VPOR(b, a, a)
+			return a
 		}
-		digits8 := func(q VecVirtual, mul Mem, dst Mem) {
+		// digits16 stores the low words' values at dstLo, the high
+		// words' at dstHi.
+		digits16 := func(q VecVirtual, mul Mem, dstLo, dstHi Mem) {
 			v := YMM()
 			VPMULLW(mul, q, v)
 			VPMULHUW(three, v, v)
+			a := YMM()
+			VPERMPS(table, v, a)
+			VMOVUPS(a, dstLo)
+			VPSRLD(U8(16), v, v)
 			VPERMPS(table, v, v)
-			VMOVUPS(v, dst)
+			VMOVUPS(v, dstHi)
+		}
+		var q [3]VecVirtual
+		for k := range q {
+			q[k] = pair(at(src, 16*k), at(src, 16*k+8))
 		}
 		for n := range 5 {
-			for i := range 4 {
-				digits8(q[i], pow3D.Offset(32*n), at(dst, 4*(32*n+8*i)))
+			for k := range 2 {
+				digits16(q[k], pow3W.Offset(32*n), at(dst, 4*(32*n+16*k)), at(dst, 4*(32*n+16*k+8)))
 			}
-			for i := range 2 {
-				digits8(q[4+i], pow3D.Offset(32*n), at(dst, 4*(160+16*n+8*i)))
-			}
+			digits16(q[2], pow3W.Offset(32*n), at(dst, 4*(160+16*n)), at(dst, 4*(160+16*n+8)))
 		}
+		// qh: dword j holds qh[j%4] in both words; digit j/4 in the low
+		// word (elements 240..247), digit 2+j/4 in the high one (248..255).
 		t := XMM()
 		VPBROADCASTD(at(src, 48), t)
 		qt := YMM()
 		VPMOVZXBD(t, qt)
-		digits8(qt, pow3D.Offset(160), at(dst, 4*240))
-		digits8(qt, pow3D.Offset(192), at(dst, 4*248))
+		b := YMM()
+		VPSLLD(U8(16), qt, b)
+		VPOR(b, qt, qt)
+		digits16(qt, pow3W.Offset(160), at(dst, 4*240), at(dst, 4*248))
 	})
 }
