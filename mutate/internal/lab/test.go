@@ -79,33 +79,11 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	defer r.cancel()
 	out := make([]mutant.Outcome, len(ms))
 	var mu sync.Mutex
-	// Each free worker takes the next mutant whose first package's
-	// baseline is ready, so no worker waits on one package's baseline
-	// while another package's mutants could run.
-	first := make([]string, len(ms))
-	for i, m := range ms {
-		first[i] = r.firstPackage(m)
-	}
-	pending := make([]int, len(ms))
-	for i := range pending {
-		pending[i] = i
-	}
+	q := r.newQueue(ms)
 	next := func() (int, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		if len(pending) == 0 {
-			return 0, false
-		}
-		pick := 0
-		for k, i := range pending {
-			if r.ready(first[i]) {
-				pick = k
-				break
-			}
-		}
-		i := pending[pick]
-		pending = append(pending[:pick], pending[pick+1:]...)
-		return i, true
+		return q.next()
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < max(r.Opts.Jobs, 1); w++ {
@@ -138,6 +116,56 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	}
 	wg.Wait()
 	return out
+}
+
+// queue hands out a run's mutants (by index) to free workers: each takes
+// the next mutant whose first package's baseline is ready, so no worker
+// waits on one package's baseline while another package's mutants could
+// run; likewise a kernel mutant waits while another worker prepares the
+// kernel. When none is ready, the next in order goes. Not safe for
+// concurrent use.
+type queue struct {
+	pending []int
+	first   []string // the package whose baseline each mutant needs first
+	kernel  []bool   // each mutant is a kernel mutant that will run
+	r       *Runner
+}
+
+func (r *Runner) newQueue(ms []mutant.Mutant) *queue {
+	q := &queue{r: r, first: make([]string, len(ms)), kernel: make([]bool, len(ms))}
+	for i, m := range ms {
+		q.pending = append(q.pending, i)
+		q.first[i] = r.firstPackage(m)
+		q.kernel[i] = m.Kind == mutant.Kernel && m.Invalid == "" && m.Equivalent == "" && m.Unviable == ""
+	}
+	return q
+}
+
+func (q *queue) ready(i int) bool {
+	if q.kernel[i] {
+		return q.r.kernel.free()
+	}
+	return q.r.ready(q.first[i])
+}
+
+// next takes the next mutant to run; false when none is left.
+func (q *queue) next() (int, bool) {
+	if len(q.pending) == 0 {
+		return 0, false
+	}
+	pick := 0
+	for k, i := range q.pending {
+		if q.ready(i) {
+			pick = k
+			break
+		}
+	}
+	i := q.pending[pick]
+	q.pending = append(q.pending[:pick], q.pending[pick+1:]...)
+	if q.kernel[i] {
+		q.r.kernel.claimed.Store(true)
+	}
+	return i, true
 }
 
 // firstPackage is the package whose baseline a mutant needs first, or ""

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gathermut/mutate/mutant"
 )
 
 func TestByCost(t *testing.T) {
@@ -52,6 +54,41 @@ func TestByCost(t *testing.T) {
 			}
 			if total != len(c.tests) {
 				t.Errorf("byCost ran %d tests of %d", total, len(c.tests))
+			}
+		})
+	}
+}
+
+func TestQueueKernelPreparation(t *testing.T) {
+	ms := []mutant.Mutant{
+		{ID: "k1", Kind: mutant.Kernel},
+		{ID: "k2", Kind: mutant.Kernel},
+		{ID: "g", Kind: mutant.Go, Invalid: "decided without tests"},
+	}
+	for _, c := range []struct {
+		name   string
+		settle bool // the first kernel mutant settles the kernel before the next take
+		want   []int
+	}{
+		{"while the kernel is prepared, others go first", false, []int{0, 2, 1}},
+		{"once it is prepared, in order", true, []int{0, 1, 2}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &Runner{}
+			q := r.newQueue(ms)
+			var got []int
+			for {
+				i, ok := q.next()
+				if !ok {
+					break
+				}
+				got = append(got, i)
+				if c.settle {
+					r.kernel.settled.Store(true)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("order %v, want %v", got, c.want)
 			}
 		})
 	}
