@@ -19,10 +19,8 @@ func decodeQ2_K(packed []byte, out []float32) {
 		for j, sc := range (*[16]byte)(b) {
 			dl := float32(d * float32(sc&15))
 			ml := float32(dmin * float32(sc>>4))
-			v := &quantValues
-			t[j] = [4]float32{
-				float32(dl*v[4]) - ml, float32(dl*v[5]) - ml,
-				float32(dl*v[6]) - ml, float32(dl*v[7]) - ml,
+			for q := range t[j] {
+				t[j][q] = float32(dl*float32(q)) - ml
 			}
 		}
 		// Byte qs[32h+l] holds the 2-bit q of elements 128h+32p+l, p = 0..3,
@@ -56,8 +54,9 @@ func decodeQ3_K(packed []byte, out []float32) {
 			lo := scales[j%8] >> (4 * (j / 8)) & 15
 			hi := scales[8+j%4] >> (2 * (j / 4)) & 3
 			dl := float32(d * float32(int(lo|hi<<4)-32))
-			v := &quantValues
-			t[j] = [8]float32{dl * v[0], dl * v[1], dl * v[2], dl * v[3], dl * v[4], dl * v[5], dl * v[6], dl * v[7]}
+			for q := range t[j] {
+				t[j][q] = dl * float32(q-4)
+			}
 		}
 		// Byte qs[32h+r] holds the low 2 bits of elements 128h+32p+r, p =
 		// 0..3, and bit 4h+p of hmask[r] their high bit; sub-block
@@ -77,12 +76,6 @@ func decodeQ3_K(packed []byte, out []float32) {
 		}
 	}
 }
-
-// quantValues are the quant values -4..3 as float32 for the tables of
-// products: a variable, so that the compiler multiplies by each as it would
-// by a converted quant (a constant -1 would become a negation, whose NaN
-// sign differs from a multiply's).
-var quantValues = [8]float32{-4, -3, -2, -1, 0, 1, 2, 3}
 
 // scaleMinK4 unpacks the 6-bit scale and min of group j (0..7) from the 12
 // scale bytes of Q4_K and Q5_K: groups 0-3 hold them in the low 6 bits of
@@ -191,7 +184,9 @@ func decodeQ6_K(packed []byte, out []float32) {
 // they only serve dot products). y = d·qs[e].
 func decodeQ8_K(packed []byte, out []float32) {
 	for k := range len(out) / 256 {
-		b, y := packed[292*k:][:292], out[256*k:][:256]
+		// No bound at 292: the bsums are never read, so only the 260
+		// bytes that are read bound the block (the stride is 292).
+		b, y := packed[292*k:], out[256*k:][:256]
 		d := math.Float32frombits(u32le(b, 0))
 		for e, q := range (*[256]byte)(b[4:]) {
 			y[e] = d * float32(int8(q))

@@ -26,11 +26,5 @@ func equivalentsHipkern() []catalog.Equivalent {
 			Reason: "frees the C copy of the path after gm_open, which keeps no pointer to it (dlopen copies the name); without it " +
 				"each openLib leaks len(path)+1 bytes of C heap, which no result, error, library state or later call reflects",
 		},
-		{
-			Package: pkgHipkern, Func: "(*provider).readID", Operator: "const-int",
-			Original: "0", Replacement: "1",
-			Reason: "the value readID returns with an error: its one caller, Embedding, returns the wrapped error at once when err != nil " +
-				"and never reads the value",
-		},
 	}
 }

@@ -136,6 +136,7 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 	var stack []ast.Node
 	var firstErr error
 	pass := &Pass{Info: fm.pkg.Info, File: fm.file.Syntax, Pkg: fm.pkg.Types}
+	discarded := map[ast.Node]bool{}
 	ast.Inspect(fm.file.Syntax, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
@@ -146,6 +147,14 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 		}
 		if _, out := fm.ignored[n]; out {
 			return false
+		}
+		if discarded[n] {
+			return false // a result no caller may look at (discardedResults)
+		}
+		if ret, ok := n.(*ast.ReturnStmt); ok {
+			for _, r := range discardedResults(fm.pkg.Info, stack, ret) {
+				discarded[r] = true
+			}
 		}
 		pass.Stack = stack
 		for _, op := range ops {

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -377,10 +378,11 @@ func zeroReturn(p *Pass, node ast.Node) []Rewrite {
 	if sig == nil || sig.Results().Len() != len(n.Results) {
 		return nil // bare return, or return f() of a multi-value call
 	}
+	discarded := discardedResults(p.Info, p.Stack, n)
 	var out []Rewrite
 	for i, res := range n.Results {
 		t := sig.Results().At(i).Type()
-		if isZeroValue(p, res) {
+		if isZeroValue(p, res) || slices.Contains(discarded, res) {
 			continue
 		}
 		zero := ZeroValue(t, p.Pkg, p.File)
@@ -395,23 +397,7 @@ func zeroReturn(p *Pass, node ast.Node) []Rewrite {
 	return out
 }
 
-func enclosingSignature(p *Pass) *types.Signature {
-	for i := len(p.Stack) - 1; i >= 0; i-- {
-		switch f := p.Stack[i].(type) {
-		case *ast.FuncLit:
-			sig, _ := p.Info.TypeOf(f).(*types.Signature)
-			return sig
-		case *ast.FuncDecl:
-			obj := p.Info.Defs[f.Name]
-			if obj == nil {
-				return nil
-			}
-			sig, _ := obj.Type().(*types.Signature)
-			return sig
-		}
-	}
-	return nil
-}
+func enclosingSignature(p *Pass) *types.Signature { return signatureOf(p.Info, p.Stack) }
 
 // isZeroValue reports whether e already is a zero value: a constant zero,
 // "", false, nil, or an empty composite literal.

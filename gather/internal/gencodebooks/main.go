@@ -18,20 +18,24 @@ import (
 // elem is how one element type is checked and written in each language.
 type elem struct {
 	goType, cType string
-	bits          int    // width in bits
+	bits          int    // width in bits of a decimal type (hex widths are hexDigits)
 	signed        bool   // decimal tables only
 	hexDigits     int    // 0: the file holds decimal; else exact 0x hex width
-	cSuffix       string // C literal suffix of a hex value
+	cSuffix       string // C literal suffix of a hex value; decimals have none
 	goPerLine     int    // values per line in the Go literal (gofmt keeps them)
 	cPerLine      int    // values per line in the C initializer
 }
 
 var (
-	u64 = elem{goType: "uint64", cType: "uint64_t", bits: 64, hexDigits: 16, cSuffix: "ull", goPerLine: 4, cPerLine: 4}
-	u32 = elem{goType: "uint32", cType: "uint32_t", bits: 32, hexDigits: 8, cSuffix: "u", goPerLine: 6, cPerLine: 4}
-	u8  = elem{goType: "uint8", cType: "uint8_t", bits: 8, goPerLine: 16, cPerLine: 16}
-	i8  = elem{goType: "int8", cType: "int8_t", bits: 8, signed: true, goPerLine: 8, cPerLine: 16}
+	u64 = elem{goType: "uint64", cType: "uint64_t", hexDigits: 16, cSuffix: "ull", goPerLine: 4, cPerLine: 4}
+	u32 = elem{goType: "uint32", cType: "uint32_t", hexDigits: 8, cSuffix: "u", goPerLine: 6, cPerLine: 4}
+	u8  = elem{goType: "uint8", cType: "uint8_t", bits: 8, goPerLine: 16, cPerLine: cDecimalPerLine}
+	i8  = elem{goType: "int8", cType: "int8_t", bits: 8, signed: true, goPerLine: 8, cPerLine: cDecimalPerLine}
 )
+
+// cDecimalPerLine is the number of values per line of a decimal table in
+// the C header (the int8 tables have 16 entries: one line).
+const cDecimalPerLine = 16
 
 // table is one lookup table: its source file, its name in each output, its
 // element type and entry count, and the comment both outputs put above it.
@@ -168,18 +172,17 @@ func readLines(dir, file string) ([]string, [sha256.Size]byte, error) {
 	if err != nil {
 		return nil, [sha256.Size]byte{}, fmt.Errorf("gencodebooks: %w", err)
 	}
-	sum := sha256.Sum256(data)
 	text, ok := strings.CutSuffix(string(data), "\n")
 	if !ok {
-		return nil, sum, fmt.Errorf("gencodebooks: %s: does not end with a newline", file)
+		return nil, [sha256.Size]byte{}, fmt.Errorf("gencodebooks: %s: does not end with a newline", file)
 	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if l == "" {
-			return nil, sum, fmt.Errorf("gencodebooks: %s line %d: empty", file, i+1)
+			return nil, [sha256.Size]byte{}, fmt.Errorf("gencodebooks: %s line %d: empty", file, i+1)
 		}
 	}
-	return lines, sum, nil
+	return lines, sha256.Sum256(data), nil
 }
 
 // readTable reads and checks one table's file.
@@ -205,7 +208,7 @@ var hexRE = regexp.MustCompile(`^[0-9a-f]+$`)
 // check reports whether s is a value of e as the files write it: 0x and
 // exactly hexDigits lowercase hex digits, or a decimal integer in range.
 func (e elem) check(s string) error {
-	if e.hexDigits > 0 {
+	if e.hexDigits != 0 {
 		digits, ok := strings.CutPrefix(s, "0x")
 		if !ok || len(digits) != e.hexDigits || !hexRE.MatchString(digits) {
 			return fmt.Errorf("%q is not 0x and %d lowercase hex digits (%s)", s, e.hexDigits, e.goType)
@@ -225,12 +228,9 @@ func (e elem) check(s string) error {
 }
 
 // cLiteral writes a checked value as a C literal: hex grids take the
-// suffix of their width; decimals stand as written.
+// suffix of their width; decimals (no suffix) stand as written.
 func (e elem) cLiteral(s string) string {
-	if e.hexDigits > 0 {
-		return s + e.cSuffix
-	}
-	return s
+	return s + e.cSuffix
 }
 
 // deltaSum is the sha256 of one delta file, for the outputs' records.
@@ -243,32 +243,40 @@ type deltaSum struct {
 // them to be equal, and returns the value as a literal both languages
 // accept, with the files' sums.
 func readDelta(dir string) (string, []deltaSum, error) {
-	var vals []float32
-	var sums []deltaSum
-	for _, file := range []string{deltaFile, deltaAgreeFile} {
-		lines, sum, err := readLines(dir, file)
-		if err != nil {
-			return "", nil, err
-		}
-		if len(lines) != 1 {
-			return "", nil, fmt.Errorf("gencodebooks: %s: %d values, want 1", file, len(lines))
-		}
-		v, err := strconv.ParseFloat(lines[0], 32)
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return "", nil, fmt.Errorf("gencodebooks: %s: %q is not a finite float32", file, lines[0])
-		}
-		vals = append(vals, float32(v))
-		sums = append(sums, deltaSum{file, sum})
+	delta, sum, err := readDeltaFile(dir, deltaFile)
+	if err != nil {
+		return "", nil, err
 	}
-	if vals[0] != vals[1] {
+	agree, agreeSum, err := readDeltaFile(dir, deltaAgreeFile)
+	if err != nil {
+		return "", nil, err
+	}
+	if delta != agree {
 		return "", nil, fmt.Errorf("gencodebooks: %s holds %v and %s %v: ggml's IQ1_M decoder uses IQ1S_DELTA, so they must agree",
-			deltaFile, vals[0], deltaAgreeFile, vals[1])
+			deltaFile, delta, deltaAgreeFile, agree)
 	}
-	lit := strconv.FormatFloat(float64(vals[0]), 'g', -1, 32)
+	// Go's shortest float32 form (fmt's %v is strconv's 'g', -1, 32)
+	lit := fmt.Sprint(delta)
 	if !strings.ContainsAny(lit, ".e") {
 		lit += ".0" // a C float literal needs a point or an exponent before the f
 	}
-	return lit, sums, nil
+	return lit, []deltaSum{sum, agreeSum}, nil
+}
+
+// readDeltaFile reads one delta file: a single finite float32.
+func readDeltaFile(dir, file string) (float32, deltaSum, error) {
+	lines, sum, err := readLines(dir, file)
+	if err != nil {
+		return 0, deltaSum{}, err
+	}
+	if len(lines) != 1 {
+		return 0, deltaSum{}, fmt.Errorf("gencodebooks: %s: %d values, want 1", file, len(lines))
+	}
+	v, err := strconv.ParseFloat(lines[0], 32)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, deltaSum{}, fmt.Errorf("gencodebooks: %s: %q is not a finite float32", file, lines[0])
+	}
+	return float32(v), deltaSum{file, sum}, nil
 }
 
 // generatedLine is the first line of both outputs.
