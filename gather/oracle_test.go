@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -142,8 +143,19 @@ func decoderSet(accel bool) string {
 	return "portable"
 }
 
+// failedFast reports whether t has failed under -test.failfast, when no
+// further case will run: the loops over oracle cases then stop reading
+// their files (the mutation runs use -test.failfast).
+func failedFast(t *testing.T) bool {
+	f := flag.Lookup("test.failfast")
+	return t.Failed() && f != nil && f.Value.String() == "true"
+}
+
 func testDequantizeOracle(t *testing.T) {
 	for _, c := range readOracleIndex(t) {
+		if failedFast(t) {
+			return
+		}
 		d := loadOracleCase(t, c)
 		m := d.meta
 		typ := gguf.Type(m.GgmlType)
@@ -244,10 +256,12 @@ func TestAccelMatchesPortable(t *testing.T) {
 	}
 	defer setAccel(accelAvailable())
 	setAccel(true)
-	tables := map[gguf.Type][][]byte{}
+	// Each codec's oracle cases are read in its own subtest, so that a
+	// failing codec (with -test.failfast, as the mutation runs use) stops
+	// the test before the files of the codecs after it are read.
+	cases := map[gguf.Type][]oracleCase{}
 	for _, c := range readOracleIndex(t) {
-		d := loadOracleCase(t, c)
-		tables[gguf.Type(c.GgmlType)] = append(tables[gguf.Type(c.GgmlType)], d.packed)
+		cases[gguf.Type(c.GgmlType)] = append(cases[gguf.Type(c.GgmlType)], c)
 	}
 	accelerated := 0
 	for _, c := range codecTable {
@@ -256,15 +270,19 @@ func TestAccelMatchesPortable(t *testing.T) {
 		}
 		accelerated++
 		t.Run(c.Traits.Name, func(t *testing.T) {
+			var tables [][]byte
+			for _, oc := range cases[c.Type] {
+				tables = append(tables, loadOracleCase(t, oc).packed)
+			}
 			rng := splitMix{state: uint64(c.Type)}
 			for range 4 {
 				packed := make([]byte, 64*c.Traits.BlockBytes)
 				for i := range packed {
 					packed[i] = byte(rng.next())
 				}
-				tables[c.Type] = append(tables[c.Type], packed)
+				tables = append(tables, packed)
 			}
-			for k, packed := range tables[c.Type] {
+			for k, packed := range tables {
 				n := len(packed) / c.Traits.BlockBytes * c.Traits.BlockElems
 				want := make([]float32, n)
 				got := make([]float32, n+8)

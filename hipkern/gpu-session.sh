@@ -86,5 +86,5 @@ if [ "${NO_MUTATE:-}" = 1 ]; then
 	exit 0
 fi
 left=$((540 - $(elapsed)))
-timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j 16 > "$OUT/mutate.log" 2>&1
+timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j "$(nproc)" > "$OUT/mutate.log" 2>&1
 echo "mutate rc=$? t=$(elapsed)" >> "$OUT/mutate.log"

@@ -127,15 +127,22 @@
 // test. A mutant then runs only the tests that cover it (a catalog mutant
 // also its expected killers), package by package: the mutated package
 // first, then its importers, whose binaries and baselines are made only
-// when a mutant survives the earlier packages. Its tests of one package
-// run quick ones first (baseline under 250 ms) and slow ones in a second
-// process if the quick ones did not kill it. A mutant no test covers
-// survives as "not covered by any test" without running anything. Generic
-// mutants run with -test.failfast and stop at the first killing package. A
-// catalog mutant runs its expected killers first and alone (a panic in
-// another test would end the binary before the killer ran); only if none
-// of them fails do its other covering tests run, to name the unexpected
-// killer.
+// when a mutant survives the earlier packages. go test runs a process's
+// tests in source order, whatever -test.run says, so a killed mutant pays
+// for every test before its killer: its tests of one package therefore
+// run in processes of rising cost, each only if the ones before did not
+// decide it, by baseline time: the tiny tests (under 25 ms) in one, the
+// other quick ones (under 250 ms) in the next, then each slow test alone,
+// quickest first. Which test is named the killer depends on this order;
+// the verdict does not, except where a test that hangs under the mutant
+// and one that fails change places (timed out or killed: both count as
+// detected) or tests depend on the order they run in. A mutant no test
+// covers survives as "not covered by any test" without running anything.
+// Generic mutants run with -test.failfast and stop at the first killing
+// package. A catalog mutant runs its expected killers first and alone (a
+// panic in another test would end the binary before the killer ran); only
+// if none of them fails do its other covering tests run, to name the
+// unexpected killer.
 //
 // A test that fails on the schema binary but passes without the schema
 // (the switches make small functions too big to inline, so allocation

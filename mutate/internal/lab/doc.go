@@ -17,7 +17,13 @@
 //   - With schemata, an observing package's test binary and baseline are
 //     futures: made by the first mutant that needs them (the mutated
 //     packages' are started at once). A failing baseline met on the way
-//     stops the run (exit 3), as one found up front does.
+//     stops the run (exit 3), as one found up front does. A free worker
+//     takes the next mutant whose first baseline is ready, and no kernel
+//     mutant while another worker prepares the kernel (a worker never
+//     waits on work another is doing while other mutants could run).
+//   - A mutant's tests of one package run in cost tiers (byCost in
+//     test.go): tiny, then quick, then each slow test alone, quickest
+//     first, each only if the earlier ones did not decide it.
 //   - A schema render is immutable: a build that rejects mutants makes a
 //     new render without them, and the baseline of a package records the
 //     render its hits refer to, so site numbers never change under it.

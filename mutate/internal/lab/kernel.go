@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gathermut/mutate/catalog"
@@ -28,7 +29,16 @@ type kernelState struct {
 	notRun   string // every kernel mutant is not run, for this reason
 	err      string // every kernel mutant is an error, for this reason
 	commands []string
+	// claimed is set when a worker takes the run's first kernel mutant,
+	// settled once that mutant knows whether the kernel needs preparing
+	// and, if so, it is prepared: in between, the other workers take other
+	// mutants rather than wait on once.
+	claimed, settled atomic.Bool
 }
+
+// free reports whether a worker may take a kernel mutant without waiting
+// on another worker's preparation of the kernel.
+func (ks *kernelState) free() bool { return !ks.claimed.Load() || ks.settled.Load() }
 
 // FindTool returns the first of tools found on PATH.
 func FindTool(tools []string) (string, bool) {
@@ -41,15 +51,17 @@ func FindTool(tools []string) (string, bool) {
 }
 
 func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
-	k := r.Opts.Kernel
+	k, ks := r.Opts.Kernel, &r.kernel
 	if k == nil {
+		ks.settled.Store(true)
 		return mutant.Result{Status: mutant.Error, Why: "kernel-text entry, but the catalog has no Kernel config"}
 	}
 	if _, ok := FindTool(k.Tools); !ok {
+		ks.settled.Store(true)
 		return mutant.Result{Status: mutant.NotRun, Why: fmt.Sprintf("no compiler (none of %s on PATH)", strings.Join(k.Tools, ", "))}
 	}
-	ks := &r.kernel
 	ks.once.Do(func() { r.prepareKernel(ctx, m.Expected) })
+	ks.settled.Store(true)
 	res := mutant.Result{Commands: append([]string(nil), ks.commands...)}
 	switch {
 	case ks.err != "":

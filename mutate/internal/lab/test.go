@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -78,33 +79,11 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	defer r.cancel()
 	out := make([]mutant.Outcome, len(ms))
 	var mu sync.Mutex
-	// Each free worker takes the next mutant whose first package's
-	// baseline is ready, so no worker waits on one package's baseline
-	// while another package's mutants could run.
-	first := make([]string, len(ms))
-	for i, m := range ms {
-		first[i] = r.firstPackage(m)
-	}
-	pending := make([]int, len(ms))
-	for i := range pending {
-		pending[i] = i
-	}
+	q := r.newQueue(ms)
 	next := func() (int, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		if len(pending) == 0 {
-			return 0, false
-		}
-		pick := 0
-		for k, i := range pending {
-			if r.ready(first[i]) {
-				pick = k
-				break
-			}
-		}
-		i := pending[pick]
-		pending = append(pending[:pick], pending[pick+1:]...)
-		return i, true
+		return q.next()
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < max(r.Opts.Jobs, 1); w++ {
@@ -137,6 +116,56 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	}
 	wg.Wait()
 	return out
+}
+
+// queue hands out a run's mutants (by index) to free workers: each takes
+// the next mutant whose first package's baseline is ready, so no worker
+// waits on one package's baseline while another package's mutants could
+// run; likewise a kernel mutant waits while another worker prepares the
+// kernel. When none is ready, the next in order goes. Not safe for
+// concurrent use.
+type queue struct {
+	pending []int
+	first   []string // the package whose baseline each mutant needs first
+	kernel  []bool   // each mutant is a kernel mutant that will run
+	r       *Runner
+}
+
+func (r *Runner) newQueue(ms []mutant.Mutant) *queue {
+	q := &queue{r: r, first: make([]string, len(ms)), kernel: make([]bool, len(ms))}
+	for i, m := range ms {
+		q.pending = append(q.pending, i)
+		q.first[i] = r.firstPackage(m)
+		q.kernel[i] = m.Kind == mutant.Kernel && m.Invalid == "" && m.Equivalent == "" && m.Unviable == ""
+	}
+	return q
+}
+
+func (q *queue) ready(i int) bool {
+	if q.kernel[i] {
+		return q.r.kernel.free()
+	}
+	return q.r.ready(q.first[i])
+}
+
+// next takes the next mutant to run; false when none is left.
+func (q *queue) next() (int, bool) {
+	if len(q.pending) == 0 {
+		return 0, false
+	}
+	pick := 0
+	for k, i := range q.pending {
+		if q.ready(i) {
+			pick = k
+			break
+		}
+	}
+	i := q.pending[pick]
+	q.pending = append(q.pending[:pick], q.pending[pick+1:]...)
+	if q.kernel[i] {
+		q.r.kernel.claimed.Store(true)
+	}
+	return i, true
 }
 
 // firstPackage is the package whose baseline a mutant needs first, or ""
@@ -247,30 +276,51 @@ func (p pkgRun) runPattern() string {
 	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
-// slowTest is the baseline time from which a test runs in a second
-// process, after the quicker tests of the selection, when there are both.
-const slowTest = 250 * time.Millisecond
+// Cost tiers of a mutant's selected tests, by baseline time. go test runs
+// the tests of one process in source order whatever -test.run says, and
+// -test.failfast stops at the first failure, so a killed mutant pays for
+// every test before its killer in that order. A mutant's selection of one
+// package therefore runs in processes of rising cost, each only if the
+// ones before did not decide the mutant: the tiny tests (below tinyTest),
+// then the other quick ones (below slowTest), then each slow test alone,
+// quickest first. A process costs about as much as a tiny test (10-30 ms
+// on the row), little next to a quick or slow one.
+const (
+	tinyTest = 25 * time.Millisecond
+	slowTest = 250 * time.Millisecond
+)
 
-// byCost splits a selection into its quick tests and its slow ones (run
-// only if the quick ones did not kill the mutant), so a mutant that a
-// quick test kills does not wait for a slow test that comes first in
-// source order. Expected killers stay together.
+// byCost splits a selection into its cost tiers (see tinyTest), in the
+// order they run; empty tiers are left out, and ties among slow tests keep
+// the selection's order, so the split depends only on the baseline.
+// Expected killers stay together in one process: they must all run.
 func byCost(p pkgRun, killers bool) []pkgRun {
 	if killers || len(p.tests) < 2 {
 		return []pkgRun{p}
 	}
-	quick, slow := pkgRun{pkg: p.pkg}, pkgRun{pkg: p.pkg}
+	tiny, quick := pkgRun{pkg: p.pkg}, pkgRun{pkg: p.pkg}
+	var slow []*TestBaseline
 	for _, t := range p.tests {
-		if t.Elapsed >= slowTest {
-			slow.tests = append(slow.tests, t)
-		} else {
+		switch {
+		case t.Elapsed < tinyTest:
+			tiny.tests = append(tiny.tests, t)
+		case t.Elapsed < slowTest:
 			quick.tests = append(quick.tests, t)
+		default:
+			slow = append(slow, t)
 		}
 	}
-	if len(quick.tests) == 0 || len(slow.tests) == 0 {
-		return []pkgRun{p}
+	slices.SortStableFunc(slow, func(a, b *TestBaseline) int { return cmp.Compare(a.Elapsed, b.Elapsed) })
+	var out []pkgRun
+	for _, g := range []pkgRun{tiny, quick} {
+		if len(g.tests) > 0 {
+			out = append(out, g)
+		}
 	}
-	return []pkgRun{quick, slow}
+	for _, t := range slow {
+		out = append(out, pkgRun{pkg: p.pkg, tests: []*TestBaseline{t}})
+	}
+	return out
 }
 
 // SplitTestID splits "pkgpath.TestName".
