@@ -716,25 +716,7 @@ func processesUnder(t *testing.T, dir string) []string {
 // copyFixture copies the fixture into a temp dir for a variant run.
 func copyFixture(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(fixture, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(fixture, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := copyTree(t, fixture)
 	// the copy is outside this module: point its replace at it
 	abs, _ := filepath.Abs("..")
 	gomod := filepath.Join(dst, "go.mod")

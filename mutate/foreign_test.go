@@ -25,7 +25,13 @@ import (
 
 const foreignFixture = "testdata/foreign"
 
-// copyTree copies a directory into a fresh temp dir.
+// unformattedSuffix marks a fixture Go file kept out of gofmt's and go's
+// sight in the repository because it is deliberately not gofmt-clean:
+// copyTree writes it back under its .go name.
+const unformattedSuffix = ".go.txt"
+
+// copyTree copies a directory into a fresh temp dir, naming each
+// *.go.txt file *.go there.
 func copyTree(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -35,6 +41,9 @@ func copyTree(t *testing.T, src string) string {
 		}
 		rel, _ := filepath.Rel(src, path)
 		target := filepath.Join(dst, rel)
+		if base, ok := strings.CutSuffix(target, unformattedSuffix); ok && !d.IsDir() {
+			target = base + ".go"
+		}
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
