@@ -222,6 +222,9 @@ func (l *lab) finish(meta report.Meta, d *discovery, outcomes []mutant.Outcome, 
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
 	}
+	if err := report.WriteExtras(l.cfg, rep, l.stdout); err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
 	l.printSummary(rep, outcomes, jsonPath)
 	fmt.Fprintf(l.stdout, "reports: %s, %s\n", jsonPath, mdPath)
 	return &Exit{Code: rep.Gathermut.ExitCode, Reason: rep.Gathermut.Reason}
