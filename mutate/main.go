@@ -295,7 +295,7 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	if err != nil {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}
-	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
+	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath, report.HTMLPath(jsonPath))
 	if err := report.WriteExtras(cfg, merged, stdout); err != nil {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}

@@ -579,7 +579,8 @@ func (r *Report) Inputs() Inputs {
 	return in
 }
 
-// Write writes <dir>/<name>.json and <dir>/<name>.md.
+// Write writes <dir>/<name>.json (the lean form, lean.go), <dir>/<name>.md
+// and <dir>/<name>.html (HTMLPath).
 func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
@@ -596,7 +597,19 @@ func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.WriteFile(mdPath, []byte(Markdown(r)), 0o644); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
+	page, err := HTML(r)
+	if err != nil {
+		return "", "", err
+	}
+	if err := os.WriteFile(HTMLPath(jsonPath), page, 0o644); err != nil {
+		return "", "", fmt.Errorf("report: %w", err)
+	}
 	return jsonPath, mdPath, nil
+}
+
+// HTMLPath is the page Write writes beside the JSON report at jsonPath.
+func HTMLPath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, ".json") + ".html"
 }
 
 // Read reads a JSON report written by Write.

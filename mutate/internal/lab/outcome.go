@@ -226,7 +226,7 @@ func (l *lab) finish(meta report.Meta, d *discovery, outcomes []mutant.Outcome, 
 		return Fail(exitcode.Config, "%v", err)
 	}
 	l.printSummary(rep, outcomes, jsonPath)
-	fmt.Fprintf(l.stdout, "reports: %s, %s\n", jsonPath, mdPath)
+	fmt.Fprintf(l.stdout, "reports: %s, %s, %s\n", jsonPath, mdPath, report.HTMLPath(jsonPath))
 	return &Exit{Code: rep.Gathermut.ExitCode, Reason: rep.Gathermut.Reason}
 }
 
