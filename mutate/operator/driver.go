@@ -135,7 +135,7 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 	seen := map[string]bool{}
 	var stack []ast.Node
 	var firstErr error
-	pass := &Pass{Info: fm.pkg.Info, File: fm.file.Syntax, Pkg: fm.pkg.Types}
+	pass := &Pass{Info: fm.pkg.Info, File: fm.file.Syntax, Files: packageSyntax(fm.pkg), Pkg: fm.pkg.Types}
 	discarded := map[ast.Node]bool{}
 	ast.Inspect(fm.file.Syntax, func(n ast.Node) bool {
 		if n == nil {
@@ -510,4 +510,13 @@ func matchEquivalent(eqs []catalog.Equivalent, m mutant.Mutant) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// packageSyntax returns the syntax of a package's files.
+func packageSyntax(pkg *load.Package) []*ast.File {
+	out := make([]*ast.File, len(pkg.Files))
+	for i, f := range pkg.Files {
+		out[i] = f.Syntax
+	}
+	return out
 }

@@ -32,7 +32,23 @@ type Pass struct {
 	Info  *types.Info
 	Stack []ast.Node // ancestors of the node, outermost first
 	File  *ast.File
+	Files []*ast.File // the package's files (File among them)
 	Pkg   *types.Package
+
+	tune *tuner // the package's tuning values (tune.go), built on first need
+}
+
+// tunes reports whether the integer literal lit, the node after the
+// stack, only tunes (tune.go): const-int leaves it to const-tune.
+func (p *Pass) tunes(lit ast.Node) bool {
+	if p.tune == nil {
+		files := []*ast.File{p.File}
+		if p.Files != nil {
+			files = p.Files
+		}
+		p.tune = &tuner{info: p.Info, files: files}
+	}
+	return p.tune.tunes(p.Stack, lit)
 }
 
 // Parent returns the node's direct ancestor.
@@ -66,8 +82,9 @@ var Operators = []*Operator{
 	{Name: "unary-minus", Doc: "remove a numeric negation", Example: "-x -> x", Mutate: unaryRemove(token.SUB)},
 	{Name: "incdec", Doc: "swap ++ and --", Example: "i++ -> i--", Mutate: incdec},
 	{Name: "assign", Doc: "swap an assignment operator (+= and -=, *= and /=, %= to *=, |= and &=, ^= and &^= to &=, <<= and >>=) or drop it (x op= y to x = y)", Example: "x += y -> x -= y; x += y -> x = y", Mutate: assignOp},
-	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0, where its type holds the result; not in tables (const-table)", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
+	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0, where its type holds the result; not in tables (const-table) nor where it only tunes (const-tune)", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
 	{Name: "const-table", Doc: "const-int on the elements and keys of a composite literal of 16 or more elements (opt-in)", Example: "[]byte{..., 9, ...} -> []byte{..., 10, ...}", Mutate: constTable, OptIn: true},
+	{Name: "const-tune", Doc: "const-int on literals that only tune: entries of package-level tables, make's capacities and size hints, unexported constants used only as such sizes or array lengths; never a value compared or indexed with (opt-in)", Example: "make([]byte, 0, 64) -> make([]byte, 0, 65)", Mutate: constTune, OptIn: true},
 	{Name: "const-float", Doc: "perturb a float literal: x -> x+1 (skipped where x+1 == x)", Example: "0.5 -> 1.5", Mutate: constFloat},
 	{Name: "remove-stmt", Doc: "remove an assignment (not :=), ++/--, send, defer, go or non-call expression statement", Example: "n = n * 2 -> (removed)", Mutate: removeStmt},
 	{Name: "remove-call", Doc: "remove a call used as a statement", Example: "wg.Done() -> (removed)", Mutate: removeCall},
@@ -259,10 +276,24 @@ func inArrayLen(p *Pass) bool {
 }
 
 func constInt(p *Pass, node ast.Node) []Rewrite {
-	if tableOf(p, node) != nil {
-		return nil // const-table's
+	if !isIntLit(node) || tableOf(p, node) != nil || p.tunes(node) {
+		return nil // const-table's, const-tune's
 	}
 	return perturbInt(p, node)
+}
+
+// constTune is const-int on the literals that only tune (tune.go), outside
+// the tables const-table takes.
+func constTune(p *Pass, node ast.Node) []Rewrite {
+	if !isIntLit(node) || tableOf(p, node) != nil || !p.tunes(node) {
+		return nil
+	}
+	return perturbInt(p, node)
+}
+
+func isIntLit(n ast.Node) bool {
+	lit, ok := n.(*ast.BasicLit)
+	return ok && lit.Kind == token.INT
 }
 
 func constTable(p *Pass, node ast.Node) []Rewrite {
