@@ -30,11 +30,11 @@ import (
 type valueUse int
 
 const (
-	useOther    valueUse = iota // anything else: the value decides
-	useDecides                  // compared, or an index or slice bound
-	useTable                    // an element of a package-level composite literal
-	useSize                     // a make size or capacity, or an array length
-	useNamed                    // the initializer of a named constant or variable (see tunes)
+	useOther   valueUse = iota // anything else: the value decides
+	useDecides                 // compared, or an index or slice bound
+	useTable                   // an element of a package-level composite literal
+	useSize                    // a make size or capacity, or an array length
+	useNamed                   // the initializer of a named constant or variable (see tunes)
 )
 
 // follow classifies where the expression path[0] ends up; path runs from
