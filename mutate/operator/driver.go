@@ -503,7 +503,7 @@ func matchEquivalent(eqs []catalog.Equivalent, m mutant.Mutant) (string, bool) {
 	for _, eq := range eqs {
 		if eq.Package == m.Package &&
 			(eq.Func == "" || eq.Func == m.Func) &&
-			(eq.Operator == "" || eq.Operator == m.Operator) &&
+			(eq.Operator == "" || namesOperator(eq.Operator, m.Operator)) &&
 			(eq.Original == "" || eq.Original == m.Original) &&
 			(eq.Replacement == "" || eq.Replacement == m.Replacement) {
 			return eq.Reason, true

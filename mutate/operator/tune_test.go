@@ -3,6 +3,8 @@ package operator
 import (
 	"strings"
 	"testing"
+
+	"gathermut/mutate/load"
 )
 
 const tuneSrc = `package p
@@ -96,5 +98,29 @@ func TestConstTune(t *testing.T) {
 	}
 	if len(tune) == 0 || len(ints) == 0 {
 		t.Fatalf("const-tune %d, const-int %d mutants: the test proves nothing", len(tune), len(ints))
+	}
+}
+
+// TestConstIntSuppressionCoversTune: an equivalent comment naming
+// const-int, written before const-tune split off, still covers the
+// literal's const-tune mutants.
+func TestConstIntSuppressionCoversTune(t *testing.T) {
+	const src = "package p\n\nfunc F() []byte {\n\treturn make([]byte, 0, 64) //gathermut:equivalent(const-int) capacity only\n}\n"
+	dir := writeModule(t, map[string]string{"p/p.go": src})
+	prog, err := load.Load(dir, "./...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Generate(prog, Config{Operators: []string{"const-tune"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 {
+		t.Fatalf("%d const-tune mutants, want 64 -> 65 and 64 -> 63", len(ms))
+	}
+	for _, m := range ms {
+		if m.Equivalent == "" {
+			t.Errorf("%s: not covered by the const-int suppression", m.ID)
+		}
 	}
 }
