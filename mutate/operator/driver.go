@@ -152,7 +152,7 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 			return false // a result no caller may look at (discardedResults)
 		}
 		if ret, ok := n.(*ast.ReturnStmt); ok {
-			for _, r := range discardedResults(fm.pkg.Info, stack, ret) {
+			for _, r := range discardedResults(fm.pkg.Info, pass.Files, stack, ret) {
 				discarded[r] = true
 			}
 		}

@@ -315,10 +315,10 @@ func perturbInt(p *Pass, node ast.Node) []Rewrite {
 		return nil // beyond uint64: leave big constants alone
 	}
 	var out []Rewrite
-	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) {
+	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) && !sameCall(p, n, v, v+1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v+1, 10)}})
 	}
-	if v > 0 && fitsLiteral(p, n, v-1) {
+	if v > 0 && fitsLiteral(p, n, v-1) && !sameCall(p, n, v, v-1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v-1, 10)}})
 	}
 	return out
@@ -409,7 +409,7 @@ func zeroReturn(p *Pass, node ast.Node) []Rewrite {
 	if sig == nil || sig.Results().Len() != len(n.Results) {
 		return nil // bare return, or return f() of a multi-value call
 	}
-	discarded := discardedResults(p.Info, p.Stack, n)
+	discarded := discardedResults(p.Info, p.Files, p.Stack, n)
 	var out []Rewrite
 	for i, res := range n.Results {
 		t := sig.Results().At(i).Type()

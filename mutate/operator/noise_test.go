@@ -130,3 +130,46 @@ func TestSelectOperators(t *testing.T) {
 		t.Errorf("unknown operator accepted")
 	}
 }
+
+const contractSrc = `package p
+
+import (
+	"strconv"
+	"strings"
+)
+
+func Replace(s string) string { return strings.Replace(s, ",", "", -1) }
+
+func Parse64(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+func Parse32(s string) (float64, error) { return strconv.ParseFloat(s, 32) }
+
+func Shortest(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func Six(f float64) string { return strconv.FormatFloat(f, 'f', 6, 64) }
+
+func Two(s string) []string { return strings.SplitN(s, ",", (2)) }
+`
+
+// TestConstIntCalleeContract: const-int makes no mutant that its callee's
+// documented contract makes the same call (a negative count or precision
+// to another negative one, ParseFloat's bitSize 64 to 63 or 65), and
+// keeps every other.
+func TestConstIntCalleeContract(t *testing.T) {
+	got := strings.Join(mutantsOf(t, contractSrc, "const-int"), "\n") + "\n"
+	for _, c := range []struct {
+		mutant string
+		made   bool
+	}{
+		{"Replace: 1 -> 0\n", true}, {"Replace: 1 -> 2\n", false},
+		{"Parse64: 64 -> 65\n", false}, {"Parse64: 64 -> 63\n", false},
+		{"Parse32: 32 -> 33\n", true}, {"Parse32: 32 -> 31\n", true},
+		{"Shortest: 1 -> 0\n", true}, {"Shortest: 1 -> 2\n", false}, {"Shortest: 64 -> 65\n", true},
+		{"Six: 6 -> 7\n", true}, {"Six: 6 -> 5\n", true},
+		{"Two: 2 -> 3\n", true}, {"Two: 2 -> 1\n", true},
+	} {
+		if strings.Contains(got, c.mutant) != c.made {
+			t.Errorf("%q made: %v, want %v; mutants:\n%s", strings.TrimSpace(c.mutant), !c.made, c.made, got)
+		}
+	}
+}
