@@ -16,7 +16,10 @@ import (
 // conversions, ends in
 //
 //   - an element, key or field of a composite literal outside any function
-//     (a package-level table: its rows are right or wrong as a whole);
+//     (a package-level table: its rows are right or wrong as a whole),
+//     unless it sets a struct field that the package compares or indexes
+//     with somewhere (a threshold column: {2 * time.Minute, "1 minute"}
+//     read as rows[i].D > d);
 //   - a size argument of make: a slice's capacity, a map's size hint, a
 //     channel's buffer;
 //   - the initializer of a named constant or package-level variable, not
@@ -103,7 +106,7 @@ func follow(info *types.Info, path []ast.Node) (valueUse, types.Object) {
 					return useOther, nil // built at run time: a value, not a table
 				}
 			}
-			return useTable, nil
+			return useTable, structField(info, a, child)
 		case *ast.ValueSpec:
 			for k, v := range a.Values {
 				if v == child && len(a.Names) == len(a.Values) {
@@ -116,6 +119,38 @@ func follow(info *types.Info, path []ast.Node) (valueUse, types.Object) {
 		}
 	}
 	return useOther, nil
+}
+
+// structField returns the field of a struct literal lit that its element
+// elt (a value, or a key: value pair) sets; nil when lit is no struct
+// literal.
+func structField(info *types.Info, lit *ast.CompositeLit, elt ast.Node) types.Object {
+	t := info.TypeOf(lit)
+	if t == nil {
+		return nil
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for k, e := range lit.Elts {
+		if e != elt {
+			continue
+		}
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				return info.Uses[id]
+			}
+			return nil
+		}
+		if k < st.NumFields() {
+			return st.Field(k)
+		}
+	}
+	return nil
 }
 
 // makeSize reports whether arg is a size argument of a call of the
@@ -160,7 +195,9 @@ func (t *tuner) tunes(stack []ast.Node, lit ast.Node) bool {
 	use, obj := follow(t.info, path)
 	switch use {
 	case useTable:
-		return true
+		// a struct field of a table row tunes unless the package
+		// compares or indexes with the field (a threshold, a bound)
+		return obj == nil || !t.fieldDecides(obj)
 	case useSize:
 		return true // make's sizes (a literal in an array length is a type: never mutated)
 	case useNamed:
@@ -186,13 +223,7 @@ func (t *tuner) namedTunes(obj types.Object) bool {
 	default:
 		return false
 	}
-	if t.uses == nil {
-		t.uses = map[types.Object][]*ast.Ident{}
-		for id, o := range t.info.Uses {
-			t.uses[o] = append(t.uses[o], id)
-		}
-	}
-	ids := t.uses[obj]
+	ids := t.usesOf(obj)
 	if len(ids) == 0 {
 		return false
 	}
@@ -211,6 +242,35 @@ func (t *tuner) namedTunes(obj types.Object) bool {
 		}
 	}
 	return true
+}
+
+// fieldDecides reports whether some read of a struct field in the package
+// is compared or indexed with (x.f > n, a[x.f]).
+func (t *tuner) fieldDecides(field types.Object) bool {
+	for _, id := range t.usesOf(field) {
+		path := t.pathTo(id)
+		if len(path) < 2 {
+			continue
+		}
+		if sel, ok := path[1].(*ast.SelectorExpr); ok && sel.Sel == id {
+			path = path[1:]
+		}
+		if use, _ := follow(t.info, path); use == useDecides {
+			return true
+		}
+	}
+	return false
+}
+
+// usesOf returns the identifiers that refer to obj in the package.
+func (t *tuner) usesOf(obj types.Object) []*ast.Ident {
+	if t.uses == nil {
+		t.uses = map[types.Object][]*ast.Ident{}
+		for id, o := range t.info.Uses {
+			t.uses[o] = append(t.uses[o], id)
+		}
+	}
+	return t.uses[obj]
 }
 
 // pathTo returns the path from an identifier out to its file.

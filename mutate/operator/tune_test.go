@@ -13,6 +13,19 @@ var rows = []struct{ lo, hi, width int }{{0x300, 0x36F, 0}, {0x1100, 0x115F, 2}}
 
 var sizes = map[string]int{"kb": 1000}
 
+type step struct{ limit, div int }
+
+var steps = []step{{100, 1}, {2000, 10}}
+
+func Step(n int) int {
+	for _, s := range steps {
+		if n < s.limit {
+			return n / s.div
+		}
+	}
+	return 0
+}
+
 const depth = 32
 
 const limit = 64
@@ -73,6 +86,8 @@ func TestConstTune(t *testing.T) {
 		{"Callers: 512 -> 513", true, "a slice's capacity"},
 		{"Callers: 8 -> 9", true, "a map's size hint"},
 		{"Callers: 4 -> 5", true, "a channel's buffer"},
+		{"steps: 1 -> 2", true, "a table column that is only divided by"},
+		{"steps: 2000 -> 2001", false, "a table column that is compared (a threshold)"},
 		{"limit: 64 -> 65", false, "a constant that is compared"},
 		{"Exported: 16 -> 17", false, "an exported constant (uses elsewhere are unknown)"},
 		{"counter: 7 -> 8", false, "a variable that is assigned"},
