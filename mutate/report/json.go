@@ -200,7 +200,7 @@ type MutantResult struct {
 	CoveredBy      []string  `json:"coveredBy,omitempty"`
 	Duration       float64   `json:"duration"` // milliseconds
 	TestsCompleted int       `json:"testsCompleted"`
-	Description    string    `json:"description"`
+	Description    string    `json:"description,omitempty"` // left out of the file where the evidence gives it (lean.go)
 	Static         bool      `json:"static,omitempty"`
 	Gathermut      *Evidence `json:"gathermut"`
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,7 +118,7 @@ type leanKeys struct {
 func (e Evidence) MarshalJSON() ([]byte, error) {
 	m, err := marshalLean(e.Mutant, func(k string) bool {
 		return (k == "file" && e.omit.file) || (k == "pos" && e.omit.pos) || (k == "end" && e.omit.end)
-	})
+	}, "schema")
 	if err != nil {
 		return nil, err
 	}
@@ -163,13 +164,18 @@ func (e *Evidence) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(raw.Mutant, &e.Mutant)
 }
 
-// marshalLean marshals v, an object, without its zero-valued keys and
-// those drop names.
-func marshalLean(v any, drop func(string) bool) (json.RawMessage, error) {
+// marshalLean marshals v, an object (a struct), without its zero-valued
+// keys and those drop names; the objects under the keys nested (structs
+// too) lose their zero-valued keys as well.
+func marshalLean(v any, drop func(string) bool, nested ...string) (json.RawMessage, error) {
 	data, err := marshalPlain(v)
 	if err != nil {
 		return nil, err
 	}
+	return dropZeros(data, drop, nested)
+}
+
+func dropZeros(data []byte, drop func(string) bool, nested []string) (json.RawMessage, error) {
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(data, &keys); err != nil {
 		return nil, err
@@ -182,6 +188,14 @@ func marshalLean(v any, drop func(string) bool) (json.RawMessage, error) {
 		}
 		if drop(k) {
 			delete(keys, k)
+			continue
+		}
+		if slices.Contains(nested, k) && len(val) > 0 && val[0] == '{' {
+			inner, err := dropZeros(val, func(string) bool { return false }, nil)
+			if err != nil {
+				return nil, err
+			}
+			keys[k] = inner
 		}
 	}
 	return marshalPlain(keys)
@@ -254,6 +268,9 @@ func encode(r *Report) ([]byte, error) {
 		for i, m := range f.Mutants {
 			m.KilledBy, m.CoveredBy = shorten(m.KilledBy), shorten(m.CoveredBy)
 			if m.Gathermut != nil {
+				if m.Description == description(wholeMutant(m)) {
+					m.Description = "" // decode makes it again
+				}
 				ev := *m.Gathermut
 				ev.Rerun = "" // RerunCommand gives it again
 				ev.omit = leanKeys{file: ev.Mutant.File == p, pos: ev.Mutant.Pos == m.Location.Start, end: ev.Mutant.End == m.Location.End}
@@ -274,6 +291,14 @@ func encode(r *Report) ([]byte, error) {
 	}
 	lean.Gathermut.Commands = table.templates
 	return marshalPlain(&lean)
+}
+
+// wholeMutant is a mutant's evidence with what the schema's fields hold
+// put back.
+func wholeMutant(m MutantResult) mutant.Mutant {
+	mu := m.Gathermut.Mutant
+	mu.ID, mu.Operator, mu.Replacement = m.ID, m.MutatorName, m.Replacement
+	return mu
 }
 
 // decode reads a report written by encode, or by a version before the
@@ -352,14 +377,20 @@ func decode(data []byte) (*Report, error) {
 			}
 		}
 	}
-	// the rerun command needs the whole mutant: after the loop above
+	// the rerun command and the description need the whole mutant: after
+	// the loop above
 	for _, f := range r.Files {
 		for i := range f.Mutants {
 			m := &f.Mutants[i]
-			if ev := m.Gathermut; ev != nil && ev.Rerun == "" {
-				mu := ev.Mutant
-				mu.ID, mu.Operator = m.ID, m.MutatorName
-				ev.Rerun = RerunCommand(r.Gathermut, mu)
+			ev := m.Gathermut
+			if ev == nil {
+				continue
+			}
+			if ev.Rerun == "" {
+				ev.Rerun = RerunCommand(r.Gathermut, wholeMutant(*m))
+			}
+			if m.Description == "" {
+				m.Description = description(wholeMutant(*m))
 			}
 		}
 	}
