@@ -59,11 +59,15 @@
 // back (mutant.EditDiff), and the rerun command, which RerunCommand
 // derives from the mutant and the run's configuration; in the evidence,
 // file, pos and end are left out when the files key and the location
-// hold them, and so is every key whose value is its type's zero value.
+// hold them, and so is every key whose value is its type's zero value
+// (in the schema site too).
 // A command, diff or test id that its table cannot give back stays as it
-// is. On the full row (5,844 mutants) the file is 5.1 MB instead of 21
-// MB (doc of ../operator for the run; package mutate/report's tests
-// measure the committed GPU report: 527 KB before). Reports written before
+// is; so is each mutant's description, which the evidence gives
+// (description; viewers show the replacement). On a full run of the row
+// (5,844 mutants, go run ./mutate all) the file is 7,366,908 bytes where
+// the committed form of the same run took 21,068,420 (indentation 4.4
+// MB, the commands 3.4 MB, coveredBy's full ids 2.3 MB, the diffs 1.9
+// MB), and reads back with every outcome equal. Reports written before
 // the lean form read as before.
 //
 // # HTML
