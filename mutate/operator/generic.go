@@ -38,9 +38,33 @@ type Pass struct {
 	tune *tuner // the package's tuning values (tune.go), built on first need
 }
 
-// tunes reports whether the integer literal lit, the node after the
-// stack, only tunes (tune.go): const-int leaves it to const-tune.
-func (p *Pass) tunes(lit ast.Node) bool {
+// sameOutcome reports whether the integer literal lit (the node after the
+// stack) is only compared with constants, each comparison the same for
+// old and v (tune.go): the mutant would be the same program.
+func (p *Pass) sameOutcome(lit *ast.BasicLit, old, v uint64) bool {
+	if p.unaryMinus() {
+		return false // -n: the comparisons see the negated value
+	}
+	p.tuner()
+	return p.tune.sameOutcome(p.Stack, lit, old, v)
+}
+
+// unaryMinus reports whether the literal after the stack stands under a
+// unary minus (through parentheses).
+func (p *Pass) unaryMinus() bool {
+	for i := len(p.Stack) - 1; i >= 0; i-- {
+		switch u := p.Stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.UnaryExpr:
+			return u.Op == token.SUB
+		}
+		return false
+	}
+	return false
+}
+
+func (p *Pass) tuner() {
 	if p.tune == nil {
 		files := []*ast.File{p.File}
 		if p.Files != nil {
@@ -48,6 +72,12 @@ func (p *Pass) tunes(lit ast.Node) bool {
 		}
 		p.tune = &tuner{info: p.Info, files: files}
 	}
+}
+
+// tunes reports whether the integer literal lit, the node after the
+// stack, only tunes (tune.go): const-int leaves it to const-tune.
+func (p *Pass) tunes(lit ast.Node) bool {
+	p.tuner()
 	return p.tune.tunes(p.Stack, lit)
 }
 
@@ -315,10 +345,10 @@ func perturbInt(p *Pass, node ast.Node) []Rewrite {
 		return nil // beyond uint64: leave big constants alone
 	}
 	var out []Rewrite
-	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) && !sameCall(p, n, v, v+1) {
+	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) && !sameCall(p, n, v, v+1) && !p.sameOutcome(n, v, v+1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v+1, 10)}})
 	}
-	if v > 0 && fitsLiteral(p, n, v-1) && !sameCall(p, n, v, v-1) {
+	if v > 0 && fitsLiteral(p, n, v-1) && !sameCall(p, n, v, v-1) && !p.sameOutcome(n, v, v-1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v-1, 10)}})
 	}
 	return out

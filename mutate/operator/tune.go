@@ -2,6 +2,7 @@ package operator
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -27,7 +28,11 @@ import (
 //     (a depth or a size by name);
 //
 // and never when the value is compared (==, <, a switch case...) or
-// indexed with (a[i+1], s[:n]) on the way: such a value decides.
+// indexed with (a[i+1], s[:n]) on the way, nor when what the package
+// reads of the table (the field the entry sets, or the table's elements,
+// as t[k] or by range) is compared or indexed with, directly or through
+// up to maxFlow local variables (m, ok := t[k]; max = m; max > 1): such a
+// value decides.
 
 // valueUse is where a value ends up.
 type valueUse int
@@ -114,6 +119,19 @@ func follow(info *types.Info, path []ast.Node) (valueUse, types.Object) {
 				}
 			}
 			return useOther, nil
+		case *ast.AssignStmt:
+			// x := v, x = v, and v, ok := m[k] (the value's variable)
+			for k, r := range a.Rhs {
+				if r != child {
+					continue
+				}
+				if len(a.Lhs) == len(a.Rhs) || (k == 0 && len(a.Rhs) == 1) {
+					if id, ok := a.Lhs[k].(*ast.Ident); ok && (a.Tok == token.DEFINE || a.Tok == token.ASSIGN) {
+						return useNamed, info.ObjectOf(id)
+					}
+				}
+			}
+			return useOther, nil
 		default:
 			return useOther, nil
 		}
@@ -195,9 +213,13 @@ func (t *tuner) tunes(stack []ast.Node, lit ast.Node) bool {
 	use, obj := follow(t.info, path)
 	switch use {
 	case useTable:
-		// a struct field of a table row tunes unless the package
-		// compares or indexes with the field (a threshold, a bound)
-		return obj == nil || !t.fieldDecides(obj)
+		// a table entry tunes unless the package compares or indexes
+		// with what it reads of it: the struct field the entry sets (a
+		// threshold, a bound), else the table's elements
+		if obj != nil {
+			return !t.fieldDecides(obj)
+		}
+		return !t.elementsDecide(path)
 	case useSize:
 		return true // make's sizes (a literal in an array length is a type: never mutated)
 	case useNamed:
@@ -245,7 +267,8 @@ func (t *tuner) namedTunes(obj types.Object) bool {
 }
 
 // fieldDecides reports whether some read of a struct field in the package
-// is compared or indexed with (x.f > n, a[x.f]).
+// is compared or indexed with (x.f > n, a[x.f]), directly or through
+// local variables (decides).
 func (t *tuner) fieldDecides(field types.Object) bool {
 	for _, id := range t.usesOf(field) {
 		path := t.pathTo(id)
@@ -255,7 +278,85 @@ func (t *tuner) fieldDecides(field types.Object) bool {
 		if sel, ok := path[1].(*ast.SelectorExpr); ok && sel.Sel == id {
 			path = path[1:]
 		}
-		if use, _ := follow(t.info, path); use == useDecides {
+		if t.decides(path, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// elementsDecide reports whether the package compares or indexes with an
+// element of the table that the literal at path[0] is an entry of: the
+// package-level variable the outermost composite literal initializes,
+// read as table[k] or ranged over. A table with no such variable, or
+// passed elsewhere, does not decide here.
+func (t *tuner) elementsDecide(path []ast.Node) bool {
+	var table types.Object
+	for i := len(path) - 1; i > 0; i-- {
+		if vs, ok := path[i].(*ast.ValueSpec); ok {
+			for k, v := range vs.Values {
+				if v == path[i-1] && k < len(vs.Names) {
+					table = t.info.Defs[vs.Names[k]]
+				}
+			}
+			break
+		}
+	}
+	if table == nil {
+		return false
+	}
+	for _, id := range t.usesOf(table) {
+		up := t.pathTo(id)
+		if len(up) < 2 {
+			continue
+		}
+		switch a := up[1].(type) {
+		case *ast.IndexExpr:
+			if a.X == id && t.decides(up[1:], 0) {
+				return true
+			}
+		case *ast.RangeStmt:
+			if a.X == id && a.Value != nil {
+				if v, ok := a.Value.(*ast.Ident); ok && t.varDecides(t.info.ObjectOf(v), 0) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// maxFlow bounds how many local variables decides follows a value
+// through.
+const maxFlow = 3
+
+// decides reports whether the value at path[0] is compared or indexed
+// with, directly or after assignments to local variables (x := v;
+// if x > n), up to maxFlow of them.
+func (t *tuner) decides(path []ast.Node, depth int) bool {
+	use, obj := follow(t.info, path)
+	switch use {
+	case useDecides:
+		return true
+	case useNamed:
+		return t.varDecides(obj, depth+1)
+	}
+	return false
+}
+
+// varDecides reports whether some read of the local variable obj decides
+// (decides).
+func (t *tuner) varDecides(obj types.Object, depth int) bool {
+	v, ok := obj.(*types.Var)
+	if !ok || depth > maxFlow || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	for _, id := range t.usesOf(v) {
+		path := t.pathTo(id)
+		if path == nil || assigned(path) {
+			continue
+		}
+		if t.decides(path, depth) {
 			return true
 		}
 	}
@@ -306,4 +407,189 @@ func assigned(path []ast.Node) bool {
 		return a.Op == token.AND
 	}
 	return false
+}
+
+// A literal whose value the package only compares with constants (after
+// tables, struct fields and local variables: m, ok := t[k]; max = m;
+// max > 1) has mutants that change no comparison: 2 -> 3 there is the
+// same program for every input. const-int and const-tune make none of
+// them (sameOutcome).
+
+// comparison is one place the value is compared with a constant: value
+// op c, the value on the left.
+type comparison struct {
+	op token.Token
+	c  constant.Value
+}
+
+// sameOutcome reports whether every use of the integer literal (the node
+// after stack) is a comparison with a constant whose outcome is the same
+// for the values old and v.
+func (t *tuner) sameOutcome(stack []ast.Node, lit ast.Node, old, v uint64) bool {
+	path := make([]ast.Node, 0, len(stack)+1)
+	path = append(path, lit)
+	for i := len(stack) - 1; i >= 0; i-- {
+		path = append(path, stack[i])
+	}
+	var cmps []comparison
+	if !t.comparisons(path, 0, &cmps) || len(cmps) == 0 {
+		return false
+	}
+	a, b := constant.MakeUint64(old), constant.MakeUint64(v)
+	for _, c := range cmps {
+		if constant.Compare(a, c.op, c.c) != constant.Compare(b, c.op, c.c) {
+			return false
+		}
+	}
+	return true
+}
+
+// comparisons collects where the value at path[0] goes; false when some
+// place is not a comparison with a constant (then nothing is known).
+func (t *tuner) comparisons(path []ast.Node, depth int, out *[]comparison) bool {
+	if depth > maxFlow {
+		return false
+	}
+	for i := 1; i < len(path); i++ {
+		child := path[i-1]
+		switch a := path[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.CallExpr:
+			if tv, ok := t.info.Types[a.Fun]; ok && tv.IsType() {
+				if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+					continue // an integer conversion keeps small values
+				}
+			}
+			return false
+		case *ast.BinaryExpr:
+			other, op := a.Y, a.Op
+			if child == a.Y {
+				other, op = a.X, mirror(a.Op)
+			}
+			tv, ok := t.info.Types[other]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+				return false
+			}
+			switch op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				*out = append(*out, comparison{op: op, c: tv.Value})
+				return true
+			}
+			return false
+		case *ast.KeyValueExpr:
+			if child != a.Value {
+				return false
+			}
+			continue
+		case *ast.CompositeLit:
+			if f := structField(t.info, a, child); f != nil {
+				return t.readsCompare(f, depth, out)
+			}
+			return t.elementReadsCompare(path[i:], depth, out)
+		case *ast.ValueSpec, *ast.AssignStmt:
+			use, obj := follow(t.info, path[i-1:])
+			if use != useNamed || obj == nil {
+				return false
+			}
+			if _, isConst := obj.(*types.Const); isConst || obj.Exported() {
+				return false // a constant's uses may need it constant; exported ones are read elsewhere
+			}
+			return t.readsCompare(obj, depth, out)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// mirror turns a comparison c op x into x op' c.
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.LEQ:
+		return token.GEQ
+	case token.GTR:
+		return token.LSS
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// readsCompare collects the comparisons of every read of a variable or
+// struct field; a write other than its definition, or an address taken,
+// makes the value unknown.
+func (t *tuner) readsCompare(obj types.Object, depth int, out *[]comparison) bool {
+	if v, ok := obj.(*types.Var); !ok || v.Exported() {
+		return false
+	}
+	ids := t.usesOf(obj)
+	if len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		path := t.pathTo(id)
+		if path == nil {
+			return false
+		}
+		if sel, ok := path[1].(*ast.SelectorExpr); ok && sel.Sel == id {
+			path = path[1:]
+		}
+		if assigned(path) {
+			if a, ok := path[1].(*ast.AssignStmt); ok && a.Tok == token.ASSIGN {
+				continue // another value written to it: not this one
+			}
+			if _, ok := path[1].(*ast.KeyValueExpr); !ok {
+				return false
+			}
+		}
+		if kv, ok := path[1].(*ast.KeyValueExpr); ok && kv.Key == path[0] {
+			continue // a field key in a composite literal: a write
+		}
+		if !t.comparisons(path, depth+1, out) {
+			return false
+		}
+	}
+	return true
+}
+
+// elementReadsCompare collects the comparisons of every read of the table
+// (path[0] is its outermost composite literal's element chain): the
+// package-level variable it initializes, read as table[k].
+func (t *tuner) elementReadsCompare(path []ast.Node, depth int, out *[]comparison) bool {
+	var table types.Object
+	for i := 1; i < len(path); i++ {
+		switch a := path[i].(type) {
+		case *ast.CompositeLit, *ast.KeyValueExpr:
+			continue
+		case *ast.ValueSpec:
+			for k, v := range a.Values {
+				if v == path[i-1] && k < len(a.Names) {
+					table = t.info.Defs[a.Names[k]]
+				}
+			}
+		}
+		break
+	}
+	v, ok := table.(*types.Var)
+	if !ok || v.Exported() || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return false
+	}
+	ids := t.usesOf(v)
+	if len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		up := t.pathTo(id)
+		if len(up) < 2 {
+			return false
+		}
+		ix, ok := up[1].(*ast.IndexExpr)
+		if !ok || ix.X != id || assigned(up[1:]) || !t.comparisons(up[1:], depth+1, out) {
+			return false
+		}
+	}
+	return true
 }

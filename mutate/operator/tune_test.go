@@ -13,6 +13,16 @@ var rows = []struct{ lo, hi, width int }{{0x300, 0x36F, 0}, {0x1100, 0x115F, 2}}
 
 var sizes = map[string]int{"kb": 1000}
 
+var widths = map[string]int{"sjis": 2, "utf8": 6}
+
+func Wide(cs string) bool {
+	max := 1
+	if m, ok := widths[cs]; ok {
+		max = m
+	}
+	return max > 1
+}
+
 type step struct{ limit, div int }
 
 var steps = []step{{100, 1}, {2000, 10}}
@@ -88,6 +98,8 @@ func TestConstTune(t *testing.T) {
 		{"Callers: 4 -> 5", true, "a channel's buffer"},
 		{"steps: 1 -> 2", true, "a table column that is only divided by"},
 		{"steps: 2000 -> 2001", false, "a table column that is compared (a threshold)"},
+		{"widths: 2 -> 1", false, "a table whose elements are compared after two local variables"},
+		{"sizes: 1000 -> 1001", true, "a table whose elements are only multiplied"},
 		{"limit: 64 -> 65", false, "a constant that is compared"},
 		{"Exported: 16 -> 17", false, "an exported constant (uses elsewhere are unknown)"},
 		{"counter: 7 -> 8", false, "a variable that is assigned"},
@@ -136,6 +148,55 @@ func TestConstIntSuppressionCoversTune(t *testing.T) {
 	for _, m := range ms {
 		if m.Equivalent == "" {
 			t.Errorf("%s: not covered by the const-int suppression", m.ID)
+		}
+	}
+}
+
+const outcomeSrc = `package p
+
+var widths = map[string]int{"sjis": 2, "utf8": 6, "ascii": 1}
+
+func Wide(cs string) bool {
+	max := 1
+	if m, ok := widths[cs]; ok {
+		max = m
+	}
+	return max > 1
+}
+
+var limit = 10
+
+func Small(n int) bool { return n < limit }
+
+func Direct() bool {
+	x := 4
+	return x >= 3
+}
+
+func Neg() bool {
+	y := -2
+	return y < 0
+}
+`
+
+// TestConstIntSameOutcome: a literal the package only compares with
+// constants (through a table, local variables) gets only the mutants that
+// change a comparison; one compared with a variable keeps both.
+func TestConstIntSameOutcome(t *testing.T) {
+	got := strings.Join(mutantsOf(t, outcomeSrc, "const-int", "const-tune"), "\n") + "\n"
+	for _, c := range []struct {
+		mutant string
+		made   bool
+	}{
+		{"widths: 2 -> 1\n", true}, {"widths: 2 -> 3\n", false},
+		{"widths: 6 -> 7\n", false}, {"widths: 6 -> 5\n", false},
+		{"widths: 1 -> 2\n", true}, {"widths: 1 -> 0\n", false},
+		{"limit: 10 -> 11\n", true}, {"limit: 10 -> 9\n", true},
+		{"Direct: 4 -> 5\n", false}, {"Direct: 4 -> 3\n", false}, {"Direct: 3 -> 4\n", true},
+		{"Neg: 2 -> 3\n", true}, {"Neg: 2 -> 1\n", true},
+	} {
+		if strings.Contains(got, c.mutant) != c.made {
+			t.Errorf("%q made: %v, want %v; mutants:\n%s", strings.TrimSpace(c.mutant), !c.made, c.made, got)
 		}
 	}
 }
