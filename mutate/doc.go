@@ -58,7 +58,10 @@
 //     Anywhere else, or without a reason, it is a configuration error.
 //   - operators: --operators (or the project file's "operators") picks
 //     them by name; "default" is the default set and "all" adds the
-//     opt-in ones (see mutate/operator's doc for which and why).
+//     opt-in ones (see mutate/operator's doc for which and why: const-table
+//     for the entries of tables of 16 or more, const-tune for integer
+//     literals that only tune, such as table entries nothing compares,
+//     make's capacities and depths; this repository opts in to const-tune).
 //
 // //gathermut:equivalent (below) is different: the mutant is made and
 // reported as ignored, for a change no test can detect.

@@ -80,9 +80,10 @@ func runMutate(t *testing.T, dir string, env []string, args ...string) runResult
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
-// readReport reads a report a fixture run wrote, after checking it
-// against the pinned mutation-testing-report-schema: every report the
-// tests write is validated. No path of this checkout or of the test's
+// readReport reads a report a fixture run wrote, after checking it and
+// the report its HTML page carries against the pinned
+// mutation-testing-report-schema: every report the tests write is
+// validated. No path of this checkout or of the test's
 // temp dirs may appear in it, nor its markdown twin.
 func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Outcome) {
 	t.Helper()
@@ -90,6 +91,11 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 	forbidden := []string{filepath.Dir(abs), os.TempDir() + "/"}
 	if err := schematest.ValidateFile(path, forbidden...); err != nil {
 		t.Error(err)
+	}
+	if page, err := os.ReadFile(report.HTMLPath(path)); err != nil {
+		t.Error(err)
+	} else if err := schematest.ValidateHTML(page, forbidden...); err != nil {
+		t.Errorf("%s: %v", report.HTMLPath(path), err)
 	}
 	md, err := os.ReadFile(strings.TrimSuffix(path, ".json") + ".md")
 	if err != nil {

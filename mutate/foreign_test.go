@@ -14,6 +14,7 @@ import (
 
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/report/schematest"
 	"gathermut/mutate/tree"
 )
 
@@ -317,9 +318,26 @@ func TestForeignThresholdAndVerbose(t *testing.T) {
 		t.Errorf("markdown does not state the threshold")
 	}
 
-	res = runMutate(t, dir, nil, "all", "--threshold", "96")
+	// the same run with the findings as SARIF and as GitHub annotations:
+	// one result and one annotation per survivor, at its place
+	sarif := filepath.Join(t.TempDir(), "out", "findings.sarif")
+	res = runMutate(t, dir, nil, "all", "--threshold", "96", "--sarif", sarif, "--annotations", "github")
 	if res.code != exitcode.Survivors || !strings.HasPrefix(lastLine(res.stderr), "exit 1: score 95.65% is below the threshold 96% (2 mutants survived)") {
 		t.Errorf("--threshold 96: exit %d, last line %q", res.code, lastLine(res.stderr))
+	}
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schematest.ValidateSARIF(data); err != nil {
+		t.Error(err)
+	}
+	if n := bytes.Count(data, []byte(`"ruleId":`)); n != 2 {
+		t.Errorf("%d SARIF results, want one per survivor (2)", n)
+	}
+	annotations := regexp.MustCompile(`(?m)^::warning file=(stack|checksum)/\w+\.go,line=\d+,col=\d+,.*::Mutant (survived|not covered).* Rerun: `).FindAllString(res.stdout, -1)
+	if len(annotations) != 2 {
+		t.Errorf("%d GitHub annotations, want 2:\n%s", len(annotations), res.stdout)
 	}
 }
 

@@ -145,6 +145,33 @@ func ValidateSARIF(data []byte) error {
 	return nil
 }
 
+// HTMLReport returns the report a page written by report.HTML carries.
+func HTMLReport(page []byte) ([]byte, error) {
+	const open = `<script type="application/json" id="gathermut-report">`
+	i := bytes.Index(page, []byte(open))
+	if i < 0 {
+		return nil, fmt.Errorf("schematest: the page carries no report")
+	}
+	data := page[i+len(open):]
+	j := bytes.Index(data, []byte("</script>"))
+	if j < 0 {
+		return nil, fmt.Errorf("schematest: the page's report element does not end")
+	}
+	return data[:j], nil
+}
+
+// ValidateHTML checks the report a page carries as Validate does.
+func ValidateHTML(page []byte, forbidden ...string) error {
+	data, err := HTMLReport(page)
+	if err != nil {
+		return err
+	}
+	if err := Validate(data, forbidden...); err != nil {
+		return fmt.Errorf("the page's report: %w", err)
+	}
+	return nil
+}
+
 // ValidateFile reads and validates a report file.
 func ValidateFile(path string, forbidden ...string) error {
 	data, err := os.ReadFile(path)
