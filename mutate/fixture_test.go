@@ -308,7 +308,7 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	// raw JSON keys, as a viewer reads them
 	raw, _ := os.ReadFile(filepath.Join(reports, "mutation.json"))
-	for _, key := range []string{`"schemaVersion": "2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot": "."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
+	for _, key := range []string{`"schemaVersion":"2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot":"."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
 		if !bytes.Contains(raw, []byte(key)) {
 			t.Errorf("JSON has no %s", key)
 		}
