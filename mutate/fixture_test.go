@@ -250,12 +250,14 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	checkVerdicts(t, wants, outcomes)
-	// kept for TestFixtureParity, with its markdown (readReport checks both)
+	// kept for TestFixtureParity, with its markdown and page (readReport checks them)
 	jsonData, err1 := os.ReadFile(filepath.Join(reports, "mutation.json"))
 	mdData, err2 := os.ReadFile(filepath.Join(reports, "mutation.md"))
-	if err1 == nil && err2 == nil {
+	htmlData, err3 := os.ReadFile(filepath.Join(reports, "mutation.html"))
+	if err1 == nil && err2 == nil && err3 == nil {
 		kept := filepath.Join(filepath.Dir(mutateBin), "schema-run.json")
-		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil {
+		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil &&
+			os.WriteFile(report.HTMLPath(kept), htmlData, 0o644) == nil {
 			schemaReport = kept
 		}
 	}
@@ -940,8 +942,8 @@ func TestFixtureDirRunDiff(t *testing.T) {
 			t.Errorf("run, diff or list overwrote %s", name)
 		}
 	}
-	if entries, _ := os.ReadDir(reports); len(entries) != 4 {
-		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md)", entries)
+	if entries, _ := os.ReadDir(reports); len(entries) != 5 {
+		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md, run.html)", entries)
 	}
 
 	// without package patterns the fixture's .gathermut.json decides: all
