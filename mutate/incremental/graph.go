@@ -145,7 +145,6 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 	}
 	testOnly := testOnlyPackages(pkgs)
 	fset := token.NewFileSet()
-	var all []*pkgSyntax
 	for _, p := range pkgs {
 		if len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
 			continue
@@ -194,7 +193,6 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 		for _, ps := range []*pkgSyntax{internal, external} {
 			if len(ps.files) > 0 {
 				g.declare(ps, fset)
-				all = append(all, ps)
 			}
 		}
 		bin := []string{p.ImportPath}

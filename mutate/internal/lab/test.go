@@ -337,7 +337,6 @@ type verdict struct {
 	ran      []string
 	skipped  map[string]string // "pkg.Test" -> skip message
 	timedOut string
-	crashed  []string // packages whose binary failed with no failing test
 	excerpt  strings.Builder
 	exitCode int
 	signal   string // the signal that ended a test process (a timeout's kill)
