@@ -99,6 +99,15 @@
 //     takes it from there. --no-cache reads and writes neither cache.
 //   - outcome: the tree hash again, the reports, the exit status.
 //
+// Two hashes of the module: the whole source tree's, taken before and
+// after a run, which must not differ (exit 7); and the report's "tree
+// before", over only the files the run judged (package mutate/tree,
+// JudgedFiles: the mutated packages and the tests that observe them, what
+// those import, the catalog, kernel sources, testdata, go.mod, go.sum and
+// the project file). list prints the latter ("tree <hash> (N files
+// judged)"): a report is current while its hash is the one list prints
+// with the report's flags.
+//
 // --no-schemata builds every mutant on its own (the mode before
 // schemata); both modes give the same verdicts. Each mutant's result says
 // which mode judged it (schema, overlay, kernel, or static: decided

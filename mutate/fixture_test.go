@@ -118,9 +118,12 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 	return r, byID
 }
 
+// treeHash is the fixture's tree hash. A run judges every file of the
+// fixture (all its packages are mutated, and the catalog, kernel and
+// project file count), so it is also the hash its reports record.
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern"})
+	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern", ".gathermut.json"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,8 @@ type Program struct {
 	byPath    map[string]*Package
 	tests     map[string][]string // package path -> its top-level tests, sorted
 	importers map[string][]string // package path -> module packages importing it directly
+	imports   map[string][]string // package path -> module packages its non-test files import
+	testOnly  map[string][]string // package path -> module packages only its test files import
 	dirs      map[string]string   // package path -> directory, every module package
 	names     map[string]string   // package path -> package name, every module package
 }
@@ -105,6 +108,8 @@ func Load(dir string, patterns ...string) (*Program, error) {
 		byPath:    map[string]*Package{},
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
+		imports:   map[string][]string{},
+		testOnly:  map[string][]string{},
 		dirs:      map[string]string{},
 		names:     map[string]string{},
 	}
@@ -135,6 +140,8 @@ func LoadGraph(dir string) (*Program, error) {
 		byPath:    map[string]*Package{},
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
+		imports:   map[string][]string{},
+		testOnly:  map[string][]string{},
 		dirs:      map[string]string{},
 		names:     map[string]string{},
 	}
@@ -162,7 +169,9 @@ func (p *Program) loadGraph() error {
 	if err != nil {
 		return fmt.Errorf("load: module graph of %s: %w", p.Module, err)
 	}
-	edges := map[string]map[string]bool{}
+	edges := map[string]map[string]bool{}   // imported -> importers
+	forward := map[string]map[string]bool{} // importer -> imported, by non-test files
+	tests := map[string]map[string]bool{}   // importer -> imported, by any file of its tests
 	seenFile := map[string]bool{}
 	for _, pkg := range pkgs {
 		if strings.HasSuffix(pkg.PkgPath, ".test") && pkg.Name == "main" {
@@ -187,6 +196,14 @@ func (p *Program) loadGraph() error {
 				edges[imp.PkgPath] = map[string]bool{}
 			}
 			edges[imp.PkgPath][owner] = true
+			into := forward
+			if pkg.ForTest != "" {
+				into = tests
+			}
+			if into[owner] == nil {
+				into[owner] = map[string]bool{}
+			}
+			into[owner][imp.PkgPath] = true
 		}
 		for _, f := range pkg.GoFiles {
 			if !strings.HasSuffix(f, "_test.go") || seenFile[f] {
@@ -212,6 +229,17 @@ func (p *Program) loadGraph() error {
 			p.importers[imp] = append(p.importers[imp], owner)
 		}
 		sort.Strings(p.importers[imp])
+	}
+	for owner, set := range forward {
+		p.imports[owner] = slices.Sorted(maps.Keys(set))
+	}
+	for owner, set := range tests {
+		for imp := range set {
+			if !forward[owner][imp] {
+				p.testOnly[owner] = append(p.testOnly[owner], imp)
+			}
+		}
+		sort.Strings(p.testOnly[owner])
 	}
 	return nil
 }
@@ -474,6 +502,14 @@ func (p *Program) Name(path string) string { return p.names[path] }
 // Importers returns the module packages that import path directly (test
 // files included), sorted.
 func (p *Program) Importers(path string) []string { return p.importers[path] }
+
+// Imports returns the module packages that path's non-test files import
+// directly, sorted.
+func (p *Program) Imports(path string) []string { return p.imports[path] }
+
+// TestImports returns the module packages that only path's test files
+// (internal and external) import directly, sorted.
+func (p *Program) TestImports(path string) []string { return p.testOnly[path] }
 
 // Observers returns the packages whose tests can observe a change in path:
 // path itself, then its transitive importers in the module, sorted; only

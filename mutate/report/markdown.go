@@ -117,7 +117,7 @@ func (md *mdReport) head() string {
 	}
 	b.WriteString("\n\n")
 	after := "unchanged after the run"
-	if g.TreeAfter != g.TreeBefore {
+	if g.TreeAfter != g.TreeBefore || len(g.TreeChanged) > 0 {
 		after = "**changed during the run: " + cellText(strings.Join(g.TreeChanged, ", "), 300) + "**"
 	}
 	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", CommandLine(g.Config), short(g.TreeBefore), after)

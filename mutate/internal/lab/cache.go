@@ -34,6 +34,7 @@ type discoveryEntry struct {
 	CatPath string            `json:"catPath"`
 	Kernel  map[string]string `json:"kernel"` // kernel source -> sha256
 	Generic []string          `json:"generic"`
+	Judged  []string          `json:"judged"` // the files the report's tree hash covers
 	Mutants []mutant.Mutant   `json:"mutants"`
 }
 

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
@@ -24,8 +27,12 @@ import (
 type discovery struct {
 	mutants []mutant.Mutant
 	generic []string
-	before  tree.Tree
+	before  tree.Tree // every source file: the run's safety check
+	judged  []string  // the files the report's tree hash covers (tree.JudgedFiles)
 }
+
+// judgedHash is the report's tree hash: the judged files of t.
+func (d *discovery) judgedHash(t tree.Tree) string { return t.Subset(d.judged).Hash }
 
 // discover reads the catalog, hashes the tree, loads the module, makes the
 // mutants and applies the filters (--in-diff, the run/diff glob, --shard).
@@ -34,7 +41,7 @@ type discovery struct {
 // glob can match.
 func (l *lab) discover(ctx context.Context) (*discovery, error) {
 	start := time.Now()
-	tr, err := tree.HashTree(l.root, nil)
+	tr, err := tree.HashTree(l.root, l.projectFile())
 	if err != nil {
 		return nil, Fail(exitcode.Config, "%v", err)
 	}
@@ -43,8 +50,8 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 	var entry discoveryEntry
 	if !l.cfg.NoCache && readCache("discovery", key, &entry) && entry.Key == key && sameHashes(entry.Kernel, hashFiles(l.root, mapKeys(entry.Kernel))) {
 		l.cat, l.catPath = entry.Catalog, entry.CatPath
-		d = &discovery{mutants: entry.Mutants, generic: entry.Generic}
-		l.progressf("mutate: %d mutants of tree %s from the discovery cache (%.1f s)\n", len(d.mutants), tr.Hash[:12], time.Since(start).Seconds())
+		d = &discovery{mutants: entry.Mutants, generic: entry.Generic, judged: entry.Judged}
+		l.progressf("mutate: %d mutants of tree %s from the discovery cache (%.1f s)\n", len(d.mutants), tr.Subset(d.judged).Hash[:12], time.Since(start).Seconds())
 	} else {
 		if err := l.loadCatalog(); err != nil {
 			return nil, Fail(exitcode.Config, "%v", err)
@@ -54,11 +61,15 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 		if err != nil {
 			return nil, Fail(exitcode.Config, "%v", err)
 		}
-		d = &discovery{mutants: ms, generic: genericPkgs}
-		l.progressf("mutate: %d mutants in %.1f s\n", len(ms), time.Since(start).Seconds())
+		judged, err := tree.JudgedFiles(l.prog, l.scope(genericPkgs))
+		if err != nil {
+			return nil, Fail(exitcode.Config, "%v", err)
+		}
+		d = &discovery{mutants: ms, generic: genericPkgs, judged: judged}
+		l.progressf("mutate: %d mutants in %.1f s; tree %s (%d files judged)\n", len(ms), time.Since(start).Seconds(), tr.Subset(judged).Hash[:12], len(judged))
 		if files == nil && generic && !l.cfg.NoCache {
 			kernel := kernelFiles(l.root, l.cat)
-			entry := discoveryEntry{Key: key, Catalog: l.cat, CatPath: l.catPath, Kernel: hashFiles(l.root, kernel), Generic: genericPkgs, Mutants: ms}
+			entry := discoveryEntry{Key: key, Catalog: l.cat, CatPath: l.catPath, Kernel: hashFiles(l.root, kernel), Generic: genericPkgs, Judged: judged, Mutants: ms}
 			if err := writeCache("discovery", key, entry); err != nil {
 				fmt.Fprintf(l.stderr, "mutate: discovery cache not written: %v\n", err)
 			}
@@ -181,6 +192,37 @@ func (l *lab) loadCatalog() error {
 		return err
 	}
 	l.cat, l.catPath = cat, path
+	return nil
+}
+
+// scope is what the run judges (tree.Scope): the packages it mutates (the
+// generic ones, the catalog's targets, the kernel's package), its catalog
+// and kernel sources.
+func (l *lab) scope(generic []string) tree.Scope {
+	mutated := append([]string(nil), generic...)
+	for _, e := range l.cat.Entries {
+		if e.Operator != catalog.KernelText && e.Target.Package != "" {
+			mutated = append(mutated, e.Target.Package)
+		}
+	}
+	if l.cat.Kernel != nil && l.cat.Kernel.Package != "" {
+		mutated = append(mutated, l.cat.Kernel.Package)
+	}
+	return tree.Scope{
+		Mutated: dedupe(mutated),
+		Catalog: l.catPath,
+		Kernel:  kernelFiles(l.root, l.cat),
+		Tool:    path.Dir(reflect.TypeOf(catalog.Entry{}).PkgPath()),
+		Project: config.ProjectFile,
+	}
+}
+
+// projectFile lists the module's project file when it has one, for the
+// tree hash (its name is not a source file's).
+func (l *lab) projectFile() []string {
+	if info, err := os.Stat(filepath.Join(l.root, config.ProjectFile)); err == nil && info.Mode().IsRegular() {
+		return []string{config.ProjectFile}
+	}
 	return nil
 }
 

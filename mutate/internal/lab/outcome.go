@@ -28,7 +28,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		Machine:    describeMachine(),
 		GoVersion:  goVersion(),
 		Version:    Version,
-		TreeBefore: d.before.Hash,
+		TreeBefore: d.judgedHash(d.before),
 		Config:     l.cfg,
 		Shard:      l.cfg.Shard.String(),
 		Paths:      l.paths(),
@@ -193,11 +193,11 @@ func (l *lab) interruptedBefore(meta report.Meta, d *discovery, reused []mutant.
 // finish hashes the tree again, writes the reports, prints the summary
 // and returns the run's exit.
 func (l *lab) finish(meta report.Meta, d *discovery, outcomes []mutant.Outcome, interrupted bool, cond report.Conditions) error {
-	after, err := tree.HashTree(l.root, kernelFiles(l.root, l.cat))
+	after, err := tree.HashTree(l.root, append(kernelFiles(l.root, l.cat), l.projectFile()...))
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
 	}
-	meta.TreeAfter = after.Hash
+	meta.TreeAfter = d.judgedHash(after)
 	meta.TreeChanged = d.before.Changed(after)
 	meta.Interrupted = interrupted
 	meta.WallSeconds = time.Since(l.started).Seconds()
