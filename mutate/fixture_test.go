@@ -1033,7 +1033,7 @@ func TestFixtureIncremental(t *testing.T) {
 		if report.Tested(o) != inHalve {
 			t.Errorf("after a change to Halve: %s (%s) tested %v", id, o.Mutant.Func, report.Tested(o))
 		}
-		if o.Result.Reused == (inHalve || o.Mutant.Unviable != "" || o.Mutant.Equivalent != "") {
+		if o.Result.Reused == (inHalve || o.Mutant.State == mutant.Unbuildable || o.Mutant.State == mutant.Equivalent) {
 			t.Errorf("after a change to Halve: %s reused %v", id, o.Result.Reused)
 		}
 	}
@@ -1055,7 +1055,7 @@ func TestFixtureIncremental(t *testing.T) {
 	killedNow := 0
 	for id, o := range looped {
 		weak := strings.HasPrefix(o.Mutant.File, "weak/")
-		if report.Tested(o) != (weak && o.Mutant.Unviable == "" && o.Mutant.Equivalent == "") {
+		if report.Tested(o) != (weak && o.Mutant.State != mutant.Unbuildable && o.Mutant.State != mutant.Equivalent) {
 			t.Errorf("after a new test in weak: %s tested %v", id, report.Tested(o))
 		}
 		if weak && o.Result.Status == mutant.Killed {

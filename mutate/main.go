@@ -191,7 +191,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 // arguments left after the command's own (merge's report files).
 func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 	cfg := config.Default()
-	cfg.Command = args[0]
+	var err error
+	if cfg.Command, err = config.ParseCommand(args[0]); err != nil {
+		return cfg, nil, err
+	}
 	var shard, operators string
 	fs := flags(&cfg, &shard, &operators, stderr)
 	pos, err := parseFlags(fs, args[1:])
@@ -221,13 +224,13 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 		return cfg, nil, err
 	}
 	switch cfg.Command {
-	case "run", "diff":
+	case config.CmdRun, config.CmdDiff:
 		if len(pos) == 0 {
 			return cfg, nil, fmt.Errorf("%s needs a mutant id or glob", cfg.Command)
 		}
 		cfg.Select, pos = pos[0], pos[1:]
 		cfg.Patterns = pos
-	case "all", "list":
+	case config.CmdAll, config.CmdList:
 		cfg.Patterns = pos
 	}
 	cfg.Given.Packages = len(cfg.Patterns) > 0
@@ -243,8 +246,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage())
 		return nil
-	case "all", "list", "run", "diff", "merge", "bench":
-	default:
+	}
+	if _, err := config.ParseCommand(args[0]); err != nil {
 		fmt.Fprint(stderr, usage())
 		return lab.Fail(exitcode.Usage, "unknown command %q", args[0])
 	}
@@ -256,9 +259,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return lab.Fail(exitcode.Usage, "%v", err)
 	}
 	switch cfg.Command {
-	case "merge":
+	case config.CmdMerge:
 		return mergeCmd(cfg, pos, stdout)
-	case "bench":
+	case config.CmdBench:
 		return benchCmd(cfg, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -45,7 +45,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Command != "run" || cfg.Select != "arith:*" || strings.Join(cfg.Patterns, " ") != "./gguf/..." || cfg.Jobs != 3 ||
+	if cfg.Command != config.CmdRun || cfg.Select != "arith:*" || strings.Join(cfg.Patterns, " ") != "./gguf/..." || cfg.Jobs != 3 ||
 		cfg.Shard != (config.Shard{K: 1, N: 4}) || strings.Join(cfg.Operators, ",") != "arith,negate" || cfg.TimeoutFloor.String() != "3s" ||
 		cfg.Catalog != "" || !cfg.CatalogExplicit {
 		t.Errorf("config %+v", cfg)

@@ -25,9 +25,10 @@ import (
 var ErrEmptyDiff = errors.New("the rewrite changes nothing (empty diff)")
 
 // Resolve turns a catalog entry into its mutant. It fails when the target
-// does not exist, matches more than once, or the rewrite changes nothing.
-// Go mutants are type-checked like generic ones (Unviable carries the
-// error); kernel-text mutants are not (their build decides).
+// does not exist, matches more than once, or the rewrite changes nothing,
+// or when an expected killer is not of the form pkgpath.TestName. Go
+// mutants are type-checked like generic ones (Unbuildable, with the error
+// in the Note); kernel-text mutants are not (their build decides).
 func Resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 	ms, errs := ResolveAll(prog, []catalog.Entry{e})
 	return ms[0], errs[0]
@@ -68,7 +69,12 @@ func ResolveAll(prog *load.Program, entries []catalog.Entry) (ms []mutant.Mutant
 		ms[i].ID = e.ID
 		ms[i].Operator = string(e.Operator)
 		ms[i].Catalog = &entry
-		ms[i].Expected = append([]string(nil), e.Killers...)
+		killers, err := mutant.ParseTestIDs(e.Killers)
+		if err != nil {
+			errs[i] = fmt.Errorf("catalog entry %q: expected killer: %w", e.ID, err)
+			continue
+		}
+		ms[i].Expected = killers
 	}
 	return ms, errs
 }

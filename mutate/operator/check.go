@@ -17,14 +17,15 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 )
 
-// VetPrefix starts the Unviable text of a mutant that type-checks but
+// VetPrefix starts the Note of an Unbuildable mutant that type-checks but
 // fails the go vet checks go test runs before any test.
 const VetPrefix = "vet: "
 
 // checkAll decides, for every candidate, whether its mutant compiles:
-// Unviable gets the first error. A mutant inside a function body is
+// an Unbuildable mutant's Note is the first error. A mutant inside a function body is
 // checked by adding a renamed copy of the mutated function to the package
 // as loaded (an incremental go/types Checker: the package is checked once
 // per worker, then each copy alone); the file's imports count as used when
@@ -42,7 +43,7 @@ func checkAll(prog *load.Program, cands []*candidate, workers int, progress func
 	byPkg := map[string][]*candidate{}
 	var order []string
 	for _, c := range cands {
-		if c.m.Equivalent != "" {
+		if c.m.State == mutant.Equivalent {
 			continue // ignored either way: no need to check
 		}
 		if byPkg[c.fm.pkg.Path] == nil {
@@ -69,7 +70,9 @@ func checkAll(prog *load.Program, cands []*candidate, workers int, progress func
 					checkers[j.pkg] = chk
 				}
 				for _, c := range j.cs {
-					c.m.Unviable = chk.check(c)
+					if why := chk.check(c); why != "" {
+						c.m.Decide(mutant.Unbuildable, why)
+					}
 				}
 				if progress != nil {
 					mu.Lock()

@@ -50,13 +50,13 @@ type BaselineInfo struct {
 // ShardInfo is one of the reports a merged report was made from, with
 // the flags it ran with.
 type ShardInfo struct {
-	Name        string        `json:"name"`
-	Shard       string        `json:"shard,omitempty"`
-	WallSeconds float64       `json:"wallSeconds"`
-	Timing      Timing        `json:"timing"`
-	Interrupted bool          `json:"interrupted,omitempty"`
-	Machine     Machine       `json:"machine"`
-	Config      config.Config `json:"config"`
+	Name        string  `json:"name"`
+	Shard       string  `json:"shard,omitempty"`
+	WallSeconds float64 `json:"wallSeconds"`
+	Timing      Timing  `json:"timing"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+	Machine     Machine `json:"machine"`
+	CommandLine string  `json:"commandLine"` // the part's command line (config.Config.CommandLine)
 }
 
 // IncrementalInfo says where reused verdicts came from.
@@ -104,7 +104,8 @@ type Meta struct {
 	// times (WallSeconds is the longest part's).
 	WorkerSeconds float64             `json:"workerSeconds,omitempty"`
 	Incremental   *IncrementalInfo    `json:"incremental,omitempty"`
-	Config        config.Config       `json:"config"` // the run's configuration
+	Config        config.Config       `json:"config"`      // the run's configuration
+	CommandLine   string              `json:"commandLine"` // rendered once from Config (Build)
 	Baseline      BaselineInfo        `json:"baseline"`
 	Timing        Timing              `json:"timing"`
 	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
@@ -128,7 +129,6 @@ type Report struct {
 	Framework     Framework              `json:"framework"`
 	System        System                 `json:"system"`
 	Performance   *Performance           `json:"performance,omitempty"`
-	Config        *config.Config         `json:"config,omitempty"`
 	Gathermut     Meta                   `json:"gathermut"`
 }
 
@@ -296,8 +296,8 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Mutant.ID < sorted[j].Mutant.ID })
 	meta.Summary = Summarize(sorted)
 	meta.Config = cleanConfig(meta.Config, meta.Paths)
-	for i := range meta.Shards {
-		meta.Shards[i].Config = cleanConfig(meta.Shards[i].Config, meta.Paths)
+	if meta.CommandLine == "" {
+		meta.CommandLine = meta.Config.CommandLine()
 	}
 	if meta.Incremental != nil {
 		inc := *meta.Incremental
@@ -306,7 +306,6 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 	}
 	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
 	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
-	cfg := meta.Config
 	r := &Report{
 		Schema:        "https://git.io/mutation-testing-schema",
 		SchemaVersion: "2",
@@ -315,7 +314,6 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		Files:         map[string]*FileResult{},
 		Framework:     Framework{Name: "gathermut mutate", Version: meta.Version},
 		Performance:   &Performance{Setup: meta.Timing.Discovery * 1000, InitialRun: meta.Timing.Baseline * 1000, Mutation: (meta.Timing.SchemaBuilds + meta.Timing.Mutants) * 1000},
-		Config:        &cfg,
 		Gathermut:     meta,
 	}
 	r.System.CI = os.Getenv("CI") != ""
@@ -377,8 +375,7 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 // every string of the outcome.
 func clean(o mutant.Outcome, p Paths) mutant.Outcome {
 	m, res := o.Mutant, o.Result
-	m.Unviable = p.Clean(m.Unviable)
-	m.Invalid = p.Clean(m.Invalid)
+	m.Note = p.Clean(m.Note)
 	res.Why = p.Clean(res.Why)
 	res.Excerpt = TrimFailure(p.Clean(res.Excerpt))
 	res.Commands = p.CleanAll(append([]string(nil), res.Commands...))
@@ -494,32 +491,24 @@ func RerunCommand(meta Meta, m mutant.Mutant) string {
 	if meta.Module == ToolModule {
 		tool = "go run ./mutate"
 	}
-	args := []string{tool, "run", shellWord(m.ID)}
+	args := []string{tool, "run", config.ShellWord(m.ID)}
 	cfg := meta.Config
 	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
 		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
 			args = append(args, "./"+path.Dir(m.File))
 		} else {
 			for _, p := range cfg.Patterns {
-				args = append(args, shellWord(p))
+				args = append(args, config.ShellWord(p))
 			}
 		}
 	}
 	if cfg.Given.Catalog {
-		args = append(args, "--catalog="+shellWord(cfg.Catalog))
+		args = append(args, "--catalog="+config.ShellWord(cfg.Catalog))
 	}
 	if cfg.Given.Operators && len(cfg.Operators) > 0 {
-		args = append(args, "--operators="+shellWord(strings.Join(cfg.Operators, ",")))
+		args = append(args, "--operators="+config.ShellWord(strings.Join(cfg.Operators, ",")))
 	}
 	return strings.Join(args, " ")
-}
-
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'$|&;()<>*?[]{}\\`!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Outcomes returns the outcomes a report holds, sorted by id.

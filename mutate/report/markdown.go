@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"gathermut/mutate/config"
 	"gathermut/mutate/mutant"
 )
 
@@ -120,7 +119,7 @@ func (md *mdReport) head() string {
 	if g.TreeAfter != g.TreeBefore || len(g.TreeChanged) > 0 {
 		after = "**changed during the run: " + cellText(strings.Join(g.TreeChanged, ", "), 300) + "**"
 	}
-	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", CommandLine(g.Config), short(g.TreeBefore), after)
+	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", g.CommandLine, short(g.TreeBefore), after)
 	fmt.Fprintf(&b, "Wall time %s: discovery %s, schema builds %s, baseline %s, mutants %s. ", seconds(g.WallSeconds), seconds(g.Timing.Discovery),
 		seconds(g.Timing.SchemaBuilds), seconds(g.Timing.Baseline), seconds(g.Timing.Mutants))
 	if rate := Rate(s, g.Timing); rate > 0 {
@@ -139,7 +138,7 @@ func (md *mdReport) head() string {
 			if sh.Shard != "" {
 				label += " (shard " + sh.Shard + ")"
 			}
-			parts = append(parts, fmt.Sprintf("%s: `%s`, %s", label, CommandLine(sh.Config), seconds(sh.WallSeconds)))
+			parts = append(parts, fmt.Sprintf("%s: `%s`, %s", label, sh.CommandLine, seconds(sh.WallSeconds)))
 		}
 		fmt.Fprintf(&b, "\nMerged from %d reports: %s. %s: %s.\n", len(g.Shards), cellText(strings.Join(parts, "; "), 2000), "Time", ShardTimesText(g))
 	}
@@ -309,7 +308,7 @@ func (md *mdReport) fullFinding(o mutant.Outcome) string {
 	}
 	b.WriteString("\n\n")
 	if m.Catalog != nil {
-		fmt.Fprintf(&b, "Catalog class %d: %s. Expected killer: %s.", m.Catalog.Class, cellText(m.Catalog.Reason, 300), code(strings.Join(m.Expected, ", ")))
+		fmt.Fprintf(&b, "Catalog class %d: %s. Expected killer: %s.", m.Catalog.Class, cellText(m.Catalog.Reason, 300), code(strings.Join(mutant.TestIDStrings(m.Expected), ", ")))
 		if len(r.KilledBy) > 0 {
 			fmt.Fprintf(&b, " Killed by: %s.", code(listSome(r.KilledBy, 5)))
 		}
@@ -539,7 +538,7 @@ func (md *mdReport) others() string {
 	if os := byStatus[mutant.Unviable]; len(os) > 0 {
 		typeCheck := 0
 		for _, o := range os {
-			if o.Mutant.Unviable != "" {
+			if o.Mutant.State == mutant.Unbuildable {
 				typeCheck++
 			}
 		}
@@ -613,45 +612,6 @@ func (md *mdReport) cutNote() string {
 	s := fmt.Sprintf("\n## Cut to fit\n\nThis report holds at most %d characters (a pull request holds 65,536), so it leaves out: %s. `%s` next to it has every mutant with its verdict, diff and evidence (mutation-testing-report-schema: any mutation-testing-elements viewer opens it); `mutate run <id>` reruns one.\n",
 		MaxMarkdown, cellText(strings.Join(md.cuts, "; "), 800), md.jsonName())
 	return s
-}
-
-// CommandLine renders a configuration as the command that runs it from
-// the module root: the flags that differ from the defaults.
-func CommandLine(c config.Config) string {
-	if c.Command == "" {
-		return "mutate"
-	}
-	def := config.Default()
-	args := []string{"mutate", c.Command}
-	if c.Select != "" {
-		args = append(args, shellWord(c.Select))
-	}
-	if c.Given.Packages {
-		for _, p := range c.Patterns {
-			args = append(args, shellWord(p))
-		}
-	}
-	flag := func(cond bool, s string) {
-		if cond {
-			args = append(args, s)
-		}
-	}
-	flag(c.Name != "", "--name "+shellWord(c.Name))
-	flag(c.OnlyCatalog, "--only-catalog")
-	flag(c.Given.Catalog, "--catalog="+shellWord(c.Catalog))
-	flag(c.Given.Operators && len(c.Operators) > 0, "--operators "+shellWord(strings.Join(c.Operators, ",")))
-	for _, g := range c.Given.Exclude {
-		flag(true, "--exclude "+shellWord(g))
-	}
-	flag(c.Given.Threshold, "--threshold "+strings.TrimSuffix(c.Threshold.String(), "%"))
-	flag(c.InDiff != "", "--in-diff "+shellWord(c.InDiff))
-	flag(c.Shard.N > 0, "--shard "+c.Shard.String())
-	flag(c.StrictTimeouts, "--strict-timeouts")
-	flag(c.TimeoutFactor != def.TimeoutFactor, fmt.Sprintf("--timeout-factor %g", c.TimeoutFactor))
-	flag(c.TimeoutFloor != def.TimeoutFloor, "--timeout-floor "+c.TimeoutFloor.String())
-	flag(!c.Schemata, "--no-schemata")
-	flag(c.Jobs > 0, fmt.Sprintf("-j %d", c.Jobs))
-	return strings.Join(args, " ")
 }
 
 func machine(m Machine) string {

@@ -72,7 +72,7 @@ func Merge(name string, reports []*Report) (*Report, error) {
 			meta.Shards = append(meta.Shards, g.Shards...)
 		} else {
 			meta.Shards = append(meta.Shards, ShardInfo{Name: g.Name, Shard: g.Shard, WallSeconds: g.WallSeconds, Timing: g.Timing,
-				Interrupted: g.Interrupted, Machine: g.Machine, Config: g.Config})
+				Interrupted: g.Interrupted, Machine: g.Machine, CommandLine: g.CommandLine})
 		}
 		os, err := r.Outcomes()
 		if err != nil {

@@ -24,7 +24,7 @@ func outcome(id string, st mutant.Status, why string) mutant.Outcome {
 func sample() []mutant.Outcome {
 	cat := outcome("cat-entry", mutant.Killed, "killed by an unexpected test: m/p.TestB; expected m/p.TestA")
 	cat.Mutant.Catalog = &catalog.Entry{ID: "cat-entry", Class: 3, Reason: "why"}
-	cat.Mutant.Expected = []string{"m/p.TestA"}
+	cat.Mutant.Expected = []mutant.TestID{{Package: "m/p", Name: "TestA"}}
 	cat.Result.KilledBy = []string{"m/p.TestB"}
 	killed := outcome("arith:p/p.go:3:9:aaaa", mutant.Killed, "")
 	killed.Result.KilledBy = []string{"m/p.TestA"}

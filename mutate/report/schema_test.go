@@ -64,7 +64,7 @@ func dirty() []mutant.Outcome {
 	unviable.Result.Excerpt = "# gathermut/p\n/home/dev/src/gathermut/p/p.go:3:9: invalid operation: a - b (mismatched types)\n"
 	cat := gen("cat-entry", mutant.Killed, "killed by an unexpected test: gathermut/p.TestB; expected gathermut/p.TestA")
 	cat.Mutant.Catalog = &catalog.Entry{ID: "cat-entry", Class: 3, Reason: "why"}
-	cat.Mutant.Expected = []string{"gathermut/p.TestA"}
+	cat.Mutant.Expected = []mutant.TestID{{Package: "gathermut/p", Name: "TestA"}}
 	cat.Result.KilledBy = []string{"gathermut/p.TestB"}
 	notRun := gen("kernel-x", mutant.NotRun, "no compiler (none of nvcc, hipcc on PATH)")
 	notRun.Mutant.Kind, notRun.Mutant.File, notRun.Mutant.Package = mutant.Kernel, "k/k.hip", ""
@@ -188,7 +188,8 @@ func TestReportsValidate(t *testing.T) {
 	}
 	// every shard's flags, not only the first one's
 	for k, sh := range m.Gathermut.Shards {
-		if sh.Config.Jobs != k+1 || sh.Config.Shard.K != k || sh.Shard != fmt.Sprintf("%d/2", k) || sh.Config.Name != fmt.Sprintf("shard-%d", k) {
+		want := fmt.Sprintf("mutate all --name shard-%d --shard %d/2 -j %d", k, k, k+1)
+		if sh.CommandLine != want || sh.Shard != fmt.Sprintf("%d/2", k) {
 			t.Errorf("shard %d record: %+v", k, sh)
 		}
 	}
@@ -213,7 +214,7 @@ func TestMarkdownFitsPullRequest(t *testing.T) {
 		if i%50 == 0 {
 			o.Mutant.Catalog = &catalog.Entry{ID: fmt.Sprintf("catalog-entry-%d", i), Class: i % 12, Reason: "a reason"}
 			o.Mutant.ID = o.Mutant.Catalog.ID
-			o.Mutant.Expected = []string{"gathermut/pkg.TestExpected"}
+			o.Mutant.Expected = []mutant.TestID{{Package: "gathermut/pkg", Name: "TestExpected"}}
 			o.Result.ExpectedKiller = st == mutant.Killed && i%100 == 0
 		}
 		o.Result.Excerpt = strings.Repeat("    x_test.go:12: got 1, want 2\n", 40)
@@ -356,7 +357,11 @@ func TestWrittenFilesAreRelative(t *testing.T) {
 	if raw["projectRoot"] != "." {
 		t.Errorf("projectRoot %v", raw["projectRoot"])
 	}
-	cfg := raw["config"].(map[string]any)
+	// the run's configuration is written once, under gathermut
+	if _, top := raw["config"]; top {
+		t.Errorf("the configuration is written twice (a top-level config too)")
+	}
+	cfg, _ := raw["gathermut"].(map[string]any)["config"].(map[string]any)
 	if cfg["dir"] != "p" || cfg["reportDir"] != "$TMPDIR/reports-1" {
 		t.Errorf("config dirs: %v %v", cfg["dir"], cfg["reportDir"])
 	}

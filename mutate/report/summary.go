@@ -88,7 +88,7 @@ func Tested(o mutant.Outcome) bool {
 	switch {
 	case r.Reused, r.Status == mutant.Interrupted, r.Status == mutant.Ignored:
 		return false
-	case m.Unviable != "", m.Invalid != "":
+	case m.State == mutant.Unbuildable, m.State == mutant.Invalid:
 		return false // decided before any build
 	case r.Status == mutant.Survived && r.Why == NotCovered:
 		return false // decided by the baseline's coverage

@@ -97,7 +97,7 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 	ms = shardOf(ms, l.cfg.Shard)
 	d.mutants = ms
 	l.discoverySeconds = time.Since(start).Seconds()
-	if l.prog == nil && (l.cfg.Command == "all" || l.cfg.Command == "run") {
+	if l.prog == nil && l.cfg.Command.Judges() {
 		if l.prog, err = load.LoadGraph(l.root); err != nil {
 			return nil, Fail(exitcode.Config, "%v", err)
 		}
@@ -297,7 +297,7 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 		ms, err = operator.Generate(l.prog, operator.Config{
 			Packages:    genericPkgs,
 			Files:       files,
-			Operators:   l.cfg.Operators,
+			Operators:   l.ops,
 			Equivalents: l.cat.Equivalents,
 			Workers:     l.cfg.Jobs,
 			Progress:    func(done, total int) { prog.phase("type-checking mutants", done, total) },
@@ -319,8 +319,9 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 		m, err := resolved[i], errs[i]
 		if err != nil {
 			entry := e
+			killers, _ := mutant.ParseTestIDs(e.Killers) // a malformed one is the error, or one of them
 			m = mutant.Mutant{ID: e.ID, Operator: string(e.Operator), Kind: mutant.Go, Package: e.Target.Package, File: e.Target.File,
-				Func: e.Target.Func, Catalog: &entry, Expected: e.Killers, Invalid: err.Error(), Replacement: e.Replacement, Original: e.Target.Match}
+				Func: e.Target.Func, Catalog: &entry, Expected: killers, State: mutant.Invalid, Note: err.Error(), Replacement: e.Replacement, Original: e.Target.Match}
 			if e.Operator == catalog.KernelText {
 				m.Kind = mutant.Kernel
 			}

@@ -64,7 +64,7 @@ func (l *lab) openIncremental(ms []mutant.Mutant, machine report.Machine) (*incr
 	var reused []mutant.Outcome
 	var run []mutant.Mutant
 	for _, m := range ms {
-		if m.Invalid == "" && m.Equivalent == "" && m.Unviable == "" {
+		if m.Runs() {
 			if r, ok := cache.Lookup(g, m, inc.extra(m)...); ok {
 				reused = append(reused, mutant.Outcome{Mutant: m, Result: r})
 				continue

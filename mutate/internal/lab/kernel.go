@@ -86,10 +86,7 @@ func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
 		res.ExitCode = testbin.ExitCode(err)
 		return res
 	}
-	expected := map[string]bool{}
-	for _, e := range m.Expected {
-		expected[e] = true
-	}
+	expected := expectedSet(m)
 	var tests []*TestBaseline
 	for name, t := range ks.base.Tests {
 		tests = append(tests, &TestBaseline{Name: name, Elapsed: t.Elapsed})
@@ -123,7 +120,7 @@ func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
 // prepareKernel builds the kernel package's test binary and runs the
 // killers against the unmutated kernel: when they all skip (no GPU), every
 // kernel mutant is "not run" with their message.
-func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
+func (r *Runner) prepareKernel(ctx context.Context, killers []mutant.TestID) {
 	k, ks := r.Opts.Kernel, &r.kernel
 	ks.dir = r.Prog.Dir(k.Package)
 	if ks.dir == "" {
@@ -174,12 +171,10 @@ func (r *Runner) prepareKernel(ctx context.Context, killers []string) {
 	}
 }
 
-func killerPattern(ids []string) string {
+func killerPattern(ids []mutant.TestID) string {
 	var names []string
 	for _, id := range ids {
-		if _, name, err := SplitTestID(id); err == nil {
-			names = append(names, regexp.QuoteMeta(name))
-		}
+		names = append(names, regexp.QuoteMeta(id.Name))
 	}
 	return "^(" + strings.Join(names, "|") + ")$"
 }

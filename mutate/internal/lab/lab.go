@@ -16,6 +16,7 @@ import (
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 )
 
 // Version is the tool version reported in the JSON framework block.
@@ -60,6 +61,7 @@ type lab struct {
 	tmp     string // removed at the end
 	sysTemp string // the system temp dir before useOwnTemp
 	prog    *load.Program
+	ops     []*operator.Operator // the generic operators, resolved once from cfg.Operators
 	cat     catalog.Catalog
 	catPath string
 
@@ -104,16 +106,16 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 		return err
 	}
 	switch cfg.Command {
-	case "list":
+	case config.CmdList:
 		for _, m := range d.mutants {
 			fmt.Fprintf(stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
 		}
 		fmt.Fprintf(stderr, "%d mutants in %s (%d generic packages)\n", len(d.mutants), l.module, len(d.generic))
 		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "mutant", "mutants") + " listed"}
-	case "diff":
+	case config.CmdDiff:
 		for _, m := range d.mutants {
 			if m.Diff == "" {
-				fmt.Fprintf(stdout, "# %s: %s\n", m.ID, m.Invalid)
+				fmt.Fprintf(stdout, "# %s: %s\n", m.ID, m.Note)
 				continue
 			}
 			fmt.Fprintf(stdout, "# %s\n%s", m.ID, m.Diff)
@@ -124,13 +126,13 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 }
 
 func listNote(m mutant.Mutant) string {
-	switch {
-	case m.Invalid != "":
-		return "\t[error: " + m.Invalid + "]"
-	case m.Equivalent != "":
-		return "\t[ignored: " + m.Equivalent + "]"
-	case m.Unviable != "":
-		return "\t[unviable: " + oneLine(m.Unviable) + "]"
+	switch m.State {
+	case mutant.Invalid:
+		return "\t[error: " + m.Note + "]"
+	case mutant.Equivalent:
+		return "\t[ignored: " + m.Note + "]"
+	case mutant.Unbuildable:
+		return "\t[unviable: " + oneLine(m.Note) + "]"
 	}
 	return ""
 }

@@ -88,7 +88,7 @@ func TestVerdicts(t *testing.T) {
 		m := mutant.Mutant{ID: "g"}
 		expected := map[string]bool{}
 		if c.catalog {
-			m = mutant.Mutant{ID: "c", Expected: []string{"p.TestK"}, Catalog: catalogEntry()}
+			m = mutant.Mutant{ID: "c", Expected: []mutant.TestID{{Package: "p", Name: "TestK"}}, Catalog: catalogEntry()}
 			expected["p.TestK"] = true
 		}
 		v := verdict{skipped: map[string]string{}}
@@ -108,15 +108,7 @@ func TestVerdicts(t *testing.T) {
 
 func catalogEntry() *catalog.Entry { return &catalog.Entry{ID: "c", Killers: []string{"p.TestK"}} }
 
-func TestSplitTestIDAndTimeout(t *testing.T) {
-	if pkg, name, err := SplitTestID("gathermut/gguf.TestOpen"); err != nil || pkg != "gathermut/gguf" || name != "TestOpen" {
-		t.Errorf("split: %q %q %v", pkg, name, err)
-	}
-	for _, bad := range []string{"TestOpen", "gguf.", ".TestX", "p.TestX/sub"} {
-		if _, _, err := SplitTestID(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
+func TestTimeoutFor(t *testing.T) {
 	tests := []*TestBaseline{{Elapsed: time.Second}, {Elapsed: 2 * time.Second}}
 	if got := timeoutFor(tests, 3, 10*time.Second); got != 39*time.Second {
 		t.Errorf("timeout %s", got)

@@ -44,7 +44,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	observers := map[string]bool{}
 	mutated := map[string]bool{}
 	for _, m := range ms {
-		if m.Kind != mutant.Go || m.Invalid != "" || m.Unviable != "" || m.Equivalent != "" {
+		if m.Kind != mutant.Go || !m.Runs() {
 			continue
 		}
 		mutated[m.Package] = true
@@ -157,9 +157,9 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		}
 		fmt.Fprintf(l.stderr, "mutate: baseline failing: %s\n", strings.Join(failing, ", "))
 		for _, p := range failing {
-			pkg, name, _ := SplitTestID(p)
-			if pb := base.Packages[pkg]; pb != nil {
-				if t := pb.Tests[name]; t != nil && t.Output != "" {
+			id, _ := mutant.ParseTestID(p)
+			if pb := base.Packages[id.Package]; pb != nil {
+				if t := pb.Tests[id.Name]; t != nil && t.Output != "" {
 					fmt.Fprintf(l.stderr, "--- %s\n%s\n", p, strings.TrimSpace(t.Output))
 				}
 			}

@@ -19,7 +19,7 @@ func (l *lab) applyProject() error {
 		return Fail(exitcode.Config, "%v", err)
 	}
 	l.cfg.Apply(proj)
-	if _, err := operator.SelectOperators(l.cfg.Operators); err != nil {
+	if l.ops, err = operator.SelectOperators(l.cfg.Operators); err != nil {
 		return Fail(exitcode.Config, "%v", err)
 	}
 	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))

@@ -93,7 +93,7 @@ func (f *future[T]) get(make func() (T, error)) (T, error) {
 // schemaMutant reports whether m can take part in a schema: a Go mutant
 // that compiles and is not ignored.
 func schemaMutant(m mutant.Mutant) bool {
-	return m.Kind == mutant.Go && m.Invalid == "" && m.Unviable == "" && m.Equivalent == "" && m.Edit != nil && m.Schema != nil
+	return m.Kind == mutant.Go && m.Runs() && m.Edit != nil && m.Schema != nil
 }
 
 // newSchemaRun numbers the mutants, renders the schemata, and builds the

@@ -23,7 +23,7 @@ const (
 // expectedCost is a mutant's expected work (see the constants).
 func expectedCost(m mutant.Mutant) int {
 	switch {
-	case m.Invalid != "" || m.Unviable != "" || m.Equivalent != "":
+	case !m.Runs():
 		return costStatic
 	case m.Kind == mutant.Kernel:
 		return costKernel

@@ -20,7 +20,7 @@ func shardMutants() []mutant.Mutant {
 			mutant.Mutant{ID: fmt.Sprintf("a%02d-2", i), Kind: mutant.Go, Schema: &mutant.Site{Fallback: "array length"}})
 	}
 	for i := 0; i < 10; i++ {
-		ms = append(ms, mutant.Mutant{ID: fmt.Sprintf("b%02d", i), Kind: mutant.Go, Unviable: "does not type-check"})
+		ms = append(ms, mutant.Mutant{ID: fmt.Sprintf("b%02d", i), Kind: mutant.Go, State: mutant.Unbuildable, Note: "does not type-check"})
 	}
 	ms = append(ms, mutant.Mutant{ID: "k", Kind: mutant.Kernel})
 	return ms

@@ -136,7 +136,7 @@ func (r *Runner) newQueue(ms []mutant.Mutant) *queue {
 	for i, m := range ms {
 		q.pending = append(q.pending, i)
 		q.first[i] = r.firstPackage(m)
-		q.kernel[i] = m.Kind == mutant.Kernel && m.Invalid == "" && m.Equivalent == "" && m.Unviable == ""
+		q.kernel[i] = m.Kind == mutant.Kernel && m.Runs()
 	}
 	return q
 }
@@ -171,7 +171,7 @@ func (q *queue) next() (int, bool) {
 // firstPackage is the package whose baseline a mutant needs first, or ""
 // when it needs none (decided without tests, or a kernel mutant).
 func (r *Runner) firstPackage(m mutant.Mutant) string {
-	if m.Kind != mutant.Go || m.Invalid != "" || m.Equivalent != "" || m.Unviable != "" {
+	if m.Kind != mutant.Go || !m.Runs() {
 		return ""
 	}
 	steps, _, _, ok := r.steps(m)
@@ -237,18 +237,19 @@ func (r *Runner) red(pb *PackageBaseline) {
 }
 
 func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
-	switch {
-	case m.Invalid != "":
-		return mutant.Result{Status: mutant.Error, Why: m.Invalid}
-	case m.Equivalent != "":
-		return mutant.Result{Status: mutant.Ignored, Why: "equivalent: " + m.Equivalent}
-	case m.Unviable != "":
-		why := "does not type-check: " + firstLine(m.Unviable)
-		if vet, ok := strings.CutPrefix(m.Unviable, operator.VetPrefix); ok {
+	switch m.State {
+	case mutant.Invalid:
+		return mutant.Result{Status: mutant.Error, Why: m.Note}
+	case mutant.Equivalent:
+		return mutant.Result{Status: mutant.Ignored, Why: "equivalent: " + m.Note}
+	case mutant.Unbuildable:
+		why := "does not type-check: " + firstLine(m.Note)
+		if vet, ok := strings.CutPrefix(m.Note, operator.VetPrefix); ok {
 			why = "fails the go vet checks go test runs: " + firstLine(vet)
 		}
-		return mutant.Result{Status: mutant.Unviable, Why: why, Excerpt: m.Unviable}
-	case m.Kind == mutant.Kernel:
+		return mutant.Result{Status: mutant.Unviable, Why: why, Excerpt: m.Note}
+	}
+	if m.Kind == mutant.Kernel {
 		return r.runKernel(ctx, m)
 	}
 	return r.execute(ctx, m)
@@ -323,15 +324,6 @@ func byCost(p pkgRun, killers bool) []pkgRun {
 	return out
 }
 
-// SplitTestID splits "pkgpath.TestName".
-func SplitTestID(id string) (pkg, name string, err error) {
-	i := strings.LastIndex(id, ".")
-	if i <= 0 || i == len(id)-1 || strings.Contains(id[i+1:], "/") {
-		return "", "", fmt.Errorf("test %q is not of the form pkgpath.TestName", id)
-	}
-	return id[:i], id[i+1:], nil
-}
-
 type verdict struct {
 	failed   []string // "pkg.Test"
 	ran      []string
@@ -356,14 +348,10 @@ type step struct {
 func (r *Runner) steps(m mutant.Mutant) ([]step, map[string]map[string]bool, mutant.Result, bool) {
 	expected := map[string]map[string]bool{}
 	for _, k := range m.Expected {
-		pkg, name, err := SplitTestID(k)
-		if err != nil {
-			return nil, nil, mutant.Result{Status: mutant.Error, Why: err.Error()}, false
+		if expected[k.Package] == nil {
+			expected[k.Package] = map[string]bool{}
 		}
-		if expected[pkg] == nil {
-			expected[pkg] = map[string]bool{}
-		}
-		expected[pkg][name] = true
+		expected[k.Package][k.Name] = true
 	}
 	observers := r.Prog.Observers(m.Package)
 	for pkg := range expected {
@@ -433,10 +421,7 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return res
 	}
 	res = mutant.Result{Mode: mutant.ModeOverlay}
-	expected := map[string]bool{}
-	for _, k := range m.Expected {
-		expected[k] = true
-	}
+	expected := expectedSet(m)
 	v := verdict{skipped: map[string]string{}}
 	var overlay, dir string
 	bins := map[string]string{} // package -> its overlay test binary, built once
@@ -632,12 +617,12 @@ func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string
 		res.Status, res.KilledBy = mutant.Killed, v.failed
 		res.ExpectedKiller = anyIn(v.failed, expected)
 		if m.Catalog != nil && !res.ExpectedKiller {
-			res.Why = "killed by an unexpected test: " + strings.Join(v.failed, ", ") + "; expected " + strings.Join(m.Expected, ", ")
+			res.Why = "killed by an unexpected test: " + strings.Join(v.failed, ", ") + "; expected " + strings.Join(mutant.TestIDStrings(m.Expected), ", ")
 		}
-	case m.Catalog != nil && !expectedRan && allSkipped(v.skipped, m.Expected):
-		res.Status, res.Why = mutant.NotRun, firstSkip(v.skipped, m.Expected)
+	case m.Catalog != nil && !expectedRan && allSkipped(v.skipped, mutant.TestIDStrings(m.Expected)):
+		res.Status, res.Why = mutant.NotRun, firstSkip(v.skipped, mutant.TestIDStrings(m.Expected))
 	case m.Catalog != nil && !expectedRan:
-		res.Status, res.Why = mutant.Error, "no expected killer ran ("+strings.Join(m.Expected, ", ")+"): no such test, or -run matched nothing"
+		res.Status, res.Why = mutant.Error, "no expected killer ran ("+strings.Join(mutant.TestIDStrings(m.Expected), ", ")+"): no such test, or -run matched nothing"
 	case len(v.ran) == 0 && len(v.skipped) > 0:
 		res.Status, res.Why = mutant.NotRun, firstSkip(v.skipped, nil)
 	case len(v.ran) == 0:
@@ -646,10 +631,20 @@ func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string
 		res.Status = mutant.Survived
 		res.Why = fmt.Sprintf("every selected test passed (%d ran)", len(v.ran))
 		if m.Catalog != nil {
-			res.Why = "the expected killers passed (" + strings.Join(m.Expected, ", ") + ")"
+			res.Why = "the expected killers passed (" + strings.Join(mutant.TestIDStrings(m.Expected), ", ") + ")"
 		}
 	}
 	return res
+}
+
+// expectedSet is a catalog mutant's expected killers as "pkgpath.TestName",
+// the form test2json's results take.
+func expectedSet(m mutant.Mutant) map[string]bool {
+	set := map[string]bool{}
+	for _, k := range m.Expected {
+		set[k.String()] = true
+	}
+	return set
 }
 
 func allSkipped(skipped map[string]string, ids []string) bool {

@@ -63,7 +63,7 @@ func TestQueueKernelPreparation(t *testing.T) {
 	ms := []mutant.Mutant{
 		{ID: "k1", Kind: mutant.Kernel},
 		{ID: "k2", Kind: mutant.Kernel},
-		{ID: "g", Kind: mutant.Go, Invalid: "decided without tests"},
+		{ID: "g", Kind: mutant.Go, State: mutant.Invalid, Note: "decided without tests"},
 	}
 	for _, c := range []struct {
 		name   string
