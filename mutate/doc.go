@@ -65,8 +65,11 @@
 //
 // # Pipeline
 //
-// The pipeline lives in mutate/internal/lab, in the steps cargo-mutants
-// names:
+// The pipeline lives in mutate/internal, one package per step as
+// cargo-mutants has them, run in order by mutate/internal/lab:
+// discover (finding the mutants), schedule (baselines, schemata, test
+// processes, the kernel: judging them) and outcome (the verdicts' tallies
+// and the exit code, which package report renders). In a user's terms:
 //
 //   - discover: load (go/packages) -> catalog (read from the module
 //     through an overlay) -> tree hash -> mutants: the generic operators on

@@ -34,7 +34,7 @@ func finalLine(w io.Writer, err error) exitcode.Code {
 	if err == nil {
 		return exitcode.OK
 	}
-	code := lab.CodeOf(err)
+	code := exitcode.Of(err)
 	reason := strings.TrimSpace(err.Error())
 	if first, _, multi := strings.Cut(reason, "\n"); multi {
 		fmt.Fprintln(w, "mutate: "+reason)
@@ -240,7 +240,7 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
-		return lab.Fail(exitcode.Usage, "no command")
+		return exitcode.Fail(exitcode.Usage, "no command")
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
@@ -249,14 +249,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, err := config.ParseCommand(args[0]); err != nil {
 		fmt.Fprint(stderr, usage())
-		return lab.Fail(exitcode.Usage, "unknown command %q", args[0])
+		return exitcode.Fail(exitcode.Usage, "unknown command %q", args[0])
 	}
 	cfg, pos, err := parse(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return lab.Fail(exitcode.Usage, "%v", err)
+		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
 	switch cfg.Command {
 	case config.CmdMerge:
@@ -271,13 +271,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	if len(files) == 0 {
-		return lab.Fail(exitcode.Usage, "merge needs report files")
+		return exitcode.Fail(exitcode.Usage, "merge needs report files")
 	}
 	var reports []*report.Report
 	for _, p := range files {
 		r, err := report.Read(p)
 		if err != nil {
-			return lab.Fail(exitcode.Usage, "%v", err)
+			return exitcode.Fail(exitcode.Usage, "%v", err)
 		}
 		reports = append(reports, r)
 	}
@@ -287,13 +287,13 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	}
 	merged, err := report.Merge(name, reports)
 	if err != nil {
-		return lab.Fail(exitcode.Usage, "%v", err)
+		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
 	jsonPath, mdPath, err := report.Write(cfg.ReportDir, merged)
 	if err != nil {
-		return lab.Fail(exitcode.Config, "%v", err)
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
 	fmt.Fprintf(stdout, "merged: %s\n", report.ShardTimesText(merged.Gathermut))
-	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
+	return &exitcode.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

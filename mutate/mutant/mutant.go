@@ -80,6 +80,10 @@ const (
 	Interrupted Status = "interrupted"
 )
 
+// NotCovered is the Why of a survivor no test executes: the baseline's
+// coverage decided it without running anything.
+const NotCovered = "not covered by any test"
+
 // Statuses lists every verdict in report order (Interrupted, which is not
 // a verdict, is not among them).
 var Statuses = []Status{Killed, Survived, TimedOut, Unviable, NotRun, Error, Ignored}

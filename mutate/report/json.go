@@ -14,6 +14,7 @@ import (
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
@@ -109,7 +110,7 @@ type Meta struct {
 	Baseline      BaselineInfo        `json:"baseline"`
 	Timing        Timing              `json:"timing"`
 	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
-	Summary       Summary             `json:"summary"`
+	Summary       outcome.Summary     `json:"summary"`
 	ExitCode      exitcode.Code       `json:"exitCode"`
 	Reason        string              `json:"reason"`
 
@@ -239,7 +240,7 @@ func SchemaStatus(r mutant.Result) string {
 	case mutant.Killed:
 		return "Killed"
 	case mutant.Survived:
-		if r.Why == NotCovered {
+		if r.Why == mutant.NotCovered {
 			return "NoCoverage"
 		}
 		return "Survived"
@@ -254,9 +255,6 @@ func SchemaStatus(r mutant.Result) string {
 	}
 	return "Ignored"
 }
-
-// NotCovered is the Why of a mutant no test executes.
-const NotCovered = "not covered by any test"
 
 // statusReason is the one-line reason a viewer shows: why, or for a kill
 // the failing tests and the first line of what they printed.
@@ -294,18 +292,8 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		sorted[i] = clean(o, meta.Paths)
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Mutant.ID < sorted[j].Mutant.ID })
-	meta.Summary = Summarize(sorted)
-	meta.Config = cleanConfig(meta.Config, meta.Paths)
-	if meta.CommandLine == "" {
-		meta.CommandLine = meta.Config.CommandLine()
-	}
-	if meta.Incremental != nil {
-		inc := *meta.Incremental
-		inc.Cache = meta.Paths.Clean(inc.Cache)
-		meta.Incremental = &inc
-	}
-	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
-	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
+	meta = cleanMeta(meta)
+	meta.Summary = outcome.Summarize(sorted)
 	r := &Report{
 		Schema:        "https://git.io/mutation-testing-schema",
 		SchemaVersion: "2",
@@ -322,22 +310,12 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 	r.System.CPU.LogicalCores = meta.Machine.Cores
 	r.System.CPU.Model = meta.Machine.CPU
 	testIDs := map[string]bool{}
-	for i := range sorted {
-		o := sorted[i]
+	for _, o := range sorted {
 		m := o.Mutant
 		fr := r.Files[m.File]
 		if fr == nil {
 			fr = &FileResult{Language: language(m.File), Source: in.Sources[m.File], Mutants: []MutantResult{}}
 			r.Files[m.File] = fr
-		}
-		end := m.End
-		if end.Line == 0 {
-			end = m.Pos
-		}
-		start := m.Pos
-		if start.Line == 0 {
-			start = mutant.Position{Line: 1, Column: 1}
-			end = start
 		}
 		for _, id := range o.Result.KilledBy {
 			testIDs[id] = true
@@ -345,30 +323,63 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		for _, id := range o.Result.CoveredBy {
 			testIDs[id] = true
 		}
-		ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
-		// what the schema's fields hold, and what only discovery and
-		// test selection use, stays out of the evidence
-		ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
-		ev.Mutant.Edit, ev.Mutant.ResultHash = nil, ""
-		ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
-		fr.Mutants = append(fr.Mutants, MutantResult{
-			ID:             m.ID,
-			MutatorName:    m.Operator,
-			Replacement:    m.Replacement,
-			Location:       Location{Start: start, End: end},
-			Status:         SchemaStatus(o.Result),
-			StatusReason:   statusReason(o.Result),
-			KilledBy:       o.Result.KilledBy,
-			CoveredBy:      o.Result.CoveredBy,
-			Duration:       float64(o.Result.Duration) / float64(time.Millisecond),
-			TestsCompleted: o.Result.TestsRun,
-			Description:    description(m),
-			Static:         m.Kind == mutant.Go && !m.InBody && m.Pos.Line > 0,
-			Gathermut:      ev,
-		})
+		fr.Mutants = append(fr.Mutants, mutantResult(meta, o))
 	}
 	r.TestFiles = testFiles(testIDs, in.Tests)
 	return r
+}
+
+// cleanMeta removes absolute paths from the run's record and renders its
+// command line, once.
+func cleanMeta(meta Meta) Meta {
+	meta.Config = cleanConfig(meta.Config, meta.Paths)
+	if meta.CommandLine == "" {
+		meta.CommandLine = meta.Config.CommandLine()
+	}
+	if meta.Incremental != nil {
+		inc := *meta.Incremental
+		inc.Cache = meta.Paths.Clean(inc.Cache)
+		meta.Incremental = &inc
+	}
+	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
+	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
+	return meta
+}
+
+// mutantResult is one mutant in the schema's form, with this tool's
+// evidence.
+func mutantResult(meta Meta, o mutant.Outcome) MutantResult {
+	m := o.Mutant
+	end := m.End
+	if end.Line == 0 {
+		end = m.Pos
+	}
+	start := m.Pos
+	if start.Line == 0 {
+		start = mutant.Position{Line: 1, Column: 1}
+		end = start
+	}
+	ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
+	// what the schema's fields hold, and what only discovery and
+	// test selection use, stays out of the evidence
+	ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
+	ev.Mutant.Edit, ev.Mutant.ResultHash = nil, ""
+	ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
+	return MutantResult{
+		ID:             m.ID,
+		MutatorName:    m.Operator,
+		Replacement:    m.Replacement,
+		Location:       Location{Start: start, End: end},
+		Status:         SchemaStatus(o.Result),
+		StatusReason:   statusReason(o.Result),
+		KilledBy:       o.Result.KilledBy,
+		CoveredBy:      o.Result.CoveredBy,
+		Duration:       float64(o.Result.Duration) / float64(time.Millisecond),
+		TestsCompleted: o.Result.TestsRun,
+		Description:    description(m),
+		Static:         m.Kind == mutant.Go && !m.InBody && m.Pos.Line > 0,
+		Gathermut:      ev,
+	}
 }
 
 // clean trims a result's failure output and removes absolute paths from

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
@@ -101,7 +102,7 @@ func (md *mdReport) head() string {
 		vals = append(vals, fmt.Sprint(s.Reused))
 	}
 	cols = append(cols, "Score")
-	vals = append(vals, FormatScore(s))
+	vals = append(vals, outcome.FormatScore(s))
 	if t := g.Config.Threshold; t.Given {
 		cols = append(cols, "Threshold")
 		vals = append(vals, thresholdCell(s, t))
@@ -175,6 +176,34 @@ func share(left, groupsLeft int) int {
 // the detailed form, shared evenly by the groups (what a group does not
 // use passes on), so that the one-line lists get the rest.
 func (md *mdReport) findings(budget int) string {
+	groups, total := md.findingGroups()
+	if len(groups) == 0 {
+		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart).\n", total)
+	fitFindings(groups, budget-b.Len()-len(groups)*160) // less the headings and cut lines
+	compacted, cut := 0, map[string]int{}
+	for _, g := range groups {
+		compacted += g.write(&b)
+		if n := len(g.items) - g.full - g.compact; n > 0 {
+			cut[g.title] = n
+		}
+	}
+	if compacted > 0 {
+		md.cuts = append(md.cuts, fmt.Sprintf("the diffs of %d of the %d findings (listed on one line each)", compacted, total))
+	}
+	for _, g := range groups {
+		if n := cut[g.title]; n > 0 {
+			md.cuts = append(md.cuts, fmt.Sprintf("%d of the %d %s", n, len(g.items), strings.ToLower(g.title)))
+		}
+	}
+	return b.String()
+}
+
+// findingGroups sorts the findings into their groups, most severe first:
+// catalog failures, survivors (those tests ran and missed first), errors.
+func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 	kinds := []struct {
 		title string
 		keep  func(mutant.Outcome) bool
@@ -202,7 +231,7 @@ func (md *mdReport) findings(budget int) string {
 		if k.title == "Survivors" {
 			// covered survivors first: tests ran and missed them
 			sort.SliceStable(picked, func(i, j int) bool {
-				return (picked[i].Result.Why != NotCovered) && (picked[j].Result.Why == NotCovered)
+				return (picked[i].Result.Why != mutant.NotCovered) && (picked[j].Result.Why == mutant.NotCovered)
 			})
 		}
 		g := &findingGroup{title: k.title}
@@ -212,12 +241,12 @@ func (md *mdReport) findings(budget int) string {
 		groups = append(groups, g)
 		total += len(picked)
 	}
-	if len(groups) == 0 {
-		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart).\n", total)
-	budget -= b.Len() + len(groups)*160 // headings and cut lines
+	return groups, total
+}
+
+// fitFindings sets how many findings of each group keep their diff (full)
+// and how many get one line (compact) within budget bytes.
+func fitFindings(groups []*findingGroup, budget int) {
 	fullSize, compactSize := 0, 0
 	for _, g := range groups {
 		for _, it := range g.items {
@@ -229,73 +258,66 @@ func (md *mdReport) findings(budget int) string {
 		for _, g := range groups {
 			g.full = len(g.items)
 		}
+		return
+	}
+	// detailed forms first, within their share
+	left := budget
+	if compactSize > budget*2/5 {
+		left = budget * 3 / 5
 	} else {
-		// detailed forms first, within their share
-		left := budget
-		if compactSize > budget*2/5 {
-			left = budget * 3 / 5
+		left = budget - compactSize
+	}
+	detailed := left
+	for i, g := range groups {
+		limit := share(left, len(groups)-i)
+		used := 0
+		for _, it := range g.items {
+			if used+len(it.full) > limit {
+				break
+			}
+			used += len(it.full)
+			g.full++
+		}
+		left -= used
+	}
+	// then one line each for the rest, within what is left
+	left = budget - (detailed - left)
+	for i, g := range groups {
+		limit := share(left, len(groups)-i)
+		used := 0
+		for _, it := range g.items[g.full:] {
+			if used+len(it.compact) > limit {
+				break
+			}
+			used += len(it.compact)
+			g.compact++
+		}
+		left -= used
+	}
+}
+
+// write renders the group as fitted: the detailed findings, then the
+// one-line ones, then a count of the rest; it returns how many got one
+// line.
+func (g *findingGroup) write(b *strings.Builder) int {
+	fmt.Fprintf(b, "\n### %s (%d)\n", g.title, len(g.items))
+	for _, it := range g.items[:g.full] {
+		b.WriteString(it.full)
+	}
+	if g.compact > 0 {
+		if g.full > 0 {
+			fmt.Fprintf(b, "\nThe other %s, without their diff (`mutate diff <id>` prints one):\n\n", strings.ToLower(g.title))
 		} else {
-			left = budget - compactSize
+			b.WriteString("\n")
 		}
-		detailed := left
-		for i, g := range groups {
-			limit := share(left, len(groups)-i)
-			used := 0
-			for _, it := range g.items {
-				if used+len(it.full) > limit {
-					break
-				}
-				used += len(it.full)
-				g.full++
-			}
-			left -= used
-		}
-		// then one line each for the rest, within what is left
-		left = budget - (detailed - left)
-		for i, g := range groups {
-			limit := share(left, len(groups)-i)
-			used := 0
-			for _, it := range g.items[g.full:] {
-				if used+len(it.compact) > limit {
-					break
-				}
-				used += len(it.compact)
-				g.compact++
-			}
-			left -= used
+		for _, it := range g.items[g.full : g.full+g.compact] {
+			b.WriteString(it.compact)
 		}
 	}
-	compacted, cut := 0, map[string]int{}
-	for _, g := range groups {
-		fmt.Fprintf(&b, "\n### %s (%d)\n", g.title, len(g.items))
-		for _, it := range g.items[:g.full] {
-			b.WriteString(it.full)
-		}
-		if g.compact > 0 {
-			if g.full > 0 {
-				fmt.Fprintf(&b, "\nThe other %s, without their diff (`mutate diff <id>` prints one):\n\n", strings.ToLower(g.title))
-			} else {
-				b.WriteString("\n")
-			}
-			for _, it := range g.items[g.full : g.full+g.compact] {
-				b.WriteString(it.compact)
-			}
-			compacted += g.compact
-		}
-		if n := len(g.items) - g.full - g.compact; n > 0 {
-			cut[g.title] = n
-			fmt.Fprintf(&b, "\n*%d more %s are not listed here: see the cut note at the end.*\n", n, strings.ToLower(g.title))
-		}
+	if n := len(g.items) - g.full - g.compact; n > 0 {
+		fmt.Fprintf(b, "\n*%d more %s are not listed here: see the cut note at the end.*\n", n, strings.ToLower(g.title))
 	}
-	if compacted > 0 {
-		md.cuts = append(md.cuts, fmt.Sprintf("the diffs of %d of the %d findings (listed on one line each)", compacted, total))
-	}
-	for _, g := range groups {
-		if n := cut[g.title]; n > 0 {
-			md.cuts = append(md.cuts, fmt.Sprintf("%d of the %d %s", n, len(g.items), strings.ToLower(g.title)))
-		}
-	}
-	return b.String()
+	return g.compact
 }
 
 func (md *mdReport) fullFinding(o mutant.Outcome) string {
@@ -400,18 +422,18 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 	}
 	type row struct {
 		key  string
-		s    Summary
+		s    outcome.Summary
 		text string
 	}
 	var rows []row
 	for k, os := range groups {
-		s := Summarize(os)
+		s := outcome.Summarize(os)
 		var b strings.Builder
 		fmt.Fprintf(&b, "| `%s` | %d |", k, s.Judged)
 		for _, st := range mutant.Statuses {
 			fmt.Fprintf(&b, " %d |", s.Counts[st])
 		}
-		fmt.Fprintf(&b, " %s |\n", FormatScore(s))
+		fmt.Fprintf(&b, " %s |\n", outcome.FormatScore(s))
 		rows = append(rows, row{k, s, b.String()})
 	}
 	var hb strings.Builder

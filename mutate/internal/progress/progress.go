@@ -1,4 +1,4 @@
-package lab
+package progress
 
 import (
 	"context"
@@ -11,16 +11,16 @@ import (
 	"gathermut/mutate/mutant"
 )
 
-// progress prints one self-overwriting line on stderr, only when stderr is
+// Line prints one self-overwriting line on stderr, only when stderr is
 // a terminal: judged/total, killed, survived, timed out, judged per
 // minute, elapsed, ETA. Mutants an interrupt leaves unjudged are not
 // counted as done: after Ctrl-C the line says "interrupted: N of M
 // judged" and gives no ETA.
-type progress struct {
+type Line struct {
 	mu          sync.Mutex
 	w           io.Writer
 	tty         bool
-	verbose     bool
+	Verbose     bool // print each verdict as it comes (-v)
 	total       int
 	done        int // judged
 	counts      map[mutant.Status]int
@@ -30,8 +30,8 @@ type progress struct {
 	finished    time.Time
 }
 
-func newProgress(w io.Writer, total int, start time.Time) *progress {
-	p := &progress{w: w, total: total, start: start, counts: map[mutant.Status]int{}}
+func New(w io.Writer, total int, start time.Time) *Line {
+	p := &Line{w: w, total: total, start: start, counts: map[mutant.Status]int{}}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
@@ -40,8 +40,8 @@ func newProgress(w io.Writer, total int, start time.Time) *progress {
 	return p
 }
 
-// update records one outcome.
-func (p *progress) update(o mutant.Outcome) {
+// Update records one outcome.
+func (p *Line) Update(o mutant.Outcome) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if o.Result.Status == mutant.Interrupted {
@@ -51,7 +51,7 @@ func (p *progress) update(o mutant.Outcome) {
 	} else {
 		p.done++
 		p.counts[o.Result.Status]++
-		if p.verbose {
+		if p.Verbose {
 			if p.tty {
 				fmt.Fprint(p.w, "\r\033[K")
 			}
@@ -61,9 +61,9 @@ func (p *progress) update(o mutant.Outcome) {
 	p.draw(false)
 }
 
-// watch redraws the line as soon as ctx is cancelled, before the running
+// Watch redraws the line as soon as ctx is cancelled, before the running
 // mutants stop; the returned func stops watching.
-func (p *progress) watch(ctx context.Context) func() {
+func (p *Line) Watch(ctx context.Context) func() {
 	stop := make(chan struct{})
 	go func() {
 		select {
@@ -81,7 +81,7 @@ func (p *progress) watch(ctx context.Context) func() {
 }
 
 // draw redraws the line, at most every 100 ms unless forced; p.mu held.
-func (p *progress) draw(force bool) {
+func (p *Line) draw(force bool) {
 	last := p.done == p.total
 	if !p.tty || (!force && !last && time.Since(p.lastDraw) < 100*time.Millisecond) {
 		return
@@ -107,7 +107,7 @@ func (p *progress) draw(force bool) {
 
 // judging is the time spent judging: from the start to the interrupt, or
 // to now (to the finish once finished).
-func (p *progress) judging() time.Duration {
+func (p *Line) judging() time.Duration {
 	switch {
 	case !p.interrupted.IsZero():
 		return p.interrupted.Sub(p.start)
@@ -117,17 +117,17 @@ func (p *progress) judging() time.Duration {
 	return time.Since(p.start)
 }
 
-// judgingTime is the mutant phase's time for the rate: judged mutants
+// JudgingTime is the mutant phase's time for the rate: judged mutants
 // over it is mutants per minute.
-func (p *progress) judgingTime() time.Duration {
+func (p *Line) JudgingTime() time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.judging()
 }
 
-// phase redraws a counter of a phase before the mutants run (discovery,
+// Phase redraws a counter of a phase before the mutants run (discovery,
 // baseline), on a terminal only.
-func (p *progress) phase(name string, done, total int) {
+func (p *Line) Phase(name string, done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty || (time.Since(p.lastDraw) < 100*time.Millisecond && done < total) {
@@ -137,8 +137,8 @@ func (p *progress) phase(name string, done, total int) {
 	fmt.Fprintf(p.w, "\r\033[K%s %d/%d  elapsed %s", name, done, total, time.Since(p.start).Round(time.Second))
 }
 
-// finish ends the line; the last state stays on the screen.
-func (p *progress) finish() {
+// Finish ends the line; the last state stays on the screen.
+func (p *Line) Finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.finished.IsZero() {

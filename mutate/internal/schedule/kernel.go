@@ -1,4 +1,4 @@
-package lab
+package schedule
 
 import (
 	"bytes"
@@ -50,7 +50,13 @@ func FindTool(tools []string) (string, bool) {
 	return "", false
 }
 
-func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
+// kernelBuild is the backend of a kernel mutant: the kernel library
+// rebuilt from the catalog's Kernel.Sources with the rewrite, and the
+// mutant's expected killers run against it.
+type kernelBuild struct{ r *Runner }
+
+func (kb kernelBuild) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
+	r := kb.r
 	k, ks := r.Opts.Kernel, &r.kernel
 	if k == nil {
 		ks.settled.Store(true)

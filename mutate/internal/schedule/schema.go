@@ -1,4 +1,4 @@
-package lab
+package schedule
 
 import (
 	"bytes"
@@ -21,6 +21,7 @@ import (
 
 	"github.com/sourcegraph/conc/pool"
 
+	"gathermut/mutate/internal/cache"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/schema"
 	"gathermut/mutate/testbin"
@@ -34,7 +35,7 @@ import (
 // mutant killed by its own package's tests never waits for the tests of
 // the packages that import it.
 type schemaRun struct {
-	l      *lab
+	s      *scheduler
 	tree   string // the tree hash: baselines are cached under it
 	dir    string
 	number map[string]int // mutant id -> its number (GATHERMUT_MUTANT)
@@ -102,9 +103,9 @@ func schemaMutant(m mutant.Mutant) bool {
 // made a variable where a constant is needed, a type the switch wrote
 // wrong, a go vet finding) and builds again; dropped mutants run on their
 // own builds, as without schemata.
-func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string, tree string) (*schemaRun, error) {
+func (s *scheduler) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []string, tree string) (*schemaRun, error) {
 	sr := &schemaRun{
-		l: l, tree: tree, dir: filepath.Join(l.tmp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
+		s: s, tree: tree, dir: filepath.Join(s.Temp, "schema"), number: map[string]int{}, byPkg: map[string][]mutant.Mutant{},
 		binaries: map[string]*future[*binary]{}, baselines: map[string]*future[*PackageBaseline]{}, unusable: map[string]string{},
 	}
 	for _, m := range ms {
@@ -151,15 +152,15 @@ func (l *lab) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager []stri
 		}
 		n := 0
 		for _, out := range failures {
-			n += r.dropFor(out, l.root, dropped)
+			n += r.dropFor(out, s.root, dropped)
 		}
 		if n == 0 {
 			for _, out := range failures {
-				return nil, fmt.Errorf("lab: the schema build fails where no mutant is: %s", firstLine(compileError(out)))
+				return nil, fmt.Errorf("schedule: the schema build fails where no mutant is: %s", firstLine(compileError(out)))
 			}
 		}
 		if round >= 8 {
-			return nil, fmt.Errorf("lab: the schema build still fails after %d rounds", round)
+			return nil, fmt.Errorf("schedule: the schema build still fails after %d rounds", round)
 		}
 	}
 }
@@ -182,108 +183,131 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	sort.Strings(paths)
 	replace := map[string]string{}
 	next := 0
-	root := sr.l.root
 	for i, path := range paths {
-		dir := sr.l.prog.Dir(path)
-		var entries []schema.Entry
-		sources := map[string][]byte{}
-		for _, m := range sr.byPkg[path] {
-			site := *m.Schema
-			if _, gone := r.dropped[m.ID]; gone && site.Switched() {
-				site = mutant.Site{Probe: m.Schema.Probe}
-			}
-			if !site.Switched() && site.Probe < 0 && len(m.Schema.Readers) == 0 {
-				continue
-			}
-			if site.Kind == mutant.UsesSite {
-				// the constant's uses are switched, each to the value the
-				// mutated constant gives it; they also count its coverage
-				for _, u := range site.Uses {
-					if err := readSource(sources, root, u.File); err != nil {
-						return nil, err
-					}
-					use := &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}
-					entries = append(entries, schema.Entry{N: sr.number[m.ID], File: u.File, Site: use})
-				}
-				r.switched[m.ID] = true
-				continue
-			}
-			if _, ok := sources[m.File]; !ok {
-				data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
-				if err != nil {
-					return nil, err
-				}
-				sources[m.File] = data
-			}
-			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site, NoCover: m.Schema.Readers != nil})
-			if site.Switched() {
-				r.switched[m.ID] = true
-			}
-			for _, rd := range m.Schema.Readers {
-				if _, ok := sources[rd.File]; !ok {
-					data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rd.File)))
-					if err != nil {
-						return nil, err
-					}
-					sources[rd.File] = data
-				}
-				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
-			}
+		entries, sources, err := sr.entries(r, path)
+		if err != nil {
+			return nil, err
 		}
 		if len(entries) == 0 {
 			continue
 		}
-		names, err := schemaNames(dir)
-		if err != nil {
+		if next, err = sr.renderPackage(r, i, path, entries, sources, next, replace); err != nil {
 			return nil, err
-		}
-		sp, nextSite, err := schema.Render(names, sources, entries, next)
-		if err != nil {
-			return nil, err
-		}
-		next = nextSite
-		pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
-		r.pkgs[path] = pkg
-		for rel, f := range sp.Files {
-			out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), filepath.Base(rel))
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(out, f.Source, 0o644); err != nil {
-				return nil, err
-			}
-			orig := filepath.Join(root, filepath.FromSlash(rel))
-			replace[orig] = out
-			pkg.files[out] = rel
-			pkg.files[orig] = rel
-		}
-		for _, m := range sr.byPkg[path] {
-			if s, ok := sp.Cover[sr.number[m.ID]]; ok {
-				r.site[m.ID] = s
-			}
 		}
 	}
 	r.sites = max(next, 1)
 	for i, path := range paths {
-		pkg := r.pkgs[path]
-		if pkg == nil {
-			continue
-		}
-		name := filepath.Join(pkg.dir, "zz_gathermut_schema.go")
-		for j := 0; fileExists(name); j++ {
-			name = filepath.Join(pkg.dir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
-		}
-		out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
-		if err := os.WriteFile(out, schema.Support(sr.l.prog.Name(path), pkg.names, r.sites), 0o644); err != nil {
+		if err := sr.writeSupport(r, i, path, replace); err != nil {
 			return nil, err
 		}
-		replace[name] = out
 	}
 	r.overlay = filepath.Join(r.dir, "overlay.json")
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
 		return nil, err
 	}
 	return r, testbin.WriteOverlay(r.overlay, replace)
+}
+
+// entries are a package's schema entries in render r: each mutant's
+// switch (a dropped one keeps only its probe), a constant's switched
+// uses, the probes at a variable's readers; sources holds the files
+// they are in.
+func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string][]byte, error) {
+	root := sr.s.root
+	var entries []schema.Entry
+	sources := map[string][]byte{}
+	for _, m := range sr.byPkg[path] {
+		site := *m.Schema
+		if _, gone := r.dropped[m.ID]; gone && site.Switched() {
+			site = mutant.Site{Probe: m.Schema.Probe}
+		}
+		if !site.Switched() && site.Probe < 0 && len(m.Schema.Readers) == 0 {
+			continue
+		}
+		if site.Kind == mutant.UsesSite {
+			// the constant's uses are switched, each to the value the
+			// mutated constant gives it; they also count its coverage
+			for _, u := range site.Uses {
+				if err := readSource(sources, root, u.File); err != nil {
+					return nil, nil, err
+				}
+				use := &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}
+				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: u.File, Site: use})
+			}
+			r.switched[m.ID] = true
+			continue
+		}
+		if err := readSource(sources, root, m.File); err != nil {
+			return nil, nil, err
+		}
+		entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site, NoCover: m.Schema.Readers != nil})
+		if site.Switched() {
+			r.switched[m.ID] = true
+		}
+		for _, rd := range m.Schema.Readers {
+			if err := readSource(sources, root, rd.File); err != nil {
+				return nil, nil, err
+			}
+			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
+		}
+	}
+	return entries, sources, nil
+}
+
+// renderPackage renders package path (the i-th) from its entries, its
+// hits sites numbered from next, writes its files into the render's
+// directory and maps them in replace; it returns the next site number.
+func (sr *schemaRun) renderPackage(r *render, i int, path string, entries []schema.Entry, sources map[string][]byte, next int, replace map[string]string) (int, error) {
+	dir := sr.s.prog.Dir(path)
+	names, err := schemaNames(dir)
+	if err != nil {
+		return 0, err
+	}
+	sp, nextSite, err := schema.Render(names, sources, entries, next)
+	if err != nil {
+		return 0, err
+	}
+	pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
+	r.pkgs[path] = pkg
+	for rel, f := range sp.Files {
+		out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), filepath.Base(rel))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(out, f.Source, 0o644); err != nil {
+			return 0, err
+		}
+		orig := filepath.Join(sr.s.root, filepath.FromSlash(rel))
+		replace[orig] = out
+		pkg.files[out] = rel
+		pkg.files[orig] = rel
+	}
+	for _, m := range sr.byPkg[path] {
+		if s, ok := sp.Cover[sr.number[m.ID]]; ok {
+			r.site[m.ID] = s
+		}
+	}
+	return nextSite, nil
+}
+
+// writeSupport adds the switch's support file (the active mutant, the
+// hits file of r.sites sites) to a rendered package, under a name no
+// file of the package has.
+func (sr *schemaRun) writeSupport(r *render, i int, path string, replace map[string]string) error {
+	pkg := r.pkgs[path]
+	if pkg == nil {
+		return nil
+	}
+	name := filepath.Join(pkg.dir, "zz_gathermut_schema.go")
+	for j := 0; fileExists(name); j++ {
+		name = filepath.Join(pkg.dir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
+	}
+	out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
+	if err := os.WriteFile(out, schema.Support(sr.s.prog.Name(path), pkg.names, r.sites), 0o644); err != nil {
+		return err
+	}
+	replace[name] = out
+	return nil
 }
 
 // schemaPkg is one rendered package and how to find its files in errors.
@@ -325,12 +349,12 @@ func schemaNames(dir string) (schema.Names, error) {
 // build builds one observing package's test binary from a render.
 func (sr *schemaRun) build(ctx context.Context, obs string, r *render) (*binary, string, error) {
 	bin := filepath.Join(r.dir, strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
-	if err := sr.l.slots.acquire(ctx); err != nil {
+	if err := sr.s.slots.acquire(ctx); err != nil {
 		return nil, "", err
 	}
 	start := time.Now()
-	cmdline, out, err := testbin.Go(ctx, sr.l.root, "test", "-c", "-o", bin, "-overlay", r.overlay, obs)
-	sr.l.slots.release()
+	cmdline, out, err := testbin.Go(ctx, sr.s.root, "test", "-c", "-o", bin, "-overlay", r.overlay, obs)
+	sr.s.slots.release()
 	sr.mu.Lock()
 	sr.builds += time.Since(start)
 	sr.mu.Unlock()
@@ -366,7 +390,7 @@ func (sr *schemaRun) binary(ctx context.Context, obs string) (*binary, error) {
 				return nil, ctx.Err()
 			}
 			dropped := maps.Clone(r.dropped)
-			if r.dropFor(out, sr.l.root, dropped) == 0 || round >= 8 {
+			if r.dropFor(out, sr.s.root, dropped) == 0 || round >= 8 {
 				return nil, fmt.Errorf("the schema test binary of %s does not build: %s", obs, firstLine(compileError(out)))
 			}
 			if r, err = sr.render(dropped); err != nil {
@@ -388,22 +412,22 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 	sr.mu.Unlock()
 	return f.get(func() (*PackageBaseline, error) {
 		if pb := sr.cachedBaseline(obs); pb != nil {
-			sr.l.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
+			sr.s.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
 			return pb, nil
 		}
 		b, err := sr.binary(ctx, obs)
 		if err != nil {
 			return nil, err
 		}
-		pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
-			Binary: b.path, Hits: b.r.sites, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+		pb, err := runPackageBaseline(ctx, sr.s.prog, obs, packageOptions{
+			Binary: b.path, Hits: b.r.sites, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
 		})
 		if err != nil {
 			return nil, err
 		}
 		pb.render = b.r
 		pb.Commands = append([]string{b.command}, pb.Commands...)
-		sr.l.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
+		sr.s.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
 		if len(pb.Failing) == 0 {
 			sr.cacheBaseline(obs, pb)
 			return pb, nil
@@ -424,7 +448,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		sr.mu.Lock()
 		sr.unusable[obs] = why
 		sr.mu.Unlock()
-		fmt.Fprintf(sr.l.stderr, "mutate: %s\n", why)
+		fmt.Fprintf(sr.s.Stderr, "mutate: %s\n", why)
 		return plain, nil
 	})
 }
@@ -564,19 +588,19 @@ func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBas
 		mutated = append(mutated, p)
 	}
 	sort.Strings(mutated)
-	if cover := coverFor(sr.l.prog, obs, mutated); len(cover) > 0 {
+	if cover := coverFor(sr.s.prog, obs, mutated); len(cover) > 0 {
 		args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
 	}
-	if err := sr.l.slots.acquire(ctx); err != nil {
+	if err := sr.s.slots.acquire(ctx); err != nil {
 		return nil, err
 	}
-	cmdline, out, err := testbin.Go(ctx, sr.l.root, append(args, obs)...)
-	sr.l.slots.release()
+	cmdline, out, err := testbin.Go(ctx, sr.s.root, append(args, obs)...)
+	sr.s.slots.release()
 	if err != nil {
-		return nil, fmt.Errorf("lab: baseline build of %s failed: %v\n%s", obs, err, out)
+		return nil, fmt.Errorf("schedule: baseline build of %s failed: %v\n%s", obs, err, out)
 	}
-	pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
-		Binary: bin, Cover: true, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+	pb, err := runPackageBaseline(ctx, sr.s.prog, obs, packageOptions{
+		Binary: bin, Cover: true, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
 	})
 	if err != nil {
 		return nil, err
@@ -617,7 +641,7 @@ type cachedTest struct {
 
 func (sr *schemaRun) baselineKey(obs string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "baseline\x00%s\x00%s\x00%s\x00%s", toolVersion(), sr.l.root, sr.tree, obs)
+	fmt.Fprintf(h, "baseline\x00%s\x00%s\x00%s\x00%s", cache.Tool(), sr.s.root, sr.tree, obs)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -625,7 +649,7 @@ func (sr *schemaRun) baselineKey(obs string) string {
 func (sr *schemaRun) observed(obs string) []mutant.Mutant {
 	var out []mutant.Mutant
 	for pkg, ms := range sr.byPkg {
-		if slices.Contains(sr.l.prog.Observers(pkg), obs) {
+		if slices.Contains(sr.s.prog.Observers(pkg), obs) {
 			out = append(out, ms...)
 		}
 	}
@@ -634,12 +658,12 @@ func (sr *schemaRun) observed(obs string) []mutant.Mutant {
 
 // cachedBaseline returns obs's baseline from the cache, or nil.
 func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
-	if sr.l.cfg.NoCache {
+	if sr.s.cfg.NoCache {
 		return nil
 	}
 	key := sr.baselineKey(obs)
 	var e baselineEntry
-	if !readCache("baseline", key, &e) || e.Key != key {
+	if !cache.Read("baseline", key, &e) || e.Key != key {
 		return nil
 	}
 	universe := map[string]bool{}
@@ -651,7 +675,7 @@ func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
 			return nil
 		}
 	}
-	pb := &PackageBaseline{Path: obs, Dir: sr.l.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
+	pb := &PackageBaseline{Path: obs, Dir: sr.s.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
 	for _, t := range e.Tests {
 		pb.Tests[t.Name] = &TestBaseline{Name: t.Name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip}
 		pb.Names = append(pb.Names, t.Name)
@@ -668,12 +692,12 @@ func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
 // cacheBaseline records obs's green schema baseline, adding to what the
 // cache holds for the same tree.
 func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
-	if sr.l.cfg.NoCache {
+	if sr.s.cfg.NoCache {
 		return
 	}
 	key := sr.baselineKey(obs)
 	var old baselineEntry
-	if !readCache("baseline", key, &old) || old.Key != key {
+	if !cache.Read("baseline", key, &old) || old.Key != key {
 		old = baselineEntry{}
 	}
 	e := baselineEntry{Key: key, Covered: map[string][]string{}, Flaky: pb.Flaky}
@@ -703,8 +727,8 @@ func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
 			}
 		}
 	}
-	if err := writeCache("baseline", key, e); err != nil {
-		fmt.Fprintf(sr.l.stderr, "mutate: baseline cache not written: %v\n", err)
+	if err := cache.Write("baseline", key, e); err != nil {
+		fmt.Fprintf(sr.s.Stderr, "mutate: baseline cache not written: %v\n", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package lab
+package progress
 
 import (
 	"bytes"
@@ -23,16 +23,16 @@ func TestProgress(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			p := newProgress(&buf, len(outcomes), time.Now())
+			p := New(&buf, len(outcomes), time.Now())
 			if p.tty {
 				t.Fatal("a bytes.Buffer taken for a terminal")
 			}
-			p.tty, p.verbose = c.tty, c.verbose
+			p.tty, p.Verbose = c.tty, c.verbose
 			for i, st := range outcomes {
 				p.lastDraw = time.Time{} // draw every update
-				p.update(mutant.Outcome{Mutant: mutant.Mutant{ID: "m" + string(rune('0'+i))}, Result: mutant.Result{Status: st, Why: "why"}})
+				p.Update(mutant.Outcome{Mutant: mutant.Mutant{ID: "m" + string(rune('0'+i))}, Result: mutant.Result{Status: st, Why: "why"}})
 			}
-			p.finish()
+			p.Finish()
 			out := buf.String()
 			for _, s := range c.want {
 				if !strings.Contains(out, s) {
@@ -53,19 +53,19 @@ func TestProgress(t *testing.T) {
 // reports afterwards do not move the count.
 func TestProgressInterrupted(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(&buf, 10, time.Now())
+	p := New(&buf, 10, time.Now())
 	p.tty = true
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := p.watch(ctx)
+	stop := p.Watch(ctx)
 	for _, st := range []mutant.Status{mutant.Killed, mutant.Survived, mutant.Killed} {
-		p.update(mutant.Outcome{Result: mutant.Result{Status: st}})
+		p.Update(mutant.Outcome{Result: mutant.Result{Status: st}})
 	}
 	cancel()
 	for i := 0; i < 7; i++ {
-		p.update(mutant.Outcome{Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}})
+		p.Update(mutant.Outcome{Result: mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}})
 	}
 	stop()
-	p.finish()
+	p.Finish()
 	out := buf.String()
 	last := out[strings.LastIndex(out, "\r"):]
 	if !strings.Contains(last, "interrupted: 3 of 10 judged  killed 2  survived 1") || strings.Contains(last, "ETA") {
@@ -74,7 +74,7 @@ func TestProgressInterrupted(t *testing.T) {
 	if strings.Contains(out, "10/10") {
 		t.Errorf("unjudged mutants counted as done: %q", out)
 	}
-	if j := p.judgingTime(); j <= 0 || j > time.Since(p.start) {
+	if j := p.JudgingTime(); j <= 0 || j > time.Since(p.start) {
 		t.Errorf("judging time %s", j)
 	}
 }

@@ -1,4 +1,4 @@
-package lab
+package discover
 
 import (
 	"fmt"
@@ -21,13 +21,13 @@ type exclusion struct {
 }
 
 // newExclusion resolves the exactly named packages of the configuration.
-func (l *lab) newExclusion() (*exclusion, error) {
-	e := &exclusion{globs: l.cfg.Exclude, whole: map[string]bool{}}
-	if len(e.globs) == 0 || !l.cfg.Given.Packages {
+func (x *discoverer) newExclusion() (*exclusion, error) {
+	e := &exclusion{globs: x.cfg.Exclude, whole: map[string]bool{}}
+	if len(e.globs) == 0 || !x.cfg.Given.Packages {
 		return e, nil
 	}
 	var exact []string
-	for _, p := range l.cfg.Patterns {
+	for _, p := range x.cfg.Patterns {
 		if !strings.Contains(p, "...") {
 			exact = append(exact, p)
 		}
@@ -35,23 +35,23 @@ func (l *lab) newExclusion() (*exclusion, error) {
 	if len(exact) == 0 {
 		return e, nil
 	}
-	pkgs, err := ListPackages(l.cfg.Dir, exact)
+	pkgs, err := ListPackages(x.cfg.Dir, exact)
 	if err != nil {
 		return nil, err
 	}
 	for _, p := range pkgs {
-		e.whole[l.relDir(p)] = true
+		e.whole[x.relDir(p)] = true
 	}
 	return e, nil
 }
 
 // relDir is the module-relative directory of a package of the module ("" for
 // the root package).
-func (l *lab) relDir(importPath string) string {
-	if importPath == l.module {
+func (x *discoverer) relDir(importPath string) string {
+	if importPath == x.Module {
 		return ""
 	}
-	return strings.TrimPrefix(importPath, l.module+"/")
+	return strings.TrimPrefix(importPath, x.Module+"/")
 }
 
 // excluded reports whether the generic operators skip the module-relative
@@ -74,9 +74,9 @@ func (e *exclusion) excluded(rel string) bool {
 
 // packages drops the packages whose directory a glob excludes as a whole
 // (so they are not even loaded), keeping exactly named ones.
-func (e *exclusion) packages(l *lab, pkgs []string) []string {
+func (e *exclusion) packages(x *discoverer, pkgs []string) []string {
 	return filter(pkgs, func(p string) bool {
-		dir := l.relDir(p)
+		dir := x.relDir(p)
 		if len(e.globs) == 0 || dir == "" || e.whole[dir] {
 			return true
 		}
@@ -110,7 +110,7 @@ func (e *exclusion) filesFilter(keep func(string) bool) func(string) bool {
 
 // reportExclusions says on stderr what the exclusions and //gathermut:ignore
 // directives left out, when they left out anything.
-func (l *lab) reportExclusions(e *exclusion, st operator.Stats) {
+func (x *discoverer) reportExclusions(e *exclusion, st operator.Stats) {
 	var parts []string
 	if n := len(e.pkgs); n > 0 {
 		parts = append(parts, fmt.Sprintf("%s (%s)", countOf(n, "package"), listSome(e.pkgs, 3)))
@@ -125,7 +125,7 @@ func (l *lab) reportExclusions(e *exclusion, st operator.Stats) {
 		parts = append(parts, countOf(n, "declaration")+" by "+operator.IgnorePrefix)
 	}
 	if len(parts) > 0 {
-		l.progressf("mutate: no generic mutants in %s\n", strings.Join(parts, ", "))
+		x.progressf("mutate: no generic mutants in %s\n", strings.Join(parts, ", "))
 	}
 }
 

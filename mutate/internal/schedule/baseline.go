@@ -1,4 +1,4 @@
-package lab
+package schedule
 
 import (
 	"bufio"
@@ -156,7 +156,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 			defer mu.Unlock()
 			b.Commands = append(b.Commands, cmdline)
 			if err != nil {
-				return fmt.Errorf("lab: baseline build of %s failed: %v\n%s", path, err, out)
+				return fmt.Errorf("schedule: baseline build of %s failed: %v\n%s", path, err, out)
 			}
 			bins[path] = bin
 			return nil
@@ -236,127 +236,154 @@ var profiles atomic.Int64
 // makes the baseline red.
 func runPackageBaseline(ctx context.Context, prog *load.Program, path string, o packageOptions) (*PackageBaseline, error) {
 	start := time.Now()
-	pb := &PackageBaseline{Path: path, Dir: prog.Dir(path), Tests: map[string]*TestBaseline{}}
+	pr := &packageRun{prog: prog, o: o, pb: &PackageBaseline{Path: path, Dir: prog.Dir(path), Tests: map[string]*TestBaseline{}}, firsts: map[string]*firstRun{}}
 	names := prog.Tests(path)
 	if len(names) == 0 {
-		return pb, nil
-	}
-	type first struct {
-		action, output string
-		elapsed        time.Duration
-		blocks         map[string][]block
-		hits           []byte
-	}
-	var mu sync.Mutex
-	firsts := map[string]*first{}
-	run := func(ctx context.Context, opts testbin.Options) (*testbin.Result, error) {
-		if err := o.Slots.acquire(ctx); err != nil {
-			return nil, err
-		}
-		defer o.Slots.release()
-		res, err := testbin.Run(ctx, opts)
-		if o.Progress != nil {
-			o.Progress()
-		}
-		return res, err
+		return pr.pb, nil
 	}
 	p := pool.New().WithErrors().WithContext(ctx).WithCancelOnError()
 	for _, name := range names {
-		profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", profiles.Add(1)))
-		p.Go(func(ctx context.Context) error {
-			opts := testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: path, Run: "^" + regexp.QuoteMeta(name) + "$", Timeout: o.Timeout}
-			switch {
-			case o.Hits > 0:
-				if err := os.WriteFile(profile, make([]byte, o.Hits), 0o644); err != nil {
-					return err
-				}
-				opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
-			case o.Cover:
-				opts.Cover = profile
-			}
-			res, err := run(ctx, opts)
-			if err != nil {
-				return err
-			}
-			f := &first{action: BaseGone}
-			if t, ok := res.Tests[name]; ok {
-				f.action, f.output, f.elapsed = t.Action, t.Output, t.Elapsed
-			}
-			if f.action == "run" {
-				f.action = BaseFail // crashed mid-test, or hung
-				f.output += res.Output
-				if res.TimedOut {
-					f.output += fmt.Sprintf("\n[stopped after %s, the baseline timeout]", o.Timeout)
-				}
-			}
-			switch {
-			case o.Hits > 0:
-				f.hits, err = os.ReadFile(profile)
-				os.Remove(profile)
-			case o.Cover:
-				f.blocks, err = readProfile(profile, prog.Module)
-				os.Remove(profile)
-			}
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			firsts[name] = f
-			pb.Commands = append(pb.Commands, res.Command)
-			mu.Unlock()
-			return nil
-		})
+		p.Go(func(ctx context.Context) error { return pr.alone(ctx, name) })
 	}
-	var together *testbin.Result
-	p.Go(func(ctx context.Context) error {
-		res, err := run(ctx, testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: path, Timeout: o.Timeout})
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		together = res
-		pb.Commands = append(pb.Commands, res.Command)
-		mu.Unlock()
-		return nil
-	})
+	p.Go(pr.together)
 	if err := p.Wait(); err != nil {
 		return nil, err
 	}
+	pb := pr.pb
 	for _, name := range names {
-		f := firsts[name]
-		t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, hits: f.hits, Output: f.output}
-		second := BaseGone
-		if s, ok := together.Tests[name]; ok {
-			second = s.Action
-			if second == "run" {
-				second = BaseFail
-			}
-			t.Elapsed = max(t.Elapsed, s.Elapsed)
-			if second != f.action {
-				t.Output += s.Output
-			}
-		}
-		switch {
-		case f.action != second:
-			t.Status = BaseFlaky
-			pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", path, name, f.action, second))
-		default:
-			t.Status = f.action
-		}
-		if t.Status == BaseFail {
-			pb.Failing = append(pb.Failing, path+"."+name)
-		}
-		if t.Status == BaseSkip {
-			t.Skip = testbin.SkipMessage(f.output)
-		}
-		pb.Tests[name] = t
-		pb.Names = append(pb.Names, name)
+		pr.judge(name)
 	}
 	sort.Strings(pb.Names)
 	sort.Strings(pb.Flaky)
 	sort.Strings(pb.Failing)
 	pb.Elapsed = time.Since(start)
 	return pb, nil
+}
+
+// packageRun is one package's baseline in progress.
+type packageRun struct {
+	prog *load.Program
+	o    packageOptions
+	pb   *PackageBaseline
+
+	mu     sync.Mutex
+	firsts map[string]*firstRun // each test's run alone
+	all    *testbin.Result      // the run of every test together
+}
+
+// firstRun is a test's run alone: its result, and what it covered.
+type firstRun struct {
+	action, output string
+	elapsed        time.Duration
+	blocks         map[string][]block
+	hits           []byte
+}
+
+// run runs one test process in a slot.
+func (pr *packageRun) run(ctx context.Context, opts testbin.Options) (*testbin.Result, error) {
+	if err := pr.o.Slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer pr.o.Slots.release()
+	res, err := testbin.Run(ctx, opts)
+	if pr.o.Progress != nil {
+		pr.o.Progress()
+	}
+	return res, err
+}
+
+// alone runs one test by itself, recording what it covered: the schema
+// sites it hit, or its coverage profile.
+func (pr *packageRun) alone(ctx context.Context, name string) error {
+	o, pb := pr.o, pr.pb
+	profile := filepath.Join(o.TempDir, fmt.Sprintf("cover%d.out", profiles.Add(1)))
+	opts := testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: pb.Path, Run: "^" + regexp.QuoteMeta(name) + "$", Timeout: o.Timeout}
+	switch {
+	case o.Hits > 0:
+		if err := os.WriteFile(profile, make([]byte, o.Hits), 0o644); err != nil {
+			return err
+		}
+		opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
+	case o.Cover:
+		opts.Cover = profile
+	}
+	res, err := pr.run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	f := &firstRun{action: BaseGone}
+	if t, ok := res.Tests[name]; ok {
+		f.action, f.output, f.elapsed = t.Action, t.Output, t.Elapsed
+	}
+	if f.action == "run" {
+		f.action = BaseFail // crashed mid-test, or hung
+		f.output += res.Output
+		if res.TimedOut {
+			f.output += fmt.Sprintf("\n[stopped after %s, the baseline timeout]", o.Timeout)
+		}
+	}
+	switch {
+	case o.Hits > 0:
+		f.hits, err = os.ReadFile(profile)
+		os.Remove(profile)
+	case o.Cover:
+		f.blocks, err = readProfile(profile, pr.prog.Module)
+		os.Remove(profile)
+	}
+	if err != nil {
+		return err
+	}
+	pr.mu.Lock()
+	pr.firsts[name] = f
+	pb.Commands = append(pb.Commands, res.Command)
+	pr.mu.Unlock()
+	return nil
+}
+
+// together runs every test of the package in one process.
+func (pr *packageRun) together(ctx context.Context) error {
+	res, err := pr.run(ctx, testbin.Options{Binary: pr.o.Binary, Dir: pr.pb.Dir, Package: pr.pb.Path, Timeout: pr.o.Timeout})
+	if err != nil {
+		return err
+	}
+	pr.mu.Lock()
+	pr.all = res
+	pr.pb.Commands = append(pr.pb.Commands, res.Command)
+	pr.mu.Unlock()
+	return nil
+}
+
+// judge sets a test's baseline status from its two runs: flaky when they
+// differ, else what both say.
+func (pr *packageRun) judge(name string) {
+	pb, f := pr.pb, pr.firsts[name]
+	t := &TestBaseline{Name: name, Elapsed: f.elapsed, blocks: f.blocks, hits: f.hits, Output: f.output}
+	second := BaseGone
+	if s, ok := pr.all.Tests[name]; ok {
+		second = s.Action
+		if second == "run" {
+			second = BaseFail
+		}
+		t.Elapsed = max(t.Elapsed, s.Elapsed)
+		if second != f.action {
+			t.Output += s.Output
+		}
+	}
+	switch {
+	case f.action != second:
+		t.Status = BaseFlaky
+		pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", pb.Path, name, f.action, second))
+	default:
+		t.Status = f.action
+	}
+	if t.Status == BaseFail {
+		pb.Failing = append(pb.Failing, pb.Path+"."+name)
+	}
+	if t.Status == BaseSkip {
+		t.Skip = testbin.SkipMessage(f.output)
+	}
+	pb.Tests[name] = t
+	pb.Names = append(pb.Names, name)
 }
 
 // slots bounds the child processes a run has at once: baseline tests,

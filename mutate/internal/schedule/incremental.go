@@ -1,4 +1,4 @@
-package lab
+package schedule
 
 import (
 	"crypto/sha256"
@@ -13,6 +13,8 @@ import (
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/incremental"
+	"gathermut/mutate/internal/cache"
+	"gathermut/mutate/internal/discover"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
@@ -28,19 +30,19 @@ type incrementalRun struct {
 
 // incrementalPath is the cache file: the one given, or one per module
 // root in the user cache dir.
-func (l *lab) incrementalPath() string {
-	if l.cfg.Incremental != config.IncrementalDefault {
-		p, err := filepath.Abs(l.cfg.Incremental)
+func (s *scheduler) incrementalPath() string {
+	if s.cfg.Incremental != config.IncrementalDefault {
+		p, err := filepath.Abs(s.cfg.Incremental)
 		if err != nil {
-			return l.cfg.Incremental
+			return s.cfg.Incremental
 		}
 		return p
 	}
-	dir := cacheDir()
+	dir := cache.Dir()
 	if dir == "" {
-		dir = filepath.Join(l.root, ".gathermut")
+		dir = filepath.Join(s.root, ".gathermut")
 	}
-	sum := sha256.Sum256([]byte(l.root))
+	sum := sha256.Sum256([]byte(s.root))
 	return filepath.Join(dir, "incremental", hex.EncodeToString(sum[:8])+".json.gz")
 }
 
@@ -48,24 +50,24 @@ func (l *lab) incrementalPath() string {
 // still holds (returned as outcomes, marked reused) and those to run. On
 // any failure to read the module or the cache it says so and runs
 // everything.
-func (l *lab) openIncremental(ms []mutant.Mutant, machine report.Machine) (*incrementalRun, []mutant.Outcome, []mutant.Mutant) {
+func (s *scheduler) openIncremental(ms []mutant.Mutant) (*incrementalRun, []mutant.Outcome, []mutant.Mutant) {
 	start := time.Now()
-	path := l.incrementalPath()
-	cache, err := incremental.Open(path)
+	path := s.incrementalPath()
+	store, err := incremental.Open(path)
 	if err != nil {
-		fmt.Fprintf(l.stderr, "mutate: %v\n", err)
+		fmt.Fprintf(s.Stderr, "mutate: %v\n", err)
 	}
-	g, err := incremental.Build(l.root, l.module, load.Env(), l.incrementalSalt(machine))
+	g, err := incremental.Build(s.root, s.prog.Module, load.Env(), s.incrementalSalt(s.Machine))
 	if err != nil {
-		fmt.Fprintf(l.stderr, "mutate: --incremental: %v: every mutant runs\n", err)
+		fmt.Fprintf(s.Stderr, "mutate: --incremental: %v: every mutant runs\n", err)
 		return nil, nil, ms
 	}
-	inc := &incrementalRun{graph: g, cache: cache, salt: l.kernelSalt()}
+	inc := &incrementalRun{graph: g, cache: store, salt: s.kernelSalt()}
 	var reused []mutant.Outcome
 	var run []mutant.Mutant
 	for _, m := range ms {
 		if m.Runs() {
-			if r, ok := cache.Lookup(g, m, inc.extra(m)...); ok {
+			if r, ok := store.Lookup(g, m, inc.extra(m)...); ok {
 				reused = append(reused, mutant.Outcome{Mutant: m, Result: r})
 				continue
 			}
@@ -73,8 +75,8 @@ func (l *lab) openIncremental(ms []mutant.Mutant, machine report.Machine) (*incr
 		run = append(run, m)
 	}
 	inc.reused = len(reused)
-	l.progressf("mutate: --incremental: %d of %d verdicts reused from %s, %d mutants to judge (%.1f s)\n",
-		len(reused), len(ms), l.paths().Clean(path), len(run), time.Since(start).Seconds())
+	s.progressf("mutate: --incremental: %d of %d verdicts reused from %s, %d mutants to judge (%.1f s)\n",
+		len(reused), len(ms), s.Paths.Clean(path), len(run), time.Since(start).Seconds())
 	return inc, reused, run
 }
 
@@ -90,25 +92,25 @@ func (inc *incrementalRun) extra(m mutant.Mutant) []string {
 // store records this run's verdicts and writes the cache file. A whole
 // run forgets what its packages no longer have; an interrupted one keeps
 // everything it did not get to.
-func (l *lab) storeIncremental(inc *incrementalRun, outcomes []mutant.Outcome, interrupted bool) *report.IncrementalInfo {
+func (s *scheduler) storeIncremental(inc *incrementalRun, outcomes []mutant.Outcome, interrupted bool) *report.IncrementalInfo {
 	keep := map[string]bool{}
 	packages := map[string]bool{}
 	for _, o := range outcomes {
 		if o.Result.Status == mutant.Interrupted {
 			continue
 		}
-		o.Result = cleanForCache(o.Result, l.paths())
+		o.Result = cleanForCache(o.Result, s.Paths)
 		if inc.cache.Store(inc.graph, o, inc.extra(o.Mutant)...) {
 			keep[inc.graph.Identity(o.Mutant)] = true
 		}
 		packages[o.Mutant.Package] = true
 	}
-	if !interrupted && l.cfg.Select == "" && l.cfg.Shard.N == 0 && l.cfg.InDiff == "" {
+	if !interrupted && s.cfg.Select == "" && s.cfg.Shard.N == 0 && s.cfg.InDiff == "" {
 		inc.cache.Forget(packages, keep)
 	}
 	info := &report.IncrementalInfo{Cache: inc.cache.Path, Reused: inc.reused, Stored: len(inc.cache.Entries)}
 	if err := inc.cache.Save(); err != nil {
-		fmt.Fprintf(l.stderr, "mutate: %v\n", err)
+		fmt.Fprintf(s.Stderr, "mutate: %v\n", err)
 	}
 	return info
 }
@@ -126,7 +128,7 @@ func cleanForCache(r mutant.Result, p report.Paths) mutant.Result {
 // incrementalSalt is what every verdict depends on besides the module:
 // the tool, Go, the platform, the judging flags, the GPUs found and the
 // GATHERMUT_ environment the tests may read.
-func (l *lab) incrementalSalt(machine report.Machine) string {
+func (s *scheduler) incrementalSalt(machine report.Machine) string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "GATHERMUT_") && !strings.HasPrefix(kv, "GATHERMUT_CACHE=") && !strings.HasPrefix(kv, "GATHERMUT_KEEP_TMP=") {
@@ -138,21 +140,21 @@ func (l *lab) incrementalSalt(machine report.Machine) string {
 	for _, g := range machine.GPUs {
 		gpus = append(gpus, g.Name+"/"+g.Arch)
 	}
-	return fmt.Sprintf("%s\x00%s\x00%s/%s\x00%+v\x00%s\x00%s", toolVersion(), goVersion(), runtime.GOOS, runtime.GOARCH,
-		l.cfg.Judging(), strings.Join(gpus, ","), strings.Join(env, "\x00"))
+	return fmt.Sprintf("%s\x00%s\x00%s/%s\x00%+v\x00%s\x00%s", cache.Tool(), s.GoVersion, runtime.GOOS, runtime.GOARCH,
+		s.cfg.Judging(), strings.Join(gpus, ","), strings.Join(env, "\x00"))
 }
 
 // kernelSalt is what a kernel mutant's verdict depends on outside Go
 // code: the kernel sources and which compiler is on PATH.
-func (l *lab) kernelSalt() []string {
-	k := l.cat.Kernel
+func (s *scheduler) kernelSalt() []string {
+	k := s.Discovery.Catalog.Kernel
 	if k == nil {
 		return nil
 	}
 	tool, _ := FindTool(k.Tools)
 	out := []string{"compiler=" + tool}
-	files := kernelFiles(l.root, l.cat)
-	sums := hashFiles(l.root, files)
+	files := discover.KernelFiles(s.root, s.Discovery.Catalog)
+	sums := cache.HashFiles(s.root, files)
 	for _, f := range files {
 		out = append(out, f+"="+sums[f])
 	}
