@@ -45,7 +45,7 @@ func newFake(name string, result error) (fake, *int) {
 	return fake{name: name, result: result, calls: n}, n
 }
 
-var declined = fmt.Errorf("fake: not today: %w", ErrDeclined)
+var errFakeDecline = fmt.Errorf("fake: not today: %w", ErrDeclined)
 
 // except returns the admitted codecs without t.
 func except(t gguf.Type) []gguf.Type {
@@ -234,15 +234,15 @@ func TestDispatchStats(t *testing.T) {
 		stats     Stats
 	}{
 		{"first serves", []fake{{name: "a"}, {name: "b"}}, 3, "", []int{3, 0}, Stats{Selections: 3, LastProvider: "a"}},
-		{"decline then serve", []fake{{name: "a", result: declined}, {name: "b"}}, 2, "", []int{2, 2},
+		{"decline then serve", []fake{{name: "a", result: errFakeDecline}, {name: "b"}}, 2, "", []int{2, 2},
 			Stats{Selections: 2, Declines: 2, Fallbacks: 2, LastProvider: "b"}},
-		{"two declines then serve", []fake{{name: "a", result: declined}, {name: "b", result: declined}, {name: "c"}}, 1, "", []int{1, 1, 1},
+		{"two declines then serve", []fake{{name: "a", result: errFakeDecline}, {name: "b", result: errFakeDecline}, {name: "c"}}, 1, "", []int{1, 1, 1},
 			Stats{Selections: 1, Declines: 2, Fallbacks: 1, LastProvider: "c"}},
 		{"refusal ends dispatch", []fake{{name: "a", result: refusal}, {name: "b"}}, 1, "fake: bad input", []int{1, 0},
 			Stats{Selections: 1, LastProvider: "a"}},
-		{"refusal after decline", []fake{{name: "a", result: declined}, {name: "b", result: refusal}, {name: "c"}}, 1, "fake: bad input", []int{1, 1, 0},
+		{"refusal after decline", []fake{{name: "a", result: errFakeDecline}, {name: "b", result: refusal}, {name: "c"}}, 1, "fake: bad input", []int{1, 1, 0},
 			Stats{Selections: 1, Declines: 1, Fallbacks: 1, LastProvider: "b"}},
-		{"all decline", []fake{{name: "a", result: declined}, {name: "b", result: declined}}, 2,
+		{"all decline", []fake{{name: "a", result: errFakeDecline}, {name: "b", result: errFakeDecline}}, 2,
 			"gather: Embedding: every EmbeddingQuant provider for device gpu declined; last: fake: not today: gather: provider declined", []int{2, 2},
 			Stats{Declines: 4}},
 		{"unsupported type skipped", []fake{{name: "a", types: []gguf.Type{gguf.TypeQ8_0}}, {name: "b"}}, 1, "", []int{0, 1},
@@ -351,7 +351,7 @@ func TestStatsConcurrent(t *testing.T) {
 	r := NewRegistry()
 	var mu sync.Mutex
 	n := 0
-	mustReg(t, r, OpEmbeddingQuant, GPU, fake{name: "d", result: declined})
+	mustReg(t, r, OpEmbeddingQuant, GPU, fake{name: "d", result: errFakeDecline})
 	mustReg(t, r, OpEmbeddingQuant, GPU, lockedFake{name: "s", mu: &mu, n: &n})
 	r.EnableStats(true)
 	var wg sync.WaitGroup

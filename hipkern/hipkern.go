@@ -161,9 +161,6 @@ func Load() error {
 // emulation (an environment variable could be left set by anyone).
 var emulationRequest atomic.Pointer[string]
 
-// errNoCgo is Load's error in a build without cgo.
-var errNoCgo = errors.New("hipkern: built without cgo")
-
 // probeDevices checks the library's ABI, that it is a GPU library (the host
 // emulation only when emulation is set) and that it sees a GPU, and
 // describes it and its device 0.

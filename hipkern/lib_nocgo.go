@@ -2,7 +2,13 @@
 
 package hipkern
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// errNoCgo is Load's error in a build without cgo.
+var errNoCgo = errors.New("hipkern: built without cgo")
 
 // openLib needs cgo (dlopen); without it there is no GPU path.
 func openLib(path string) (backend, error) { return nil, errNoCgo }

@@ -11,6 +11,7 @@ import (
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 	"gathermut/mutate/operator"
 )
 
@@ -45,8 +46,8 @@ func TestCatalogResolves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m.Unviable != "" {
-				t.Fatalf("does not type-check: %s", m.Unviable)
+			if m.State == mutant.Unbuildable {
+				t.Fatalf("does not type-check: %s", m.Note)
 			}
 			if strings.TrimSpace(m.Diff) == "" {
 				t.Fatal("empty diff")

@@ -15,7 +15,6 @@ import (
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
-	"gathermut/mutate/internal/lab"
 	"gathermut/mutate/load"
 	"gathermut/mutate/report"
 )
@@ -58,11 +57,11 @@ type benchTarget struct {
 func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 	root, _, err := load.ModuleRoot(cfg.Dir)
 	if err != nil {
-		return lab.Fail(exitcode.Config, "%v", err)
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
 	if _, err := os.Stat(fixtureDir); err != nil {
-		return lab.Fail(exitcode.Config, "bench: no fixture at %s", fixtureDir)
+		return exitcode.Fail(exitcode.Config, "bench: no fixture at %s", fixtureDir)
 	}
 	tmp, err := os.MkdirTemp("", "gathermut-bench-")
 	if err != nil {
@@ -74,13 +73,13 @@ func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 	build := osexec.Command("go", "build", "-o", tool, "./mutate")
 	build.Dir, build.Env = root, load.Env()
 	if out, err := build.CombinedOutput(); err != nil {
-		return lab.Fail(exitcode.Config, "bench: build: %v %s", err, out)
+		return exitcode.Fail(exitcode.Config, "bench: build: %v %s", err, out)
 	}
 	gremlins, err := installGremlins(tmp)
 	if err != nil {
 		// The bench is a comparison: without the reference tool's rows it
 		// has not measured what it is for.
-		return lab.Fail(exitcode.Config, "bench: gremlins: %v", err)
+		return exitcode.Fail(exitcode.Config, "bench: gremlins: %v", err)
 	}
 	targets := []benchTarget{{
 		name: "fixture", dir: fixtureDir, ours: []string{"all", "./...", "--timeout-floor", "2s"},
@@ -99,21 +98,21 @@ func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 		warm := osexec.Command("go", append([]string{"test", "-count=1", "-run", "^$"}, t.warm...)...)
 		warm.Dir, warm.Env = t.dir, load.Env()
 		if out, err := warm.CombinedOutput(); err != nil {
-			return lab.Fail(exitcode.Config, "bench: %s: go test: %v\n%s", t.name, err, out)
+			return exitcode.Fail(exitcode.Config, "bench: %s: go test: %v\n%s", t.name, err, out)
 		}
 		for _, j := range []int{1, 2} {
 			for _, mode := range []string{"schemata", "no-schemata"} {
 				fmt.Fprintf(stderr, "bench: gathermut (%s) on %s with -j %d\n", mode, t.name, j)
 				row, err := benchOurs(tool, t, tmp, mode, j)
 				if err != nil {
-					return lab.Fail(exitcode.Config, "bench: %v", err)
+					return exitcode.Fail(exitcode.Config, "bench: %v", err)
 				}
 				rows = append(rows, row)
 			}
 			fmt.Fprintf(stderr, "bench: gremlins on %s with --workers %d\n", t.name, j)
 			row, err := benchGremlins(gremlins, t, tmp, j)
 			if err != nil {
-				return lab.Fail(exitcode.Config, "bench: gremlins: %v", err)
+				return exitcode.Fail(exitcode.Config, "bench: gremlins: %v", err)
 			}
 			rows = append(rows, row)
 		}

@@ -68,8 +68,11 @@
 //
 // # Pipeline
 //
-// The pipeline lives in mutate/internal/lab, in the steps cargo-mutants
-// names:
+// The pipeline lives in mutate/internal, one package per step as
+// cargo-mutants has them, run in order by mutate/internal/lab:
+// discover (finding the mutants), schedule (baselines, schemata, test
+// processes, the kernel: judging them) and outcome (the verdicts' tallies
+// and the exit code, which package report renders). In a user's terms:
 //
 //   - discover: load (go/packages) -> catalog (read from the module
 //     through an overlay) -> tree hash -> mutants: the generic operators on
@@ -101,6 +104,15 @@
 //     mutants were all recorded (a run after an all, a second run <id>)
 //     takes it from there. --no-cache reads and writes neither cache.
 //   - outcome: the tree hash again, the reports, the exit status.
+//
+// Two hashes of the module: the whole source tree's, taken before and
+// after a run, which must not differ (exit 7); and the report's "tree
+// before", over only the files the run judged (package mutate/tree,
+// JudgedFiles: the mutated packages and the tests that observe them, what
+// those import, the catalog, kernel sources, testdata, go.mod, go.sum and
+// the project file). list prints the latter ("tree <hash> (N files
+// judged)"): a report is current while its hash is the one list prints
+// with the report's flags.
 //
 // --no-schemata builds every mutant on its own (the mode before
 // schemata); both modes give the same verdicts. Each mutant's result says

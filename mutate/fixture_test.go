@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
@@ -124,9 +125,12 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 	return r, byID
 }
 
+// treeHash is the fixture's tree hash. A run judges every file of the
+// fixture (all its packages are mutated, and the catalog, kernel and
+// project file count), so it is also the hash its reports record.
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern"})
+	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern", ".gathermut.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,8 +268,19 @@ func TestFixtureFullRun(t *testing.T) {
 	if len(outcomes) < 100 {
 		t.Errorf("only %d mutants", len(outcomes))
 	}
+	checkCatalogEvidence(t, outcomes)
+	g := r.Gathermut
+	if r.SchemaVersion != "2" || r.Thresholds.High == 0 || g.TreeBefore != before || g.TreeAfter != before || g.Interrupted {
+		t.Errorf("report header: schema %q thresholds %+v tree %s -> %s interrupted %v", r.SchemaVersion, r.Thresholds, g.TreeBefore, g.TreeAfter, g.Interrupted)
+	}
+	checkSchemaFields(t, r)
+	checkReportText(t, reports)
+}
 
-	// every catalog entry is there, with its verdict and evidence
+// checkCatalogEvidence: every catalog entry of the fixture is there, with
+// its verdict and evidence.
+func checkCatalogEvidence(t *testing.T, outcomes map[string]mutant.Outcome) {
+	t.Helper()
 	for id, st := range map[string]mutant.Status{
 		"square-unregistered": mutant.Killed, "check-skipped": mutant.Killed, "large-limit-removed": mutant.Killed,
 		"small-max-off-by-one": mutant.Killed, "version-bumped": mutant.Killed, "scale-adds": mutant.Killed, "kernel-scale": mutant.NotRun,
@@ -282,12 +297,12 @@ func TestFixtureFullRun(t *testing.T) {
 	if o := outcomes["kernel-scale"]; !strings.HasPrefix(o.Result.Why, "no compiler") {
 		t.Errorf("kernel-scale: why %q, want no compiler", o.Result.Why)
 	}
+}
 
-	// the schema fields viewers need
-	g := r.Gathermut
-	if r.SchemaVersion != "2" || r.Thresholds.High == 0 || g.TreeBefore != before || g.TreeAfter != before || g.Interrupted {
-		t.Errorf("report header: schema %q thresholds %+v tree %s -> %s interrupted %v", r.SchemaVersion, r.Thresholds, g.TreeBefore, g.TreeAfter, g.Interrupted)
-	}
+// checkSchemaFields: the schema fields viewers need are there for every
+// mutant.
+func checkSchemaFields(t *testing.T, r *report.Report) {
+	t.Helper()
 	schemaStatuses := map[string]bool{"Killed": true, "Survived": true, "NoCoverage": true, "CompileError": true, "RuntimeError": true, "Timeout": true, "Ignored": true, "Pending": true}
 	for path, f := range r.Files {
 		if f.Language == "" || f.Source == "" {
@@ -308,7 +323,12 @@ func TestFixtureFullRun(t *testing.T) {
 			}
 		}
 	}
-	// raw JSON keys, as a viewer reads them
+}
+
+// checkReportText: the raw JSON keys a viewer reads, and the markdown's
+// sections.
+func checkReportText(t *testing.T, reports string) {
+	t.Helper()
 	raw, _ := os.ReadFile(filepath.Join(reports, "mutation.json"))
 	for _, key := range []string{`"schemaVersion":"2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot":"."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
 		if !bytes.Contains(raw, []byte(key)) {
@@ -986,28 +1006,6 @@ func TestFixtureIncremental(t *testing.T) {
 		}
 		return readReport(t, filepath.Join(reports, name+".json"))
 	}
-	// executed lists the mutants a run built or tested, not reused
-	executed := func(outcomes map[string]mutant.Outcome) map[string]bool {
-		out := map[string]bool{}
-		for id, o := range outcomes {
-			if report.Tested(o) {
-				out[id] = true
-			}
-		}
-		return out
-	}
-	sameVerdicts := func(what string, got, want map[string]mutant.Outcome) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Errorf("%s: %d mutants, want %d", what, len(got), len(want))
-		}
-		for id, w := range want {
-			g := got[id]
-			if g.Result.Status != w.Result.Status || strings.Join(g.Result.KilledBy, ",") != strings.Join(w.Result.KilledBy, ",") {
-				t.Errorf("%s: %s: %s by %v, from scratch %s by %v", what, id, g.Result.Status, g.Result.KilledBy, w.Result.Status, w.Result.KilledBy)
-			}
-		}
-	}
 
 	_, first := run("first", true)
 	if len(executed(first)) < 30 {
@@ -1017,7 +1015,7 @@ func TestFixtureIncremental(t *testing.T) {
 	if n := len(executed(again)); n != 0 || r.Gathermut.Summary.Reused == 0 {
 		t.Errorf("an unchanged tree: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
 	}
-	sameVerdicts("unchanged", again, first)
+	sameVerdicts(t, "unchanged", again, first)
 	for _, f := range r.Files {
 		for _, m := range f.Mutants {
 			if m.Gathermut.Result.Reused && !strings.HasSuffix(m.StatusReason, "(reused from the incremental cache)") {
@@ -1029,24 +1027,9 @@ func TestFixtureIncremental(t *testing.T) {
 	// a one-line change to one function: only its own mutants run
 	edit(t, filepath.Join(dir, "strong", "strong.go"), "return f * 0.5 // want killed", "return f / 2 // want killed")
 	r, changed := run("changed", true)
-	halve := 0
-	for id, o := range changed {
-		inHalve := o.Mutant.File == "strong/strong.go" && o.Mutant.Func == "Halve"
-		if inHalve {
-			halve++
-		}
-		if report.Tested(o) != inHalve {
-			t.Errorf("after a change to Halve: %s (%s) tested %v", id, o.Mutant.Func, report.Tested(o))
-		}
-		if o.Result.Reused == (inHalve || o.Mutant.Unviable != "" || o.Mutant.Equivalent != "") {
-			t.Errorf("after a change to Halve: %s reused %v", id, o.Result.Reused)
-		}
-	}
-	if halve < 2 {
-		t.Errorf("only %d mutants in Halve", halve)
-	}
+	checkOnlyHalveRan(t, changed)
 	_, scratch := run("scratch-1", false)
-	sameVerdicts("after the change", changed, scratch)
+	sameVerdicts(t, "after the change", changed, scratch)
 	if r.Gathermut.Incremental == nil || r.Gathermut.Incremental.Reused != r.Gathermut.Summary.Reused || strings.Contains(r.Gathermut.Incremental.Cache, dir) {
 		t.Errorf("incremental record %+v", r.Gathermut.Incremental)
 	}
@@ -1060,8 +1043,8 @@ func TestFixtureIncremental(t *testing.T) {
 	killedNow := 0
 	for id, o := range looped {
 		weak := strings.HasPrefix(o.Mutant.File, "weak/")
-		if report.Tested(o) != (weak && o.Mutant.Unviable == "" && o.Mutant.Equivalent == "") {
-			t.Errorf("after a new test in weak: %s tested %v", id, report.Tested(o))
+		if outcome.Tested(o) != (weak && o.Mutant.State != mutant.Unbuildable && o.Mutant.State != mutant.Equivalent) {
+			t.Errorf("after a new test in weak: %s tested %v", id, outcome.Tested(o))
 		}
 		if weak && o.Result.Status == mutant.Killed {
 			killedNow++
@@ -1071,7 +1054,56 @@ func TestFixtureIncremental(t *testing.T) {
 		t.Errorf("the new test killed nothing in weak")
 	}
 	_, scratch = run("scratch-2", false)
-	sameVerdicts("after the new test", looped, scratch)
+	sameVerdicts(t, "after the new test", looped, scratch)
+}
+
+// executed lists the mutants a run built or tested, not reused.
+func executed(outcomes map[string]mutant.Outcome) map[string]bool {
+	out := map[string]bool{}
+	for id, o := range outcomes {
+		if outcome.Tested(o) {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// sameVerdicts: an incremental run's verdicts and killers are a run from
+// scratch's.
+func sameVerdicts(t *testing.T, what string, got, want map[string]mutant.Outcome) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d mutants, want %d", what, len(got), len(want))
+	}
+	for id, w := range want {
+		g := got[id]
+		if g.Result.Status != w.Result.Status || strings.Join(g.Result.KilledBy, ",") != strings.Join(w.Result.KilledBy, ",") {
+			t.Errorf("%s: %s: %s by %v, from scratch %s by %v", what, id, g.Result.Status, g.Result.KilledBy, w.Result.Status, w.Result.KilledBy)
+		}
+	}
+}
+
+// checkOnlyHalveRan: after a change to Halve, only its mutants were
+// tested, and every other verdict (but those decided without tests) was
+// reused.
+func checkOnlyHalveRan(t *testing.T, changed map[string]mutant.Outcome) {
+	t.Helper()
+	halve := 0
+	for id, o := range changed {
+		inHalve := o.Mutant.File == "strong/strong.go" && o.Mutant.Func == "Halve"
+		if inHalve {
+			halve++
+		}
+		if outcome.Tested(o) != inHalve {
+			t.Errorf("after a change to Halve: %s (%s) tested %v", id, o.Mutant.Func, outcome.Tested(o))
+		}
+		if o.Result.Reused == (inHalve || o.Mutant.State == mutant.Unbuildable || o.Mutant.State == mutant.Equivalent) {
+			t.Errorf("after a change to Halve: %s reused %v", id, o.Result.Reused)
+		}
+	}
+	if halve < 2 {
+		t.Errorf("only %d mutants in Halve", halve)
+	}
 }
 
 func edit(t *testing.T, path, old, repl string) {

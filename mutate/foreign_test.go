@@ -14,6 +14,7 @@ import (
 
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
 	"gathermut/mutate/tree"
 )
@@ -95,47 +96,8 @@ func TestForeignModuleNoFlags(t *testing.T) {
 	r, outcomes := readReport(t, filepath.Join(dir, "reports", "mutation.json"))
 	checkVerdicts(t, wants, outcomes)
 
-	seen := map[string]bool{}
-	for id, o := range outcomes {
-		m := o.Mutant
-		seen[m.File] = true
-		seen[m.Func] = true
-		switch {
-		case m.File == "stack/limit_tiny.go":
-			t.Errorf("%s: a mutant of a file the build excludes", id)
-		case m.Func == "Dump":
-			t.Errorf("%s: a mutant of a //gathermut:ignore declaration", id)
-		case m.File == "checksum/checksum.go" && (m.Pos.Line == 12 || m.Pos.Line == 13):
-			t.Errorf("%s: a default mutant in the weights table", id)
-		}
-	}
-	for _, want := range []string{"stack/limit_default.go", "(*Stack).Pop", "Max", "checksum/checksum.go", "Sum"} {
-		if !seen[want] {
-			t.Errorf("no mutant in %s", want)
-		}
-	}
-
-	// JSON locations are positions in the file on disk: the bytes there are
-	// the mutant's original text, and its edit touches them
-	sources := map[string][]byte{}
-	for path, f := range r.Files {
-		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources[path] = src
-		for _, jm := range f.Mutants {
-			m := jm.Gathermut.Mutant
-			start, end := offsetOf(src, jm.Location.Start), offsetOf(src, jm.Location.End)
-			if start < 0 || end < start || string(src[start:end]) != m.Original {
-				t.Errorf("%s: location %v-%v holds %q on disk, want the mutated %q", jm.ID, jm.Location.Start, jm.Location.End, safeSlice(src, start, end), m.Original)
-				continue
-			}
-			if m.Edit != nil && (m.Edit.End < start || m.Edit.Start > end) {
-				t.Errorf("%s: the edit [%d, %d) is outside the location [%d, %d)", jm.ID, m.Edit.Start, m.Edit.End, start, end)
-			}
-		}
-	}
+	checkForeignMutants(t, outcomes)
+	sources := checkLocationsOnDisk(t, dir, r)
 	if len(sources) != 3 {
 		t.Errorf("mutants in %d files, want 3", len(sources))
 	}
@@ -168,6 +130,59 @@ func TestForeignModuleNoFlags(t *testing.T) {
 	if after, _ := tree.HashTree(dir, nil); after.Hash != before.Hash {
 		t.Errorf("git apply --check changed the module")
 	}
+}
+
+// checkForeignMutants: no mutant in a file the build excludes, in a
+// //gathermut:ignore declaration or in the weights table, and some in
+// every other file and function.
+func checkForeignMutants(t *testing.T, outcomes map[string]mutant.Outcome) {
+	t.Helper()
+	seen := map[string]bool{}
+	for id, o := range outcomes {
+		m := o.Mutant
+		seen[m.File] = true
+		seen[m.Func] = true
+		switch {
+		case m.File == "stack/limit_tiny.go":
+			t.Errorf("%s: a mutant of a file the build excludes", id)
+		case m.Func == "Dump":
+			t.Errorf("%s: a mutant of a //gathermut:ignore declaration", id)
+		case m.File == "checksum/checksum.go" && (m.Pos.Line == 12 || m.Pos.Line == 13):
+			t.Errorf("%s: a default mutant in the weights table", id)
+		}
+	}
+	for _, want := range []string{"stack/limit_default.go", "(*Stack).Pop", "Max", "checksum/checksum.go", "Sum"} {
+		if !seen[want] {
+			t.Errorf("no mutant in %s", want)
+		}
+	}
+}
+
+// checkLocationsOnDisk: JSON locations are positions in the file on disk:
+// the bytes there are the mutant's original text, and its edit touches
+// them. It returns the files' bytes.
+func checkLocationsOnDisk(t *testing.T, dir string, r *report.Report) map[string][]byte {
+	t.Helper()
+	sources := map[string][]byte{}
+	for path, f := range r.Files {
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[path] = src
+		for _, jm := range f.Mutants {
+			m := jm.Gathermut.Mutant
+			start, end := offsetOf(src, jm.Location.Start), offsetOf(src, jm.Location.End)
+			if start < 0 || end < start || string(src[start:end]) != m.Original {
+				t.Errorf("%s: location %v-%v holds %q on disk, want the mutated %q", jm.ID, jm.Location.Start, jm.Location.End, safeSlice(src, start, end), m.Original)
+				continue
+			}
+			if m.Edit != nil && (m.Edit.End < start || m.Edit.Start > end) {
+				t.Errorf("%s: the edit [%d, %d) is outside the location [%d, %d)", jm.ID, m.Edit.Start, m.Edit.End, start, end)
+			}
+		}
+	}
+	return sources
 }
 
 func runIn(t *testing.T, dir, name string, args ...string) string {

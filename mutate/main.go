@@ -34,7 +34,7 @@ func finalLine(w io.Writer, err error) exitcode.Code {
 	if err == nil {
 		return exitcode.OK
 	}
-	code := lab.CodeOf(err)
+	code := exitcode.Of(err)
 	reason := strings.TrimSpace(err.Error())
 	if first, _, multi := strings.Cut(reason, "\n"); multi {
 		fmt.Fprintln(w, "mutate: "+reason)
@@ -196,7 +196,10 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 // arguments left after the command's own (merge's report files).
 func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 	cfg := config.Default()
-	cfg.Command = args[0]
+	var err error
+	if cfg.Command, err = config.ParseCommand(args[0]); err != nil {
+		return cfg, nil, err
+	}
 	var shard, operators string
 	fs := flags(&cfg, &shard, &operators, stderr)
 	pos, err := parseFlags(fs, args[1:])
@@ -226,13 +229,13 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 		return cfg, nil, err
 	}
 	switch cfg.Command {
-	case "run", "diff":
+	case config.CmdRun, config.CmdDiff:
 		if len(pos) == 0 {
 			return cfg, nil, fmt.Errorf("%s needs a mutant id or glob", cfg.Command)
 		}
 		cfg.Select, pos = pos[0], pos[1:]
 		cfg.Patterns = pos
-	case "all", "list":
+	case config.CmdAll, config.CmdList:
 		cfg.Patterns = pos
 	}
 	cfg.Given.Packages = len(cfg.Patterns) > 0
@@ -242,28 +245,28 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage())
-		return lab.Fail(exitcode.Usage, "no command")
+		return exitcode.Fail(exitcode.Usage, "no command")
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usage())
 		return nil
-	case "all", "list", "run", "diff", "merge", "bench":
-	default:
+	}
+	if _, err := config.ParseCommand(args[0]); err != nil {
 		fmt.Fprint(stderr, usage())
-		return lab.Fail(exitcode.Usage, "unknown command %q", args[0])
+		return exitcode.Fail(exitcode.Usage, "unknown command %q", args[0])
 	}
 	cfg, pos, err := parse(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return lab.Fail(exitcode.Usage, "%v", err)
+		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
 	switch cfg.Command {
-	case "merge":
+	case config.CmdMerge:
 		return mergeCmd(cfg, pos, stdout)
-	case "bench":
+	case config.CmdBench:
 		return benchCmd(cfg, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -273,13 +276,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 
 func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	if len(files) == 0 {
-		return lab.Fail(exitcode.Usage, "merge needs report files")
+		return exitcode.Fail(exitcode.Usage, "merge needs report files")
 	}
 	var reports []*report.Report
 	for _, p := range files {
 		r, err := report.Read(p)
 		if err != nil {
-			return lab.Fail(exitcode.Usage, "%v", err)
+			return exitcode.Fail(exitcode.Usage, "%v", err)
 		}
 		reports = append(reports, r)
 	}
@@ -289,16 +292,16 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	}
 	merged, err := report.Merge(name, reports)
 	if err != nil {
-		return lab.Fail(exitcode.Usage, "%v", err)
+		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
 	jsonPath, mdPath, err := report.Write(cfg.ReportDir, merged)
 	if err != nil {
-		return lab.Fail(exitcode.Config, "%v", err)
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath, report.HTMLPath(jsonPath))
 	if err := report.WriteExtras(cfg, merged, stdout); err != nil {
-		return lab.Fail(exitcode.Config, "%v", err)
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	fmt.Fprintf(stdout, "merged: %s\n", report.ShardTimesText(merged.Gathermut))
-	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
+	return &exitcode.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

@@ -10,7 +10,6 @@ import (
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
-	"gathermut/mutate/internal/lab"
 )
 
 // TestDocExitStatus: the exit statuses in the command's doc are the ones
@@ -45,7 +44,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Command != "run" || cfg.Select != "arith:*" || strings.Join(cfg.Patterns, " ") != "./gguf/..." || cfg.Jobs != 3 ||
+	if cfg.Command != config.CmdRun || cfg.Select != "arith:*" || strings.Join(cfg.Patterns, " ") != "./gguf/..." || cfg.Jobs != 3 ||
 		cfg.Shard != (config.Shard{K: 1, N: 4}) || strings.Join(cfg.Operators, ",") != "arith,negate" || cfg.TimeoutFloor.String() != "3s" ||
 		cfg.Catalog != "" || !cfg.CatalogExplicit {
 		t.Errorf("config %+v", cfg)
@@ -82,9 +81,9 @@ func TestFinalLine(t *testing.T) {
 		want string
 	}{
 		{nil, exitcode.OK, ""},
-		{lab.Fail(exitcode.Catalog, "catalog mutant q8k-trait-removed not killed by its expected test"), exitcode.Catalog, "exit 5: catalog mutant q8k-trait-removed not killed by its expected test\n"},
-		{&lab.Exit{Code: exitcode.OK, Reason: "ok: 3 mutants judged"}, exitcode.OK, "exit 0: ok: 3 mutants judged\n"},
-		{lab.Fail(exitcode.Baseline, "build failed:\nline 1\nline 2"), exitcode.Baseline, "mutate: build failed:\nline 1\nline 2\nexit 3: build failed:\n"},
+		{exitcode.Fail(exitcode.Catalog, "catalog mutant q8k-trait-removed not killed by its expected test"), exitcode.Catalog, "exit 5: catalog mutant q8k-trait-removed not killed by its expected test\n"},
+		{&exitcode.Exit{Code: exitcode.OK, Reason: "ok: 3 mutants judged"}, exitcode.OK, "exit 0: ok: 3 mutants judged\n"},
+		{exitcode.Fail(exitcode.Baseline, "build failed:\nline 1\nline 2"), exitcode.Baseline, "mutate: build failed:\nline 1\nline 2\nexit 3: build failed:\n"},
 		{errors.New("plain"), exitcode.Config, "exit 8: plain\n"},
 	} {
 		var buf bytes.Buffer

@@ -2,7 +2,10 @@ package main
 
 import (
 	"io/fs"
+	"os"
+	osexec "os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -51,5 +54,78 @@ func TestRowProjectFile(t *testing.T) {
 		if !strings.HasPrefix(f, "gather/gathertest/") {
 			t.Errorf("%s is excluded; only gather/gathertest should be", f)
 		}
+	}
+}
+
+// TestRowTreeHash: the row's report hash covers what a run judges. On a
+// copy of this repository (its tracked files), a change to the mutation
+// tool's own fixtures and tests leaves the hash that mutate list prints
+// (and a report records) as it was; a change to .gathermut.json, which
+// decides what is mutated, changes it. --only-catalog (what CI runs)
+// keeps the three listings short.
+func TestRowTreeHash(t *testing.T) {
+	out, err := osexec.Command("git", "-C", "..", "ls-files", "-z").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	dir := t.TempDir()
+	for _, rel := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		data, err := os.ReadFile(filepath.Join("..", rel))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted in the working tree, not yet committed
+			}
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	treeLine := regexp.MustCompile(`; tree ([0-9a-f]{12}) \((\d+) files judged\)`)
+	hash := func() string {
+		t.Helper()
+		res := runMutate(t, dir, nil, "list", "--only-catalog", "--no-cache")
+		m := treeLine.FindStringSubmatch(res.stderr)
+		if res.code != 0 || m == nil {
+			t.Fatalf("mutate list: exit %d, no tree line:\n%s", res.code, res.stderr)
+		}
+		return m[1]
+	}
+	appendTo := func(rel, text string) {
+		t.Helper()
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(data, text...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := hash()
+	appendTo("mutate/testdata/fixture/strong/strong.go", "\n// a fixture edit\n")
+	appendTo("mutate/fixture_test.go", "\n// a tool test edit\n")
+	appendTo("README.md", "\na documentation edit\n")
+	if got := hash(); got != before {
+		t.Errorf("editing the tool's fixtures and the docs changed the row's hash: %s -> %s", before, got)
+	}
+	project := filepath.Join(dir, config.ProjectFile)
+	data, err := os.ReadFile(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"comment": "`, `"comment": "edited. `, 1)
+	if edited == string(data) {
+		t.Fatalf("%s has no comment to edit", config.ProjectFile)
+	}
+	if err := os.WriteFile(project, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := hash(); got == before {
+		t.Errorf("editing %s left the row's hash at %s", config.ProjectFile, got)
 	}
 }

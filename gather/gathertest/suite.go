@@ -261,7 +261,7 @@ func CheckRefusals(s Subject) error {
 			return
 		}
 		for _, c := range cases {
-			call, outBuf, want, err := ValidCall(s.Memory, base)
+			call, outBuf, _, err := ValidCall(s.Memory, base)
 			if err != nil {
 				r.errorf("%s: %v", c.Name, err)
 				return
@@ -282,7 +282,7 @@ func CheckRefusals(s Subject) error {
 			if d := checkOut(placed{buf: outBuf}, 64*4, make([][]byte, 3)); d != "" {
 				r.errorf("%s: the refused call touched out: %s", c.Name, d)
 			}
-			call, outBuf, want, err = ValidCall(s.Memory, base)
+			call, outBuf, want, err := ValidCall(s.Memory, base)
 			if err != nil {
 				r.errorf("%s: %v", c.Name, err)
 				return

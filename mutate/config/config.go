@@ -24,7 +24,7 @@ var DefaultPatterns = []string{"./gguf/...", "./gather", "./gather/internal/..."
 
 // Config is one run's configuration.
 type Config struct {
-	Command         string   `json:"command"`          // all, list, run, diff
+	Command         Command  `json:"command"`          // all, list, run, diff, merge, bench
 	Select          string   `json:"select,omitempty"` // the id glob of run and diff
 	Dir             string   `json:"dir"`              // a directory of the module to test
 	Patterns        []string `json:"patterns"`         // package patterns (from the project file or ./... when none given)
@@ -64,7 +64,7 @@ type Config struct {
 // Default returns the configuration of a plain "mutate all".
 func Default() Config {
 	return Config{
-		Command:         "all",
+		Command:         CmdAll,
 		Dir:             ".",
 		Jobs:            1,
 		TimeoutFactor:   3,
@@ -137,7 +137,7 @@ func (c Config) ReportName() string {
 	switch {
 	case c.Name != "":
 		return c.Name
-	case c.Command == "run":
+	case c.Command == CmdRun:
 		return "run"
 	case c.Shard.N > 0:
 		return fmt.Sprintf("mutation-shard-%d-of-%d", c.Shard.K, c.Shard.N)

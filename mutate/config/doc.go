@@ -1,6 +1,8 @@
 // Package config is the typed configuration of one mutate run: what the
 // command line asked for, with its defaults. The command parses its flags
-// into a Config, the pipeline (mutate/internal/lab) runs from it, and the
-// report carries it whole, so a merge compares the settings that decide
+// into a Config (the command itself a Command, not a string), the
+// pipeline (mutate/internal/lab and its steps) runs from it, and the
+// report carries it once, with the one command line rendered from it
+// (Config.CommandLine), so a merge compares the settings that decide
 // verdicts field by field instead of re-parsing flag strings.
 package config

@@ -70,7 +70,7 @@ func Open(path string) (*Cache, error) {
 // are cheap to decide again, and errors and interrupted mutants are not
 // verdicts on the code.
 func Cacheable(o mutant.Outcome) bool {
-	decided := o.Mutant.Unviable != "" || o.Mutant.Invalid != "" || o.Mutant.Equivalent != ""
+	decided := !o.Mutant.Runs()
 	switch o.Result.Status {
 	case mutant.Killed, mutant.Survived, mutant.TimedOut, mutant.Unviable:
 		return !decided

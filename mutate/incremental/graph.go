@@ -145,77 +145,20 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 	}
 	testOnly := testOnlyPackages(pkgs)
 	fset := token.NewFileSet()
-	var all []*pkgSyntax
 	for _, p := range pkgs {
 		if len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
 			continue
 		}
-		internal := &pkgSyntax{l: p, path: p.ImportPath, test: p.ImportPath, scope: map[string]int{}}
-		external := &pkgSyntax{l: p, path: p.ImportPath + "_test", test: p.ImportPath, scope: map[string]int{}}
-		internal.extras = hashFiles(p.Dir, p.SFiles, p.CFiles, p.HFiles, p.CXXFiles, p.SysoFiles)
-		internal.embeds = hashFiles(p.Dir, p.EmbedFiles, p.TestEmbedFiles)
-		external.embeds = hashFiles(p.Dir, p.XTestEmbedFiles)
-		groups := []struct {
-			into  *pkgSyntax
-			files []string
-			test  bool
-			cgo   bool
-		}{{internal, p.GoFiles, false, false}, {internal, p.CgoFiles, false, true}, {internal, p.TestGoFiles, true, false}, {external, p.XTestGoFiles, true, false}}
-		for _, grp := range groups {
-			for _, name := range grp.files {
-				path := filepath.Join(p.Dir, name)
-				src, err := os.ReadFile(path)
-				if err != nil {
-					return fmt.Errorf("incremental: %w", err)
-				}
-				f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
-				if err != nil {
-					return fmt.Errorf("incremental: %w", err)
-				}
-				rel, err := filepath.Rel(g.root, path)
-				if err != nil {
-					return fmt.Errorf("incremental: %w", err)
-				}
-				pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly[p.ImportPath], cgo: grp.cgo}
-				if grp.cgo {
-					// the cgo preamble is the import "C" declaration's comment
-					for _, imp := range f.Imports {
-						if imp.Path.Value == `"C"` && imp.Doc != nil {
-							internal.extras = sha256.Sum256(append(internal.extras[:], imp.Doc.Text()...))
-						}
-						if gd := importDecl(f, imp); gd != nil && gd.Doc != nil {
-							internal.extras = sha256.Sum256(append(internal.extras[:], gd.Doc.Text()...))
-						}
-					}
-				}
-				grp.into.files = append(grp.into.files, pf)
-			}
+		internal, external, err := g.parse(p, fset, testOnly[p.ImportPath])
+		if err != nil {
+			return err
 		}
 		for _, ps := range []*pkgSyntax{internal, external} {
 			if len(ps.files) > 0 {
 				g.declare(ps, fset)
-				all = append(all, ps)
 			}
 		}
-		bin := []string{p.ImportPath}
-		seen := map[string]bool{p.ImportPath: true}
-		queue := append(append(append([]string(nil), p.Imports...), p.TestImports...), p.XTestImports...)
-		for len(queue) > 0 {
-			q := queue[0]
-			queue = queue[1:]
-			if seen[q] || !inModule[q] {
-				continue
-			}
-			seen[q] = true
-			bin = append(bin, q)
-			for _, o := range pkgs {
-				if o.ImportPath == q {
-					queue = append(queue, o.Imports...)
-				}
-			}
-		}
-		sort.Strings(bin)
-		g.binary[p.ImportPath] = bin
+		g.binary[p.ImportPath] = binaryPackages(p, pkgs, inModule)
 	}
 	g.edges = make([][]int32, len(g.nodes))
 	if err := g.linkTyped(env); err != nil {
@@ -233,6 +176,78 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 		sort.Slice(g.files[file], func(i, j int) bool { return g.nodes[g.files[file][i]].start < g.nodes[g.files[file][j]].start })
 	}
 	return nil
+}
+
+// parse reads a package's files: the package with its internal tests,
+// and its external test package. The hashes of its assembly, C and
+// embedded files, and of a cgo preamble, go with them.
+func (g *Graph) parse(p listed, fset *token.FileSet, testOnly bool) (internal, external *pkgSyntax, err error) {
+	internal = &pkgSyntax{l: p, path: p.ImportPath, test: p.ImportPath, scope: map[string]int{}}
+	external = &pkgSyntax{l: p, path: p.ImportPath + "_test", test: p.ImportPath, scope: map[string]int{}}
+	internal.extras = hashFiles(p.Dir, p.SFiles, p.CFiles, p.HFiles, p.CXXFiles, p.SysoFiles)
+	internal.embeds = hashFiles(p.Dir, p.EmbedFiles, p.TestEmbedFiles)
+	external.embeds = hashFiles(p.Dir, p.XTestEmbedFiles)
+	groups := []struct {
+		into  *pkgSyntax
+		files []string
+		test  bool
+		cgo   bool
+	}{{internal, p.GoFiles, false, false}, {internal, p.CgoFiles, false, true}, {internal, p.TestGoFiles, true, false}, {external, p.XTestGoFiles, true, false}}
+	for _, grp := range groups {
+		for _, name := range grp.files {
+			path := filepath.Join(p.Dir, name)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, nil, fmt.Errorf("incremental: %w", err)
+			}
+			f, err := parser.ParseFile(fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return nil, nil, fmt.Errorf("incremental: %w", err)
+			}
+			rel, err := filepath.Rel(g.root, path)
+			if err != nil {
+				return nil, nil, fmt.Errorf("incremental: %w", err)
+			}
+			pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly, cgo: grp.cgo}
+			if grp.cgo {
+				// the cgo preamble is the import "C" declaration's comment
+				for _, imp := range f.Imports {
+					if imp.Path.Value == `"C"` && imp.Doc != nil {
+						internal.extras = sha256.Sum256(append(internal.extras[:], imp.Doc.Text()...))
+					}
+					if gd := importDecl(f, imp); gd != nil && gd.Doc != nil {
+						internal.extras = sha256.Sum256(append(internal.extras[:], gd.Doc.Text()...))
+					}
+				}
+			}
+			grp.into.files = append(grp.into.files, pf)
+		}
+	}
+	return internal, external, nil
+}
+
+// binaryPackages lists, sorted, the module packages linked into p's test
+// binary: p and what it and its tests import, transitively.
+func binaryPackages(p listed, pkgs []listed, inModule map[string]bool) []string {
+	bin := []string{p.ImportPath}
+	seen := map[string]bool{p.ImportPath: true}
+	queue := append(append(append([]string(nil), p.Imports...), p.TestImports...), p.XTestImports...)
+	for len(queue) > 0 {
+		q := queue[0]
+		queue = queue[1:]
+		if seen[q] || !inModule[q] {
+			continue
+		}
+		seen[q] = true
+		bin = append(bin, q)
+		for _, o := range pkgs {
+			if o.ImportPath == q {
+				queue = append(queue, o.Imports...)
+			}
+		}
+	}
+	sort.Strings(bin)
+	return bin
 }
 
 func importDecl(f *ast.File, imp *ast.ImportSpec) *ast.GenDecl {
@@ -286,109 +301,134 @@ func testOnlyPackages(pkgs []listed) map[string]bool {
 
 // declare makes the nodes of a package's top-level declarations.
 func (g *Graph) declare(ps *pkgSyntax, fset *token.FileSet) {
-	inits := 0
-	add := func(key string, pf parsedFile, from, to token.Pos, extra ...[]byte) int {
-		start, end := fset.Position(from).Offset, fset.Position(to).Offset
-		h := sha256.New()
-		h.Write(pf.src[start:end])
-		for _, e := range extra {
-			h.Write(e)
-		}
-		n := node{key: key, pkg: ps.test, file: pf.rel, start: start, end: end, testCode: pf.test}
-		copy(n.hash[:], h.Sum(nil))
-		if _, dup := g.byKey[key]; dup {
-			// the same name twice (a test helper and a function of
-			// another file set): keep both apart
-			key += "#" + strconv.Itoa(len(g.nodes))
-			n.key = key
-		}
-		i := len(g.nodes)
-		g.nodes = append(g.nodes, n)
-		g.byKey[key] = i
-		g.files[pf.rel] = append(g.files[pf.rel], i)
-		return i
-	}
+	d := &declarer{g: g, ps: ps, fset: fset}
 	for _, pf := range ps.files {
 		for _, decl := range pf.f.Decls {
-			switch d := decl.(type) {
+			switch dd := decl.(type) {
 			case *ast.FuncDecl:
-				extra := directives(d.Doc)
-				if d.Body == nil {
-					extra = append(extra, ps.extras[:]...) // implemented in assembly (or linked)
-				}
-				if pf.cgo {
-					extra = append(extra, ps.extras[:]...)
-				}
-				name := d.Name.Name
-				switch {
-				case d.Recv != nil && len(d.Recv.List) > 0:
-					name = "(" + recvType(d.Recv.List[0].Type) + ")." + name
-				case name == "init":
-					inits++
-					name = "init#" + strconv.Itoa(inits)
-				}
-				i := add(ps.path+"."+name, pf, d.Pos(), d.End(), extra)
-				switch {
-				case d.Recv == nil && d.Name.Name == "init":
-					g.inits[ps.test] = append(g.inits[ps.test], i)
-				case d.Recv == nil && d.Name.Name == "TestMain" && pf.test:
-					g.testMain[ps.test] = append(g.testMain[ps.test], i)
-				case d.Recv == nil && d.Name.Name != "init":
-					ps.scope[d.Name.Name] = i
-					if pf.test && isTest(d) {
-						id := ps.test + "." + d.Name.Name
-						if _, dup := g.tests[id]; !dup {
-							g.tests[id] = i
-							g.testPkg[id] = ps.test
-						}
-					}
-				}
+				d.funcDecl(pf, dd)
 			case *ast.GenDecl:
-				extra := directives(d.Doc)
-				if pf.cgo {
-					extra = append(extra, ps.extras[:]...)
-				}
-				switch d.Tok {
-				case token.IMPORT:
-				case token.CONST:
-					// iota ties a group together: one node for all
-					i := add(ps.path+"."+firstName(d), pf, d.Pos(), d.End(), extra)
-					for _, s := range d.Specs {
-						for _, n := range s.(*ast.ValueSpec).Names {
-							ps.scope[n.Name] = i
-						}
-					}
-				case token.VAR:
-					for _, s := range d.Specs {
-						vs := s.(*ast.ValueSpec)
-						ex := append(append([]byte(nil), extra...), directives(vs.Doc)...)
-						if strings.Contains(string(ex), "go:embed") || d.Doc != nil && strings.Contains(d.Doc.Text(), "go:embed") {
-							ex = append(ex, ps.embeds[:]...)
-						}
-						from, to := vs.Pos(), vs.End()
-						if len(d.Specs) == 1 {
-							from, to = d.Pos(), d.End()
-						}
-						i := add(ps.path+"."+vs.Names[0].Name, pf, from, to, ex)
-						for _, n := range vs.Names {
-							ps.scope[n.Name] = i
-						}
-						if callsAnything(vs.Values) {
-							g.inits[ps.test] = append(g.inits[ps.test], i)
-						}
-					}
-				case token.TYPE:
-					for _, s := range d.Specs {
-						ts := s.(*ast.TypeSpec)
-						from, to := ts.Pos(), ts.End()
-						if len(d.Specs) == 1 {
-							from, to = d.Pos(), d.End()
-						}
-						i := add(ps.path+"."+ts.Name.Name, pf, from, to, extra)
-						ps.scope[ts.Name.Name] = i
-					}
-				}
+				d.genDecl(pf, dd)
 			}
+		}
+	}
+}
+
+// declarer makes the nodes of one package's declarations.
+type declarer struct {
+	g     *Graph
+	ps    *pkgSyntax
+	fset  *token.FileSet
+	inits int // init functions so far
+}
+
+// add makes the node of the source between from and to, hashed with
+// extra.
+func (d *declarer) add(key string, pf parsedFile, from, to token.Pos, extra ...[]byte) int {
+	g := d.g
+	start, end := d.fset.Position(from).Offset, d.fset.Position(to).Offset
+	h := sha256.New()
+	h.Write(pf.src[start:end])
+	for _, e := range extra {
+		h.Write(e)
+	}
+	n := node{key: key, pkg: d.ps.test, file: pf.rel, start: start, end: end, testCode: pf.test}
+	copy(n.hash[:], h.Sum(nil))
+	if _, dup := g.byKey[key]; dup {
+		// the same name twice (a test helper and a function of
+		// another file set): keep both apart
+		key += "#" + strconv.Itoa(len(g.nodes))
+		n.key = key
+	}
+	i := len(g.nodes)
+	g.nodes = append(g.nodes, n)
+	g.byKey[key] = i
+	g.files[pf.rel] = append(g.files[pf.rel], i)
+	return i
+}
+
+// funcDecl makes a function's or method's node (an init function's, a
+// TestMain's and a test's are recorded as such).
+func (d *declarer) funcDecl(pf parsedFile, fd *ast.FuncDecl) {
+	g, ps := d.g, d.ps
+	extra := directives(fd.Doc)
+	if fd.Body == nil {
+		extra = append(extra, ps.extras[:]...) // implemented in assembly (or linked)
+	}
+	if pf.cgo {
+		extra = append(extra, ps.extras[:]...)
+	}
+	name := fd.Name.Name
+	switch {
+	case fd.Recv != nil && len(fd.Recv.List) > 0:
+		name = "(" + recvType(fd.Recv.List[0].Type) + ")." + name
+	case name == "init":
+		d.inits++
+		name = "init#" + strconv.Itoa(d.inits)
+	}
+	i := d.add(ps.path+"."+name, pf, fd.Pos(), fd.End(), extra)
+	switch {
+	case fd.Recv == nil && fd.Name.Name == "init":
+		g.inits[ps.test] = append(g.inits[ps.test], i)
+	case fd.Recv == nil && fd.Name.Name == "TestMain" && pf.test:
+		g.testMain[ps.test] = append(g.testMain[ps.test], i)
+	case fd.Recv == nil && fd.Name.Name != "init":
+		ps.scope[fd.Name.Name] = i
+		if pf.test && isTest(fd) {
+			id := ps.test + "." + fd.Name.Name
+			if _, dup := g.tests[id]; !dup {
+				g.tests[id] = i
+				g.testPkg[id] = ps.test
+			}
+		}
+	}
+}
+
+// genDecl makes the nodes of a const group (one for all: iota ties it),
+// of each var spec (an initializer that calls anything runs at init) and
+// of each type spec.
+func (d *declarer) genDecl(pf parsedFile, gd *ast.GenDecl) {
+	g, ps := d.g, d.ps
+	extra := directives(gd.Doc)
+	if pf.cgo {
+		extra = append(extra, ps.extras[:]...)
+	}
+	switch gd.Tok {
+	case token.CONST:
+		i := d.add(ps.path+"."+firstName(gd), pf, gd.Pos(), gd.End(), extra)
+		for _, s := range gd.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				ps.scope[n.Name] = i
+			}
+		}
+	case token.VAR:
+		for _, s := range gd.Specs {
+			vs := s.(*ast.ValueSpec)
+			ex := append(append([]byte(nil), extra...), directives(vs.Doc)...)
+			if strings.Contains(string(ex), "go:embed") || gd.Doc != nil && strings.Contains(gd.Doc.Text(), "go:embed") {
+				ex = append(ex, ps.embeds[:]...)
+			}
+			from, to := vs.Pos(), vs.End()
+			if len(gd.Specs) == 1 {
+				from, to = gd.Pos(), gd.End()
+			}
+			i := d.add(ps.path+"."+vs.Names[0].Name, pf, from, to, ex)
+			for _, n := range vs.Names {
+				ps.scope[n.Name] = i
+			}
+			if callsAnything(vs.Values) {
+				g.inits[ps.test] = append(g.inits[ps.test], i)
+			}
+		}
+	case token.TYPE:
+		for _, s := range gd.Specs {
+			ts := s.(*ast.TypeSpec)
+			from, to := ts.Pos(), ts.End()
+			if len(gd.Specs) == 1 {
+				from, to = gd.Pos(), gd.End()
+			}
+			i := d.add(ps.path+"."+ts.Name.Name, pf, from, to, extra)
+			ps.scope[ts.Name.Name] = i
 		}
 	}
 }

@@ -248,7 +248,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	survived := mutant.Outcome{Mutant: at(t, module, "p/p.go", "func dec2", "* 3", "* 4"), Result: mutant.Result{Status: mutant.Survived, Why: "every selected test passed (1 ran)"}}
 	errored := mutant.Outcome{Mutant: at(t, module, "q/q.go", "func Q", "1, 2", "0, 2"), Result: mutant.Result{Status: mutant.Error, Why: "no test ran"}}
 	typeChecked := survived
-	typeChecked.Mutant.Unviable = "does not type-check"
+	typeChecked.Mutant.State, typeChecked.Mutant.Note = mutant.Unbuildable, "does not type-check"
 	typeChecked.Result = mutant.Result{Status: mutant.Unviable}
 	for _, o := range []mutant.Outcome{killed, survived} {
 		if !c.Store(g, o) {

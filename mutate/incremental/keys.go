@@ -153,7 +153,7 @@ func (g *Graph) Identity(m mutant.Mutant) string {
 		data, _ := json.Marshal(m.Catalog)
 		h.Write(data)
 	}
-	fmt.Fprintf(h, "\x00%s", strings.Join(m.Expected, ","))
+	fmt.Fprintf(h, "\x00%s", strings.Join(mutant.TestIDStrings(m.Expected), ","))
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -172,7 +172,7 @@ func (g *Graph) Key(m mutant.Mutant, extra ...string) (string, bool) {
 	if m.Kind == mutant.Kernel {
 		// the kernel sources are in extra; the Go side is the killers'
 		// whole closure (the binding they load the kernel through)
-		for _, k := range sortedSet(m.Expected) {
+		for _, k := range sortedSet(mutant.TestIDStrings(m.Expected)) {
 			fmt.Fprintf(h, "%s\x00", k)
 			for _, n := range g.testClosure(k) {
 				g.write(h, n)
@@ -186,7 +186,7 @@ func (g *Graph) Key(m mutant.Mutant, extra ...string) (string, bool) {
 	}
 	dh := g.declKey(d)
 	h.Write(dh[:])
-	for _, t := range sortedSet(append([]string(nil), m.Expected...)) {
+	for _, t := range sortedSet(mutant.TestIDStrings(m.Expected)) {
 		fmt.Fprintf(h, "expected %s\x00%x\n", t, g.testCodeHash(t))
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
@@ -228,7 +228,7 @@ func (g *Graph) KilledKey(m mutant.Mutant, killedBy []string, extra ...string) (
 	if d < 0 {
 		return "", false
 	}
-	tests := sortedSet(append(append([]string(nil), killedBy...), m.Expected...))
+	tests := sortedSet(append(append([]string(nil), killedBy...), mutant.TestIDStrings(m.Expected)...))
 	var reachable []int32
 	for _, t := range tests {
 		if _, ok := g.tests[t]; !ok {

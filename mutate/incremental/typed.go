@@ -287,129 +287,159 @@ func (lk *linker) walk(info *types.Info, from int, root ast.Node) {
 	if from < 0 {
 		return
 	}
-	g := lk.g
-	called := map[*ast.Ident]bool{} // identifiers in call position
-	escape := func(to int, t types.Type) {
-		key, params, generic := sigKey(t)
-		if to < 0 || key == "" {
-			return
-		}
-		if generic {
-			lk.generic[params] = append(lk.generic[params], to)
-		} else {
-			lk.escapes[key] = append(lk.escapes[key], to)
-		}
-	}
+	w := &declWalk{lk: lk, info: info, from: from, called: map[*ast.Ident]bool{}}
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch e := n.(type) {
 		case *ast.FuncLit:
 			// its body is this declaration's code; as a value it may be
 			// called by any dynamic call of its signature
-			escape(from, info.TypeOf(e))
+			w.escape(from, info.TypeOf(e))
 		case *ast.CallExpr:
-			fun := ast.Unparen(e.Fun)
-			// f[T](x) instantiates a generic function; fs[i](x) calls an
-			// element of a slice or map of functions
-			switch x := fun.(type) {
-			case *ast.IndexExpr:
-				if isFunc(info, x.X) {
-					fun = x.X
-				}
-			case *ast.IndexListExpr:
-				fun = x.X
-			}
-			static := false
-			switch x := fun.(type) {
-			case *ast.Ident:
-				switch info.Uses[x].(type) {
-				case *types.Func, *types.Builtin, *types.TypeName, nil:
-					static = true
-					called[x] = true
-				}
-			case *ast.SelectorExpr:
-				if sel, ok := info.Selections[x]; ok {
-					if sel.Kind() != types.FieldVal {
-						static = true
-						called[x.Sel] = true
-					}
-				} else {
-					switch info.Uses[x.Sel].(type) {
-					case *types.Func, *types.Builtin, *types.TypeName, nil:
-						static = true
-						called[x.Sel] = true
-					}
-				}
-			case *ast.FuncLit:
-				static = true // its body is walked here
-			case *ast.ArrayType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.MapType, *ast.StructType, *ast.StarExpr:
-				static = true // a conversion
-			}
-			if !static {
-				if tv, ok := info.Types[e.Fun]; ok && !tv.IsType() {
-					if key, params, _ := sigKey(tv.Type); key != "" {
-						lk.dynamic = append(lk.dynamic, dynCall{from: from, sig: key, params: params})
-					}
-				}
-			}
+			w.call(e)
 		case *ast.SelectorExpr:
-			sel, ok := info.Selections[e]
-			if !ok || sel.Kind() == types.FieldVal {
-				return true
-			}
-			fn, ok := sel.Obj().(*types.Func)
-			if !ok {
-				return true
-			}
-			recv := sel.Recv()
-			if ptr, ok := recv.(*types.Pointer); ok {
-				recv = ptr.Elem()
-			}
-			var iface *types.Interface
-			switch r := recv.(type) {
-			case *types.TypeParam:
-				iface, _ = r.Constraint().Underlying().(*types.Interface)
-			default:
-				iface, _ = r.Underlying().(*types.Interface)
-			}
-			if iface != nil && sel.Kind() == types.MethodVal {
-				var needs []string
-				for i := 0; i < iface.NumMethods(); i++ {
-					needs = append(needs, iface.Method(i).Name())
-				}
-				lk.dispatch = append(lk.dispatch, ifaceCall{from: from, method: fn.Name(), needs: needs})
-				return true
-			}
-			if to := lk.node(fn.Origin().Pos()); to >= 0 {
-				g.edge(from, to)
-				if !called[e.Sel] {
-					escape(to, info.TypeOf(e))
-				}
-			}
-			return true
+			w.selector(e)
 		case *ast.Ident:
-			obj := info.Uses[e]
-			if obj == nil || obj.Pkg() == nil {
-				return true
-			}
-			if fn, ok := obj.(*types.Func); ok {
-				if sig, _ := fn.Type().(*types.Signature); sig != nil && sig.Recv() != nil {
-					return true // methods: the selector case
-				}
-				to := lk.node(fn.Origin().Pos())
-				if called[e] {
-					g.edge(from, to)
-				} else {
-					escape(to, fn.Type())
-				}
-				return true
-			}
-			if obj.Parent() != obj.Pkg().Scope() {
-				return true // local
-			}
-			g.edge(from, lk.node(obj.Pos()))
+			w.ident(e)
 		}
 		return true
 	})
+}
+
+// declWalk is the walk of one declaration's syntax (pre-order: a call is
+// seen before the name it calls).
+type declWalk struct {
+	lk     *linker
+	info   *types.Info
+	from   int
+	called map[*ast.Ident]bool // identifiers in call position
+}
+
+// escape records a function value that leaves the declaration: any
+// dynamic call of its signature may reach it.
+func (w *declWalk) escape(to int, t types.Type) {
+	key, params, generic := sigKey(t)
+	if to < 0 || key == "" {
+		return
+	}
+	if generic {
+		w.lk.generic[params] = append(w.lk.generic[params], to)
+	} else {
+		w.lk.escapes[key] = append(w.lk.escapes[key], to)
+	}
+}
+
+// call marks a static call's name as called, and records a dynamic call
+// (through a function value) by its signature.
+func (w *declWalk) call(e *ast.CallExpr) {
+	info := w.info
+	fun := ast.Unparen(e.Fun)
+	// f[T](x) instantiates a generic function; fs[i](x) calls an
+	// element of a slice or map of functions
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		if isFunc(info, x.X) {
+			fun = x.X
+		}
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	static := false
+	switch x := fun.(type) {
+	case *ast.Ident:
+		switch info.Uses[x].(type) {
+		case *types.Func, *types.Builtin, *types.TypeName, nil:
+			static = true
+			w.called[x] = true
+		}
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok {
+			if sel.Kind() != types.FieldVal {
+				static = true
+				w.called[x.Sel] = true
+			}
+		} else {
+			switch info.Uses[x.Sel].(type) {
+			case *types.Func, *types.Builtin, *types.TypeName, nil:
+				static = true
+				w.called[x.Sel] = true
+			}
+		}
+	case *ast.FuncLit:
+		static = true // its body is walked here
+	case *ast.ArrayType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.MapType, *ast.StructType, *ast.StarExpr:
+		static = true // a conversion
+	}
+	if !static {
+		if tv, ok := info.Types[e.Fun]; ok && !tv.IsType() {
+			if key, params, _ := sigKey(tv.Type); key != "" {
+				w.lk.dynamic = append(w.lk.dynamic, dynCall{from: w.from, sig: key, params: params})
+			}
+		}
+	}
+}
+
+// selector links a method: a call through an interface (or a type
+// parameter's constraint) is dispatched later to every implementation;
+// a concrete method is an edge, or an escape when not called.
+func (w *declWalk) selector(e *ast.SelectorExpr) {
+	sel, ok := w.info.Selections[e]
+	if !ok || sel.Kind() == types.FieldVal {
+		return
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return
+	}
+	recv := sel.Recv()
+	if ptr, ok := recv.(*types.Pointer); ok {
+		recv = ptr.Elem()
+	}
+	var iface *types.Interface
+	switch r := recv.(type) {
+	case *types.TypeParam:
+		iface, _ = r.Constraint().Underlying().(*types.Interface)
+	default:
+		iface, _ = r.Underlying().(*types.Interface)
+	}
+	if iface != nil && sel.Kind() == types.MethodVal {
+		var needs []string
+		for i := 0; i < iface.NumMethods(); i++ {
+			needs = append(needs, iface.Method(i).Name())
+		}
+		w.lk.dispatch = append(w.lk.dispatch, ifaceCall{from: w.from, method: fn.Name(), needs: needs})
+		return
+	}
+	if to := w.lk.node(fn.Origin().Pos()); to >= 0 {
+		w.lk.g.edge(w.from, to)
+		if !w.called[e.Sel] {
+			w.escape(to, w.info.TypeOf(e))
+		}
+	}
+}
+
+// ident links a package-level name: a function (an edge when called, an
+// escape when used as a value) or a variable, constant or type.
+func (w *declWalk) ident(e *ast.Ident) {
+	obj := w.info.Uses[e]
+	if obj == nil || obj.Pkg() == nil {
+		return
+	}
+	if fn, ok := obj.(*types.Func); ok {
+		if sig, _ := fn.Type().(*types.Signature); sig != nil && sig.Recv() != nil {
+			return // methods: the selector case
+		}
+		to := w.lk.node(fn.Origin().Pos())
+		if w.called[e] {
+			w.lk.g.edge(w.from, to)
+		} else {
+			w.escape(to, fn.Type())
+		}
+		return
+	}
+	if obj.Parent() != obj.Pkg().Scope() {
+		return // local
+	}
+	w.lk.g.edge(w.from, w.lk.node(obj.Pos()))
 }
 
 // isFunc reports whether e names a function (a generic one, when indexed).

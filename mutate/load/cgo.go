@@ -79,7 +79,7 @@ func (c *Cgo) Rewrite(f *ast.File) (restore func(), err error) {
 		}
 		n, ok := c.names[sel.Sel.Name]
 		if !ok {
-			err = fmt.Errorf("C.%s has no declaration cmd/cgo generated", sel.Sel.Name)
+			err = fmt.Errorf("cmd/cgo generated no declaration for C.%s", sel.Sel.Name)
 			return false
 		}
 		var repl ast.Expr = &ast.Ident{NamePos: sel.Pos(), Name: n.ident}

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,8 @@ type Program struct {
 	byPath    map[string]*Package
 	tests     map[string][]string // package path -> its top-level tests, sorted
 	importers map[string][]string // package path -> module packages importing it directly
+	imports   map[string][]string // package path -> module packages its non-test files import
+	testOnly  map[string][]string // package path -> module packages only its test files import
 	dirs      map[string]string   // package path -> directory, every module package
 	names     map[string]string   // package path -> package name, every module package
 }
@@ -105,6 +108,8 @@ func Load(dir string, patterns ...string) (*Program, error) {
 		byPath:    map[string]*Package{},
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
+		imports:   map[string][]string{},
+		testOnly:  map[string][]string{},
 		dirs:      map[string]string{},
 		names:     map[string]string{},
 	}
@@ -135,6 +140,8 @@ func LoadGraph(dir string) (*Program, error) {
 		byPath:    map[string]*Package{},
 		tests:     map[string][]string{},
 		importers: map[string][]string{},
+		imports:   map[string][]string{},
+		testOnly:  map[string][]string{},
 		dirs:      map[string]string{},
 		names:     map[string]string{},
 	}
@@ -148,8 +155,8 @@ func (p *Program) inModule(path string) bool {
 	return path == p.Module || strings.HasPrefix(path, p.Module+"/")
 }
 
-// loadGraph reads every module package with its tests: the reverse import
-// graph and the top-level test names.
+// loadGraph reads every module package with its tests: the import graph
+// (both ways) and the top-level test names.
 func (p *Program) loadGraph() error {
 	cfg := &packages.Config{
 		Mode:  packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedForTest,
@@ -162,7 +169,7 @@ func (p *Program) loadGraph() error {
 	if err != nil {
 		return fmt.Errorf("load: module graph of %s: %w", p.Module, err)
 	}
-	edges := map[string]map[string]bool{}
+	g := graphEdges{importers: map[string]map[string]bool{}, forward: map[string]map[string]bool{}, tests: map[string]map[string]bool{}}
 	seenFile := map[string]bool{}
 	for _, pkg := range pkgs {
 		if strings.HasSuffix(pkg.PkgPath, ".test") && pkg.Name == "main" {
@@ -180,40 +187,81 @@ func (p *Program) loadGraph() error {
 			p.names[owner] = pkg.Name
 		}
 		for _, imp := range pkg.Imports {
-			if imp.PkgPath == owner || !p.inModule(imp.PkgPath) {
-				continue
+			if imp.PkgPath != owner && p.inModule(imp.PkgPath) {
+				g.add(owner, imp.PkgPath, pkg.ForTest != "")
 			}
-			if edges[imp.PkgPath] == nil {
-				edges[imp.PkgPath] = map[string]bool{}
-			}
-			edges[imp.PkgPath][owner] = true
 		}
-		for _, f := range pkg.GoFiles {
-			if !strings.HasSuffix(f, "_test.go") || seenFile[f] {
-				continue
-			}
-			seenFile[f] = true
-			names, err := testNames(cfg.Fset, f)
-			if err != nil {
-				return err
-			}
-			if p.dirs[owner] == "" {
-				p.dirs[owner] = filepath.Dir(f)
-			}
-			p.tests[owner] = append(p.tests[owner], names...)
+		if err := p.addTests(cfg.Fset, owner, pkg.GoFiles, seenFile); err != nil {
+			return err
 		}
 	}
 	for path, names := range p.tests {
 		sort.Strings(names)
 		p.tests[path] = slices.Compact(names)
 	}
-	for imp, set := range edges {
-		for owner := range set {
-			p.importers[imp] = append(p.importers[imp], owner)
+	g.into(p)
+	return nil
+}
+
+// addTests records the top-level tests of a package's _test.go files
+// (each file once: the test variants share them).
+func (p *Program) addTests(fset *token.FileSet, owner string, files []string, seen map[string]bool) error {
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") || seen[f] {
+			continue
 		}
-		sort.Strings(p.importers[imp])
+		seen[f] = true
+		names, err := testNames(fset, f)
+		if err != nil {
+			return err
+		}
+		if p.dirs[owner] == "" {
+			p.dirs[owner] = filepath.Dir(f)
+		}
+		p.tests[owner] = append(p.tests[owner], names...)
 	}
 	return nil
+}
+
+// graphEdges collects the module's import edges as packages are read.
+type graphEdges struct {
+	importers map[string]map[string]bool // imported -> importers
+	forward   map[string]map[string]bool // importer -> imported, by non-test files
+	tests     map[string]map[string]bool // importer -> imported, by any file of its tests
+}
+
+func (g graphEdges) add(owner, imported string, test bool) {
+	set := func(m map[string]map[string]bool, k, v string) {
+		if m[k] == nil {
+			m[k] = map[string]bool{}
+		}
+		m[k][v] = true
+	}
+	set(g.importers, imported, owner)
+	if test {
+		set(g.tests, owner, imported)
+	} else {
+		set(g.forward, owner, imported)
+	}
+}
+
+// into stores the edges in p, sorted: importers, imports, test-only
+// imports.
+func (g graphEdges) into(p *Program) {
+	for imp, set := range g.importers {
+		p.importers[imp] = slices.Sorted(maps.Keys(set))
+	}
+	for owner, set := range g.forward {
+		p.imports[owner] = slices.Sorted(maps.Keys(set))
+	}
+	for owner, set := range g.tests {
+		for imp := range set {
+			if !g.forward[owner][imp] {
+				p.testOnly[owner] = append(p.testOnly[owner], imp)
+			}
+		}
+		sort.Strings(p.testOnly[owner])
+	}
 }
 
 // testNames returns the top-level tests that go test runs from one file.
@@ -474,6 +522,14 @@ func (p *Program) Name(path string) string { return p.names[path] }
 // Importers returns the module packages that import path directly (test
 // files included), sorted.
 func (p *Program) Importers(path string) []string { return p.importers[path] }
+
+// Imports returns the module packages that path's non-test files import
+// directly, sorted.
+func (p *Program) Imports(path string) []string { return p.imports[path] }
+
+// TestImports returns the module packages that only path's test files
+// (internal and external) import directly, sorted.
+func (p *Program) TestImports(path string) []string { return p.testOnly[path] }
 
 // Observers returns the packages whose tests can observe a change in path:
 // path itself, then its transitive importers in the module, sorted; only

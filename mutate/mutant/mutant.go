@@ -43,11 +43,13 @@ type Mutant struct {
 	Edit        *Edit          `json:"edit,omitempty"`       // the change to the file on disk
 	ResultHash  string         `json:"resultHash,omitempty"` // hash of the mutated file: equal hashes, equal programs`
 	Catalog     *catalog.Entry `json:"catalog,omitempty"`
-	Expected    []string       `json:"expected,omitempty"` // expected killers, "pkgpath.TestName"
-	Equivalent  string         `json:"equivalent,omitempty"`
+	Expected    []TestID       `json:"expected,omitempty"` // a catalog mutant's expected killers
 	Schema      *Site          `json:"schema,omitempty"`   // how the mutant enters its package's schema, or why not
-	Unviable    string         `json:"unviable,omitempty"` // type-check error found before any build
-	Invalid     string         `json:"invalid,omitempty"`  // the mutant could not be made (catalog error); reported as Error
+	// State says whether tests judge the mutant (Runnable) or discovery
+	// decided it (Invalid, Equivalent, Unbuildable); Note says why: the
+	// catalog error, the equivalence reason, the type-check or vet error.
+	State State  `json:"state,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 // ReplacementHash is the short hash used in generic mutant ids.
@@ -77,6 +79,10 @@ const (
 	// them out of every other count, the score and the rates.
 	Interrupted Status = "interrupted"
 )
+
+// NotCovered is the Why of a survivor no test executes: the baseline's
+// coverage decided it without running anything.
+const NotCovered = "not covered by any test"
 
 // Statuses lists every verdict in report order (Interrupted, which is not
 // a verdict, is not among them).

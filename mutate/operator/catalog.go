@@ -25,9 +25,10 @@ import (
 var ErrEmptyDiff = errors.New("the rewrite changes nothing (empty diff)")
 
 // Resolve turns a catalog entry into its mutant. It fails when the target
-// does not exist, matches more than once, or the rewrite changes nothing.
-// Go mutants are type-checked like generic ones (Unviable carries the
-// error); kernel-text mutants are not (their build decides).
+// does not exist, matches more than once, or the rewrite changes nothing,
+// or when an expected killer is not of the form pkgpath.TestName. Go
+// mutants are type-checked like generic ones (Unbuildable, with the error
+// in the Note); kernel-text mutants are not (their build decides).
 func Resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
 	ms, errs := ResolveAll(prog, []catalog.Entry{e})
 	return ms[0], errs[0]
@@ -68,7 +69,12 @@ func ResolveAll(prog *load.Program, entries []catalog.Entry) (ms []mutant.Mutant
 		ms[i].ID = e.ID
 		ms[i].Operator = string(e.Operator)
 		ms[i].Catalog = &entry
-		ms[i].Expected = append([]string(nil), e.Killers...)
+		killers, err := mutant.ParseTestIDs(e.Killers)
+		if err != nil {
+			errs[i] = fmt.Errorf("catalog entry %q: expected killer: %w", e.ID, err)
+			continue
+		}
+		ms[i].Expected = killers
 	}
 	return ms, errs
 }
@@ -90,44 +96,13 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, *candidate, er
 	if e.Target.Func == "" {
 		return mutant.Mutant{}, nil, errors.New("Target.Func is empty")
 	}
-	var finder func(*scope) ([]Rewrite, error)
-	switch e.Operator {
-	case catalog.DeleteCall:
-		finder = func(s *scope) ([]Rewrite, error) { return s.deleteCall(e.Target.Match) }
-	case catalog.DeleteElement:
-		finder = func(s *scope) ([]Rewrite, error) { return s.deleteElement(e.Target.Match) }
-	case catalog.ReplaceValue:
-		finder = func(s *scope) ([]Rewrite, error) { return s.replaceValue(e.Target, e.Replacement) }
-	case catalog.ReplaceExpr:
-		finder = func(s *scope) ([]Rewrite, error) { return s.replaceExpr(e.Target.Match, e.Replacement) }
-	default:
-		return mutant.Mutant{}, nil, fmt.Errorf("unknown operator %q", e.Operator)
+	finder, err := finderOf(e)
+	if err != nil {
+		return mutant.Mutant{}, nil, err
 	}
-	var matches []struct {
-		fm    *fileMutator
-		rw    Rewrite
-		stack []ast.Node
-	}
-	scopes := 0
-	for _, file := range pkg.Files {
-		if e.Target.File != "" && file.Rel != e.Target.File {
-			continue
-		}
-		fm := newFileMutator(prog, pkg, file)
-		for _, s := range findScopes(fm, e.Target.Func) {
-			scopes++
-			rws, err := finder(s)
-			if err != nil {
-				return mutant.Mutant{}, nil, fmt.Errorf("%s in %s: %w", e.Target.Func, file.Rel, err)
-			}
-			for _, rw := range rws {
-				matches = append(matches, struct {
-					fm    *fileMutator
-					rw    Rewrite
-					stack []ast.Node
-				}{fm, rw, s.stackOf(rw.Node)})
-			}
-		}
+	matches, scopes, err := findMatches(prog, pkg, e, finder)
+	if err != nil {
+		return mutant.Mutant{}, nil, err
 	}
 	where := fmt.Sprintf("%s in package %s", e.Target.Func, e.Target.Package)
 	if e.Target.File != "" {
@@ -155,6 +130,53 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, *candidate, er
 		return mutant.Mutant{}, nil, ErrEmptyDiff
 	}
 	return mutant.Mutant{}, c, nil
+}
+
+// finderOf is the search a catalog operator makes in one scope.
+func finderOf(e catalog.Entry) (func(*scope) ([]Rewrite, error), error) {
+	switch e.Operator {
+	case catalog.DeleteCall:
+		return func(s *scope) ([]Rewrite, error) { return s.deleteCall(e.Target.Match) }, nil
+	case catalog.DeleteElement:
+		return func(s *scope) ([]Rewrite, error) { return s.deleteElement(e.Target.Match) }, nil
+	case catalog.ReplaceValue:
+		return func(s *scope) ([]Rewrite, error) { return s.replaceValue(e.Target, e.Replacement) }, nil
+	case catalog.ReplaceExpr:
+		return func(s *scope) ([]Rewrite, error) { return s.replaceExpr(e.Target.Match, e.Replacement) }, nil
+	}
+	return nil, fmt.Errorf("unknown operator %q", e.Operator)
+}
+
+// match is one place a catalog entry's target matches.
+type match struct {
+	fm    *fileMutator
+	rw    Rewrite
+	stack []ast.Node
+}
+
+// findMatches runs the finder in every scope named Target.Func (in
+// Target.File when set); it returns the matches and how many scopes
+// there were.
+func findMatches(prog *load.Program, pkg *load.Package, e catalog.Entry, finder func(*scope) ([]Rewrite, error)) ([]match, int, error) {
+	var matches []match
+	scopes := 0
+	for _, file := range pkg.Files {
+		if e.Target.File != "" && file.Rel != e.Target.File {
+			continue
+		}
+		fm := newFileMutator(prog, pkg, file)
+		for _, s := range findScopes(fm, e.Target.Func) {
+			scopes++
+			rws, err := finder(s)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s in %s: %w", e.Target.Func, file.Rel, err)
+			}
+			for _, rw := range rws {
+				matches = append(matches, match{fm, rw, s.stackOf(rw.Node)})
+			}
+		}
+	}
+	return matches, scopes, nil
 }
 
 // scope is one declaration a catalog Func names: a function body or a

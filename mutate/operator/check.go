@@ -17,14 +17,15 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 )
 
-// VetPrefix starts the Unviable text of a mutant that type-checks but
+// VetPrefix starts the Note of an Unbuildable mutant that type-checks but
 // fails the go vet checks go test runs before any test.
 const VetPrefix = "vet: "
 
 // checkAll decides, for every candidate, whether its mutant compiles:
-// Unviable gets the first error. A mutant inside a function body is
+// an Unbuildable mutant's Note is the first error. A mutant inside a function body is
 // checked by adding a renamed copy of the mutated function to the package
 // as loaded (an incremental go/types Checker: the package is checked once
 // per worker, then each copy alone); the file's imports count as used when
@@ -42,7 +43,7 @@ func checkAll(prog *load.Program, cands []*candidate, workers int, progress func
 	byPkg := map[string][]*candidate{}
 	var order []string
 	for _, c := range cands {
-		if c.m.Equivalent != "" {
+		if c.m.State == mutant.Equivalent {
 			continue // ignored either way: no need to check
 		}
 		if byPkg[c.fm.pkg.Path] == nil {
@@ -69,7 +70,9 @@ func checkAll(prog *load.Program, cands []*candidate, workers int, progress func
 					checkers[j.pkg] = chk
 				}
 				for _, c := range j.cs {
-					c.m.Unviable = chk.check(c)
+					if why := chk.check(c); why != "" {
+						c.m.Decide(mutant.Unbuildable, why)
+					}
 				}
 				if progress != nil {
 					mu.Lock()
@@ -192,52 +195,11 @@ func (c *pkgChecker) usedOutside(tf *token.File, fd *ast.FuncDecl, path string) 
 
 // checkFunc type-checks a renamed copy of the mutated function.
 func (c *pkgChecker) checkFunc(cand *candidate) string {
-	fm, fd, e := cand.fm, cand.decl, *cand.m.Edit
-	src := fm.file.Src
-	start, end, nameAt := fm.tf.Offset(fd.Pos()), fm.tf.Offset(fd.End()), fm.tf.Offset(fd.Name.Pos())
-	if e.Start < nameAt+len(fd.Name.Name) || e.End > end {
+	text, ok := c.funcCopy(cand)
+	if !ok {
 		return c.checkPackage(cand)
 	}
-	c.copies++
-	var b strings.Builder
-	b.WriteString("package " + c.pkg.Name + "\n\n")
-	for _, imp := range fm.file.Syntax.Imports {
-		b.WriteString("import ")
-		if imp.Name != nil {
-			b.WriteString(imp.Name.Name + " ")
-		}
-		b.WriteString(imp.Path.Value + "\n")
-	}
-	p := c.prog.Fset.Position(fd.Pos())
-	fmt.Fprintf(&b, "\n//line %s:%d:%d\n", fm.file.Path, p.Line, p.Column)
-	rest := nameAt + len(fd.Name.Name)
-	if fd.Recv == nil {
-		b.Write(src[start:nameAt])
-		fmt.Fprintf(&b, "gathermutCheck%d", c.copies)
-	} else {
-		// a method becomes a function taking its receiver first: a fresh
-		// Checker cannot add methods to the package's types
-		if fd.Type.TypeParams != nil || recvGeneric(fd) {
-			return c.checkPackage(cand)
-		}
-		recv := fd.Recv.List[0]
-		fmt.Fprintf(&b, "func gathermutCheck%d(", c.copies)
-		if len(recv.Names) == 0 {
-			b.WriteString("_ ")
-		}
-		b.Write(src[fm.tf.Offset(fd.Recv.Opening)+1 : fm.tf.Offset(fd.Recv.Closing)])
-		params := src[fm.tf.Offset(fd.Type.Params.Opening)+1 : fm.tf.Offset(fd.Type.Params.Closing)]
-		if len(strings.TrimSpace(string(params))) > 0 {
-			b.WriteString(", ")
-		}
-		b.Write(params)
-		rest = fm.tf.Offset(fd.Type.Params.Closing)
-	}
-	b.Write(src[rest:e.Start])
-	b.WriteString(e.Text)
-	b.Write(src[e.End:end])
-	b.WriteString("\n")
-	text := b.String()
+	fm, fd := cand.fm, cand.decl
 	f, err := parser.ParseFile(c.prog.Fset, fm.file.Path+".gathermut-check", text, parser.SkipObjectResolution)
 	if err != nil {
 		return c.relative(err.Error())
@@ -274,6 +236,59 @@ func (c *pkgChecker) checkFunc(cand *candidate) string {
 		}
 	}
 	return ""
+}
+
+// funcCopy writes the mutated function as a file of its own: the file's
+// imports, then the function renamed (a method as a function taking its
+// receiver first: a fresh Checker cannot add methods to the package's
+// types), positions kept by a //line directive. false when the edit
+// reaches its name or beyond it, or it is generic: the whole package is
+// checked then.
+func (c *pkgChecker) funcCopy(cand *candidate) (string, bool) {
+	fm, fd, e := cand.fm, cand.decl, *cand.m.Edit
+	src := fm.file.Src
+	start, end, nameAt := fm.tf.Offset(fd.Pos()), fm.tf.Offset(fd.End()), fm.tf.Offset(fd.Name.Pos())
+	if e.Start < nameAt+len(fd.Name.Name) || e.End > end {
+		return "", false
+	}
+	if fd.Recv != nil && (fd.Type.TypeParams != nil || recvGeneric(fd)) {
+		return "", false
+	}
+	c.copies++
+	var b strings.Builder
+	b.WriteString("package " + c.pkg.Name + "\n\n")
+	for _, imp := range fm.file.Syntax.Imports {
+		b.WriteString("import ")
+		if imp.Name != nil {
+			b.WriteString(imp.Name.Name + " ")
+		}
+		b.WriteString(imp.Path.Value + "\n")
+	}
+	p := c.prog.Fset.Position(fd.Pos())
+	fmt.Fprintf(&b, "\n//line %s:%d:%d\n", fm.file.Path, p.Line, p.Column)
+	rest := nameAt + len(fd.Name.Name)
+	if fd.Recv == nil {
+		b.Write(src[start:nameAt])
+		fmt.Fprintf(&b, "gathermutCheck%d", c.copies)
+	} else {
+		recv := fd.Recv.List[0]
+		fmt.Fprintf(&b, "func gathermutCheck%d(", c.copies)
+		if len(recv.Names) == 0 {
+			b.WriteString("_ ")
+		}
+		b.Write(src[fm.tf.Offset(fd.Recv.Opening)+1 : fm.tf.Offset(fd.Recv.Closing)])
+		params := src[fm.tf.Offset(fd.Type.Params.Opening)+1 : fm.tf.Offset(fd.Type.Params.Closing)]
+		if len(strings.TrimSpace(string(params))) > 0 {
+			b.WriteString(", ")
+		}
+		b.Write(params)
+		rest = fm.tf.Offset(fd.Type.Params.Closing)
+	}
+	b.Write(src[rest:e.Start])
+	b.WriteString(e.Text)
+	b.Write(src[e.End:end])
+	b.WriteString("\n")
+	return b.String(), true
 }
 
 // checkPackage type-checks the whole package with the mutated file.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 )
 
 const checkSrc = `package p
@@ -192,8 +193,8 @@ func TestCgoTypesKnown(t *testing.T) {
 			continue
 		}
 		found++
-		if msg == "" && m.Unviable != "" || msg != "" && !strings.Contains(m.Unviable, msg) {
-			t.Errorf("%s: unviable %q, want %q", key, m.Unviable, msg)
+		if msg == "" && m.State == mutant.Unbuildable || msg != "" && (m.State != mutant.Unbuildable || !strings.Contains(m.Note, msg)) {
+			t.Errorf("%s: %s %q, want unbuildable %q", key, m.State, m.Note, msg)
 		}
 	}
 	if found != len(want) {

@@ -8,8 +8,8 @@
 // from the original file. The printed source is parsed again and
 // type-checked in process (go/types over the package's other files and the
 // mutated one, importing the same dependency types the loader produced); a
-// mutant that does not type-check carries the error in Mutant.Unviable and
-// is reported unviable without a build. A rewrite whose output equals the
+// mutant that does not type-check is in state mutant.Unbuildable, the
+// error in its Note, and is reported unviable without a build. A rewrite whose output equals the
 // original (gofmt'd) file is dropped, and mutants with the same file and
 // resulting source are produced once.
 //

@@ -29,7 +29,7 @@ import (
 type Config struct {
 	Packages    []string              // import paths of the packages to mutate; empty: every target
 	Files       func(rel string) bool // module-relative files to mutate; nil: all
-	Operators   []string              // generic operators to run, by name; empty: all
+	Operators   []*Operator           // generic operators to run (SelectOperators); nil: the default set
 	Equivalents []catalog.Equivalent  // declared equivalent mutants (become Ignored)
 	Workers     int                   // type-checking goroutines; 0: one
 	Progress    func(done, total int) // called as mutants are checked (from one goroutine at a time)
@@ -38,13 +38,13 @@ type Config struct {
 
 // Generate applies every selected generic operator to every non-test,
 // non-generated file of the program's target packages. Each mutant is
-// type-checked in process; one that does not type-check carries the error in
-// Unviable. Mutants with the same file and resulting source are produced
-// once. The result is sorted by id.
+// type-checked in process; one that does not type-check is Unbuildable,
+// with the error in its Note. Mutants with the same file and resulting
+// source are produced once. The result is sorted by id.
 func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
-	ops, err := selectOperators(cfg.Operators)
-	if err != nil {
-		return nil, err
+	ops := cfg.Operators
+	if ops == nil {
+		ops = defaultOperators()
 	}
 	for _, eq := range cfg.Equivalents {
 		if err := checkEquivalent(eq); err != nil {
@@ -82,9 +82,9 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 			}
 			for _, c := range cs {
 				if reason, ok := sup.match(c.m); ok {
-					c.m.Equivalent = reason
+					c.m.Decide(mutant.Equivalent, reason)
 				} else if reason, ok := matchEquivalent(cfg.Equivalents, c.m); ok {
-					c.m.Equivalent = reason
+					c.m.Decide(mutant.Equivalent, reason)
 				}
 			}
 			cands = append(cands, cs...)
@@ -105,7 +105,16 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 	return out, nil
 }
 
-func selectOperators(names []string) ([]*Operator, error) { return SelectOperators(names) }
+// defaultOperators is the default set: every operator not marked OptIn.
+func defaultOperators() []*Operator {
+	var ops []*Operator
+	for _, op := range Operators {
+		if !op.OptIn {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
 
 // fileMutator turns rewrites of one file into mutants.
 type fileMutator struct {

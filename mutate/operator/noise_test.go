@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 )
 
 const noiseSrc = `package p
@@ -35,14 +36,18 @@ func mutantsOf(t *testing.T, src string, ops ...string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Generate(prog, Config{Operators: ops})
+	selected, err := SelectOperators(ops)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Generate(prog, Config{Operators: selected})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, m := range ms {
-		if m.Unviable != "" {
-			t.Errorf("%s: unviable: %s", m.ID, m.Unviable)
+		if m.State == mutant.Unbuildable {
+			t.Errorf("%s: unviable: %s", m.ID, m.Note)
 		}
 		out = append(out, m.Operator+" "+m.Func+": "+m.Original+" -> "+m.Replacement)
 	}

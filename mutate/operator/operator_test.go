@@ -112,8 +112,8 @@ func caseProgram(t *testing.T) *load.Program {
 
 func describe(m mutant.Mutant) string {
 	s := m.Original + " -> " + m.Replacement
-	if m.Unviable != "" {
-		_, msg, _ := strings.Cut(m.Unviable, ": ")
+	if m.State == mutant.Unbuildable {
+		_, msg, _ := strings.Cut(m.Note, ": ")
 		s += " [unviable: " + msg + "]"
 	}
 	return s
@@ -123,14 +123,14 @@ func TestGenericOperators(t *testing.T) {
 	prog := caseProgram(t)
 	for _, c := range opCases {
 		t.Run(c.name, func(t *testing.T) {
-			ms, err := Generate(prog, Config{Packages: []string{"m/" + c.name}, Operators: []string{c.op}})
+			ms, err := Generate(prog, Config{Packages: []string{"m/" + c.name}, Operators: ops(t, c.op)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var got []string
 			for _, m := range ms {
 				got = append(got, describe(m))
-				if m.Unviable == "" && !strings.Contains(c.name, "unviable") && m.Diff == "" {
+				if m.State != mutant.Unbuildable && !strings.Contains(c.name, "unviable") && m.Diff == "" {
 					t.Errorf("%s: empty diff", m.ID)
 				}
 			}
@@ -144,7 +144,7 @@ func TestGenericOperators(t *testing.T) {
 
 func TestMutatedSourceAndPositions(t *testing.T) {
 	prog := caseProgram(t)
-	ms, err := Generate(prog, Config{Packages: []string{"m/bitwise"}, Operators: []string{"bitwise"}})
+	ms, err := Generate(prog, Config{Packages: []string{"m/bitwise"}, Operators: ops(t, "bitwise")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,13 +207,15 @@ func TestSuppressions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Generate(prog, Config{Operators: []string{"boundary", "negate"}})
+	ms, err := Generate(prog, Config{Operators: ops(t, "boundary", "negate")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
 	for _, m := range ms {
-		got[m.Operator+" "+m.Original] = m.Equivalent
+		if m.State == mutant.Equivalent {
+			got[m.Operator+" "+m.Original] = m.Note
+		}
 	}
 	want := map[string]string{
 		"boundary a < b": "a and b never meet", "negate a < b": "",
@@ -247,21 +249,31 @@ func TestSuppressions(t *testing.T) {
 func TestEquivalents(t *testing.T) {
 	prog := caseProgram(t)
 	eq := []catalog.Equivalent{{Package: "m/negate", Operator: "negate", Reason: "declared"}}
-	ms, err := Generate(prog, Config{Packages: []string{"m/negate", "m/boundary"}, Operators: []string{"negate"}, Equivalents: eq})
+	ms, err := Generate(prog, Config{Packages: []string{"m/negate", "m/boundary"}, Operators: ops(t, "negate"), Equivalents: eq})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range ms {
-		if (m.Package == "m/negate") != (m.Equivalent == "declared") {
-			t.Errorf("%s: equivalent %q", m.ID, m.Equivalent)
+		if (m.Package == "m/negate") != (m.State == mutant.Equivalent && m.Note == "declared") {
+			t.Errorf("%s: %s %q", m.ID, m.State, m.Note)
 		}
 	}
 	if _, err := Generate(prog, Config{Equivalents: []catalog.Equivalent{{Package: "m/negate"}}}); err == nil || !strings.Contains(err.Error(), "Reason is required") {
 		t.Errorf("equivalent without reason: %v", err)
 	}
-	if _, err := Generate(prog, Config{Operators: []string{"nope"}}); err == nil {
+	if _, err := SelectOperators([]string{"nope"}); err == nil {
 		t.Errorf("unknown operator accepted")
 	}
+}
+
+// ops resolves operator names as the mutate command does, once.
+func ops(t *testing.T, names ...string) []*Operator {
+	t.Helper()
+	ops, err := SelectOperators(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ops
 }
 
 const catalogSrc = `package c
@@ -355,8 +367,8 @@ func TestResolve(t *testing.T) {
 			if !strings.Contains(m.Diff, c.diff+"\n") {
 				t.Errorf("diff:\n%s\nwant a line %q", m.Diff, c.diff)
 			}
-			if m.Unviable != "" {
-				t.Errorf("unviable: %s", m.Unviable)
+			if m.State == mutant.Unbuildable {
+				t.Errorf("unviable: %s", m.Note)
 			}
 			if m.ID != "e" || m.Catalog == nil || len(m.Expected) != 1 || m.Operator != string(c.e.Operator) {
 				t.Errorf("mutant %+v", m)
@@ -372,15 +384,15 @@ func TestZeroValueSpelling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Generate(prog, Config{Operators: []string{"zero-return"}})
+	ms, err := Generate(prog, Config{Operators: ops(t, "zero-return")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, m := range ms {
 		got = append(got, fmt.Sprintf("%s -> %s", m.Original, m.Replacement))
-		if m.Unviable != "" {
-			t.Errorf("%s: %s", m.ID, m.Unviable)
+		if m.State == mutant.Unbuildable {
+			t.Errorf("%s: %s", m.ID, m.Note)
 		}
 	}
 	sort.Strings(got)

@@ -25,10 +25,8 @@ func SelectOperators(names []string) ([]*Operator, error) {
 				add(op)
 			}
 		case "default":
-			for _, op := range Operators {
-				if !op.OptIn {
-					add(op)
-				}
+			for _, op := range defaultOperators() {
+				add(op)
 			}
 		default:
 			op, ok := OperatorByName(name)

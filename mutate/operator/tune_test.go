@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
 )
 
 const tuneSrc = `package p
@@ -138,7 +139,7 @@ func TestConstIntSuppressionCoversTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Generate(prog, Config{Operators: []string{"const-tune"}})
+	ms, err := Generate(prog, Config{Operators: ops(t, "const-tune")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestConstIntSuppressionCoversTune(t *testing.T) {
 		t.Fatalf("%d const-tune mutants, want 64 -> 65 and 64 -> 63", len(ms))
 	}
 	for _, m := range ms {
-		if m.Equivalent == "" {
+		if m.State != mutant.Equivalent {
 			t.Errorf("%s: not covered by the const-int suppression", m.ID)
 		}
 	}

@@ -1,4 +1,7 @@
-// Package report writes and reads the results of a mutation run.
+// Package report writes and reads the results of a mutation run. It
+// renders; the tallies (Summary) and the exit code with its reason come
+// from package outcome (mutate/internal/outcome), which a merge of shard
+// reports asks again over the union.
 //
 // # JSON
 //

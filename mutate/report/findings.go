@@ -67,7 +67,7 @@ func Findings(r *Report) ([]Finding, error) {
 		switch {
 		case res.CatalogFailure(m):
 			kind = CatalogEscape
-		case res.Status == mutant.Survived && res.Why == NotCovered:
+		case res.Status == mutant.Survived && res.Why == mutant.NotCovered:
 			kind = Uncovered
 		case res.Status == mutant.Survived:
 			kind = Survivor
@@ -126,7 +126,7 @@ func (f Finding) Message() string {
 	var b strings.Builder
 	switch f.Kind {
 	case CatalogEscape:
-		fmt.Fprintf(&b, "Catalog mutant %s (class %d) was not killed by its expected test (%s): %s.", m.ID, m.Catalog.Class, strings.Join(m.Expected, ", "), verdict(res))
+		fmt.Fprintf(&b, "Catalog mutant %s (class %d) was not killed by its expected test (%s): %s.", m.ID, m.Catalog.Class, strings.Join(mutant.TestIDStrings(m.Expected), ", "), verdict(res))
 		if m.Catalog.Reason != "" {
 			fmt.Fprintf(&b, " It stands for: %s.", strings.TrimSuffix(m.Catalog.Reason, "."))
 		}

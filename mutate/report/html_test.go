@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
 )
@@ -26,7 +27,7 @@ const pSource = "package p\n\n// F adds.\nfunc F(a, b int) int {\n\treturn a + b
 func TestHTMLSelfContained(t *testing.T) {
 	dir := t.TempDir()
 	r := report.Build(dirtyMeta("page"), dirty(), report.Inputs{Sources: map[string]string{"p/p.go": pSource}, Tests: testLocs})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	jsonPath, _, err := report.Write(dir, r)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestHTMLRendersInBrowser(t *testing.T) {
 	bin := browser(t)
 	dir := t.TempDir()
 	r := report.Build(dirtyMeta("page"), dirty(), report.Inputs{Sources: map[string]string{"p/p.go": pSource}, Tests: testLocs})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	if _, _, err := report.Write(dir, r); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
@@ -49,13 +50,13 @@ type BaselineInfo struct {
 // ShardInfo is one of the reports a merged report was made from, with
 // the flags it ran with.
 type ShardInfo struct {
-	Name        string        `json:"name"`
-	Shard       string        `json:"shard,omitempty"`
-	WallSeconds float64       `json:"wallSeconds"`
-	Timing      Timing        `json:"timing"`
-	Interrupted bool          `json:"interrupted,omitempty"`
-	Machine     Machine       `json:"machine"`
-	Config      config.Config `json:"config"`
+	Name        string  `json:"name"`
+	Shard       string  `json:"shard,omitempty"`
+	WallSeconds float64 `json:"wallSeconds"`
+	Timing      Timing  `json:"timing"`
+	Interrupted bool    `json:"interrupted,omitempty"`
+	Machine     Machine `json:"machine"`
+	CommandLine string  `json:"commandLine"` // the part's command line (config.Config.CommandLine)
 }
 
 // IncrementalInfo says where reused verdicts came from.
@@ -103,11 +104,12 @@ type Meta struct {
 	// times (WallSeconds is the longest part's).
 	WorkerSeconds float64             `json:"workerSeconds,omitempty"`
 	Incremental   *IncrementalInfo    `json:"incremental,omitempty"`
-	Config        config.Config       `json:"config"` // the run's configuration
+	Config        config.Config       `json:"config"`      // the run's configuration
+	CommandLine   string              `json:"commandLine"` // rendered once from Config (Build)
 	Baseline      BaselineInfo        `json:"baseline"`
 	Timing        Timing              `json:"timing"`
 	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
-	Summary       Summary             `json:"summary"`
+	Summary       outcome.Summary     `json:"summary"`
 	ExitCode      exitcode.Code       `json:"exitCode"`
 	Reason        string              `json:"reason"`
 
@@ -133,7 +135,6 @@ type Report struct {
 	Framework     Framework              `json:"framework"`
 	System        System                 `json:"system"`
 	Performance   *Performance           `json:"performance,omitempty"`
-	Config        *config.Config         `json:"config,omitempty"`
 	Gathermut     Meta                   `json:"gathermut"`
 }
 
@@ -249,7 +250,7 @@ func SchemaStatus(r mutant.Result) string {
 	case mutant.Killed:
 		return "Killed"
 	case mutant.Survived:
-		if r.Why == NotCovered {
+		if r.Why == mutant.NotCovered {
 			return "NoCoverage"
 		}
 		return "Survived"
@@ -264,9 +265,6 @@ func SchemaStatus(r mutant.Result) string {
 	}
 	return "Ignored"
 }
-
-// NotCovered is the Why of a mutant no test executes.
-const NotCovered = "not covered by any test"
 
 // statusReason is the one-line reason a viewer shows: why, or for a kill
 // the failing tests and the first line of what they printed.
@@ -304,19 +302,8 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		sorted[i] = clean(o, meta.Paths)
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Mutant.ID < sorted[j].Mutant.ID })
-	meta.Summary = Summarize(sorted)
-	meta.Config = cleanConfig(meta.Config, meta.Paths)
-	for i := range meta.Shards {
-		meta.Shards[i].Config = cleanConfig(meta.Shards[i].Config, meta.Paths)
-	}
-	if meta.Incremental != nil {
-		inc := *meta.Incremental
-		inc.Cache = meta.Paths.Clean(inc.Cache)
-		meta.Incremental = &inc
-	}
-	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
-	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
-	cfg := meta.Config
+	meta = cleanMeta(meta)
+	meta.Summary = outcome.Summarize(sorted)
 	r := &Report{
 		Schema:        "https://git.io/mutation-testing-schema",
 		SchemaVersion: "2",
@@ -325,7 +312,6 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		Files:         map[string]*FileResult{},
 		Framework:     Framework{Name: "gathermut mutate", Version: meta.Version},
 		Performance:   &Performance{Setup: meta.Timing.Discovery * 1000, InitialRun: meta.Timing.Baseline * 1000, Mutation: (meta.Timing.SchemaBuilds + meta.Timing.Mutants) * 1000},
-		Config:        &cfg,
 		Gathermut:     meta,
 	}
 	r.System.CI = os.Getenv("CI") != ""
@@ -334,22 +320,12 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 	r.System.CPU.LogicalCores = meta.Machine.Cores
 	r.System.CPU.Model = meta.Machine.CPU
 	testIDs := map[string]bool{}
-	for i := range sorted {
-		o := sorted[i]
+	for _, o := range sorted {
 		m := o.Mutant
 		fr := r.Files[m.File]
 		if fr == nil {
 			fr = &FileResult{Language: language(m.File), Source: in.Sources[m.File], Mutants: []MutantResult{}}
 			r.Files[m.File] = fr
-		}
-		end := m.End
-		if end.Line == 0 {
-			end = m.Pos
-		}
-		start := m.Pos
-		if start.Line == 0 {
-			start = mutant.Position{Line: 1, Column: 1}
-			end = start
 		}
 		for _, id := range o.Result.KilledBy {
 			testIDs[id] = true
@@ -357,39 +333,71 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		for _, id := range o.Result.CoveredBy {
 			testIDs[id] = true
 		}
-		ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
-		// what the schema's fields hold, and what only discovery and
-		// test selection use, stays out of the evidence; the edit stays:
-		// with the source it gives the diff (lean.go)
-		ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
-		ev.Mutant.ResultHash = ""
-		ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
-		fr.Mutants = append(fr.Mutants, MutantResult{
-			ID:             m.ID,
-			MutatorName:    m.Operator,
-			Replacement:    m.Replacement,
-			Location:       Location{Start: start, End: end},
-			Status:         SchemaStatus(o.Result),
-			StatusReason:   statusReason(o.Result),
-			KilledBy:       o.Result.KilledBy,
-			CoveredBy:      o.Result.CoveredBy,
-			Duration:       float64(o.Result.Duration) / float64(time.Millisecond),
-			TestsCompleted: o.Result.TestsRun,
-			Description:    description(m),
-			Static:         m.Kind == mutant.Go && !m.InBody && m.Pos.Line > 0,
-			Gathermut:      ev,
-		})
+		fr.Mutants = append(fr.Mutants, mutantResult(meta, o))
 	}
 	r.TestFiles = testFiles(testIDs, in.Tests)
 	return r
+}
+
+// cleanMeta removes absolute paths from the run's record and renders its
+// command line, once.
+func cleanMeta(meta Meta) Meta {
+	meta.Config = cleanConfig(meta.Config, meta.Paths)
+	if meta.CommandLine == "" {
+		meta.CommandLine = meta.Config.CommandLine()
+	}
+	if meta.Incremental != nil {
+		inc := *meta.Incremental
+		inc.Cache = meta.Paths.Clean(inc.Cache)
+		meta.Incremental = &inc
+	}
+	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
+	meta.Baseline.Flaky = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Flaky...))
+	return meta
+}
+
+// mutantResult is one mutant in the schema's form, with this tool's
+// evidence.
+func mutantResult(meta Meta, o mutant.Outcome) MutantResult {
+	m := o.Mutant
+	end := m.End
+	if end.Line == 0 {
+		end = m.Pos
+	}
+	start := m.Pos
+	if start.Line == 0 {
+		start = mutant.Position{Line: 1, Column: 1}
+		end = start
+	}
+	ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
+	// what the schema's fields hold, and what only discovery and
+	// test selection use, stays out of the evidence; the edit stays:
+	// with the source it gives the diff (lean.go)
+	ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
+	ev.Mutant.ResultHash = ""
+	ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
+	return MutantResult{
+		ID:             m.ID,
+		MutatorName:    m.Operator,
+		Replacement:    m.Replacement,
+		Location:       Location{Start: start, End: end},
+		Status:         SchemaStatus(o.Result),
+		StatusReason:   statusReason(o.Result),
+		KilledBy:       o.Result.KilledBy,
+		CoveredBy:      o.Result.CoveredBy,
+		Duration:       float64(o.Result.Duration) / float64(time.Millisecond),
+		TestsCompleted: o.Result.TestsRun,
+		Description:    description(m),
+		Static:         m.Kind == mutant.Go && !m.InBody && m.Pos.Line > 0,
+		Gathermut:      ev,
+	}
 }
 
 // clean trims a result's failure output and removes absolute paths from
 // every string of the outcome.
 func clean(o mutant.Outcome, p Paths) mutant.Outcome {
 	m, res := o.Mutant, o.Result
-	m.Unviable = p.Clean(m.Unviable)
-	m.Invalid = p.Clean(m.Invalid)
+	m.Note = p.Clean(m.Note)
 	res.Why = p.Clean(res.Why)
 	res.Excerpt = TrimFailure(p.Clean(res.Excerpt))
 	res.Commands = p.CleanAll(append([]string(nil), res.Commands...))
@@ -508,32 +516,24 @@ func RerunCommand(meta Meta, m mutant.Mutant) string {
 	if meta.Module == ToolModule {
 		tool = "go run ./mutate"
 	}
-	args := []string{tool, "run", shellWord(m.ID)}
+	args := []string{tool, "run", config.ShellWord(m.ID)}
 	cfg := meta.Config
 	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
 		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
 			args = append(args, "./"+path.Dir(m.File))
 		} else {
 			for _, p := range cfg.Patterns {
-				args = append(args, shellWord(p))
+				args = append(args, config.ShellWord(p))
 			}
 		}
 	}
 	if cfg.Given.Catalog {
-		args = append(args, "--catalog="+shellWord(cfg.Catalog))
+		args = append(args, "--catalog="+config.ShellWord(cfg.Catalog))
 	}
 	if cfg.Given.Operators && len(cfg.Operators) > 0 {
-		args = append(args, "--operators="+shellWord(strings.Join(cfg.Operators, ",")))
+		args = append(args, "--operators="+config.ShellWord(strings.Join(cfg.Operators, ",")))
 	}
 	return strings.Join(args, " ")
-}
-
-// shellWord quotes s for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n\"'$|&;()<>*?[]{}\\`!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Outcomes returns the outcomes a report holds, sorted by id.

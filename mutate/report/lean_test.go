@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
@@ -46,7 +47,7 @@ func leanOutcomes(src string) []mutant.Outcome {
 func TestLeanJSON(t *testing.T) {
 	const src = "package p\n\n// F adds.\nfunc F(a, b int) int {\n\treturn a + b\n}\n"
 	r := report.Build(dirtyMeta("lean"), leanOutcomes(src), report.Inputs{Sources: map[string]string{"p/p.go": src}, Tests: testLocs})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	dir := t.TempDir()
 	jsonPath, _, err := report.Write(dir, r)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"gathermut/mutate/config"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
@@ -102,7 +102,7 @@ func (md *mdReport) head() string {
 		vals = append(vals, fmt.Sprint(s.Reused))
 	}
 	cols = append(cols, "Score")
-	vals = append(vals, FormatScore(s))
+	vals = append(vals, outcome.FormatScore(s))
 	if t := g.Config.Threshold; t.Given {
 		cols = append(cols, "Threshold")
 		vals = append(vals, thresholdCell(s, t))
@@ -117,10 +117,10 @@ func (md *mdReport) head() string {
 	}
 	b.WriteString("\n\n")
 	after := "unchanged after the run"
-	if g.TreeAfter != g.TreeBefore {
+	if g.TreeAfter != g.TreeBefore || len(g.TreeChanged) > 0 {
 		after = "**changed during the run: " + cellText(strings.Join(g.TreeChanged, ", "), 300) + "**"
 	}
-	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", CommandLine(g.Config), short(g.TreeBefore), after)
+	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", g.CommandLine, short(g.TreeBefore), after)
 	fmt.Fprintf(&b, "Wall time %s: discovery %s, schema builds %s, baseline %s, mutants %s. ", seconds(g.WallSeconds), seconds(g.Timing.Discovery),
 		seconds(g.Timing.SchemaBuilds), seconds(g.Timing.Baseline), seconds(g.Timing.Mutants))
 	if rate := Rate(s, g.Timing); rate > 0 {
@@ -139,7 +139,7 @@ func (md *mdReport) head() string {
 			if sh.Shard != "" {
 				label += " (shard " + sh.Shard + ")"
 			}
-			parts = append(parts, fmt.Sprintf("%s: `%s`, %s", label, CommandLine(sh.Config), seconds(sh.WallSeconds)))
+			parts = append(parts, fmt.Sprintf("%s: `%s`, %s", label, sh.CommandLine, seconds(sh.WallSeconds)))
 		}
 		fmt.Fprintf(&b, "\nMerged from %d reports: %s. %s: %s.\n", len(g.Shards), cellText(strings.Join(parts, "; "), 2000), "Time", ShardTimesText(g))
 	}
@@ -176,6 +176,34 @@ func share(left, groupsLeft int) int {
 // the detailed form, shared evenly by the groups (what a group does not
 // use passes on), so that the one-line lists get the rest.
 func (md *mdReport) findings(budget int) string {
+	groups, total := md.findingGroups()
+	if len(groups) == 0 {
+		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart).\n", total)
+	fitFindings(groups, budget-b.Len()-len(groups)*160) // less the headings and cut lines
+	compacted, cut := 0, map[string]int{}
+	for _, g := range groups {
+		compacted += g.write(&b)
+		if n := len(g.items) - g.full - g.compact; n > 0 {
+			cut[g.title] = n
+		}
+	}
+	if compacted > 0 {
+		md.cuts = append(md.cuts, fmt.Sprintf("the diffs of %d of the %d findings (listed on one line each)", compacted, total))
+	}
+	for _, g := range groups {
+		if n := cut[g.title]; n > 0 {
+			md.cuts = append(md.cuts, fmt.Sprintf("%d of the %d %s", n, len(g.items), strings.ToLower(g.title)))
+		}
+	}
+	return b.String()
+}
+
+// findingGroups sorts the findings into their groups, most severe first:
+// catalog failures, survivors (those tests ran and missed first), errors.
+func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 	kinds := []struct {
 		title string
 		keep  func(mutant.Outcome) bool
@@ -203,7 +231,7 @@ func (md *mdReport) findings(budget int) string {
 		if k.title == "Survivors" {
 			// covered survivors first: tests ran and missed them
 			sort.SliceStable(picked, func(i, j int) bool {
-				return (picked[i].Result.Why != NotCovered) && (picked[j].Result.Why == NotCovered)
+				return (picked[i].Result.Why != mutant.NotCovered) && (picked[j].Result.Why == mutant.NotCovered)
 			})
 		}
 		g := &findingGroup{title: k.title}
@@ -213,12 +241,12 @@ func (md *mdReport) findings(budget int) string {
 		groups = append(groups, g)
 		total += len(picked)
 	}
-	if len(groups) == 0 {
-		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart).\n", total)
-	budget -= b.Len() + len(groups)*160 // headings and cut lines
+	return groups, total
+}
+
+// fitFindings sets how many findings of each group keep their diff (full)
+// and how many get one line (compact) within budget bytes.
+func fitFindings(groups []*findingGroup, budget int) {
 	fullSize, compactSize := 0, 0
 	for _, g := range groups {
 		for _, it := range g.items {
@@ -230,73 +258,66 @@ func (md *mdReport) findings(budget int) string {
 		for _, g := range groups {
 			g.full = len(g.items)
 		}
+		return
+	}
+	// detailed forms first, within their share
+	left := budget
+	if compactSize > budget*2/5 {
+		left = budget * 3 / 5
 	} else {
-		// detailed forms first, within their share
-		left := budget
-		if compactSize > budget*2/5 {
-			left = budget * 3 / 5
+		left = budget - compactSize
+	}
+	detailed := left
+	for i, g := range groups {
+		limit := share(left, len(groups)-i)
+		used := 0
+		for _, it := range g.items {
+			if used+len(it.full) > limit {
+				break
+			}
+			used += len(it.full)
+			g.full++
+		}
+		left -= used
+	}
+	// then one line each for the rest, within what is left
+	left = budget - (detailed - left)
+	for i, g := range groups {
+		limit := share(left, len(groups)-i)
+		used := 0
+		for _, it := range g.items[g.full:] {
+			if used+len(it.compact) > limit {
+				break
+			}
+			used += len(it.compact)
+			g.compact++
+		}
+		left -= used
+	}
+}
+
+// write renders the group as fitted: the detailed findings, then the
+// one-line ones, then a count of the rest; it returns how many got one
+// line.
+func (g *findingGroup) write(b *strings.Builder) int {
+	fmt.Fprintf(b, "\n### %s (%d)\n", g.title, len(g.items))
+	for _, it := range g.items[:g.full] {
+		b.WriteString(it.full)
+	}
+	if g.compact > 0 {
+		if g.full > 0 {
+			fmt.Fprintf(b, "\nThe other %s, without their diff (`mutate diff <id>` prints one):\n\n", strings.ToLower(g.title))
 		} else {
-			left = budget - compactSize
+			b.WriteString("\n")
 		}
-		detailed := left
-		for i, g := range groups {
-			limit := share(left, len(groups)-i)
-			used := 0
-			for _, it := range g.items {
-				if used+len(it.full) > limit {
-					break
-				}
-				used += len(it.full)
-				g.full++
-			}
-			left -= used
-		}
-		// then one line each for the rest, within what is left
-		left = budget - (detailed - left)
-		for i, g := range groups {
-			limit := share(left, len(groups)-i)
-			used := 0
-			for _, it := range g.items[g.full:] {
-				if used+len(it.compact) > limit {
-					break
-				}
-				used += len(it.compact)
-				g.compact++
-			}
-			left -= used
+		for _, it := range g.items[g.full : g.full+g.compact] {
+			b.WriteString(it.compact)
 		}
 	}
-	compacted, cut := 0, map[string]int{}
-	for _, g := range groups {
-		fmt.Fprintf(&b, "\n### %s (%d)\n", g.title, len(g.items))
-		for _, it := range g.items[:g.full] {
-			b.WriteString(it.full)
-		}
-		if g.compact > 0 {
-			if g.full > 0 {
-				fmt.Fprintf(&b, "\nThe other %s, without their diff (`mutate diff <id>` prints one):\n\n", strings.ToLower(g.title))
-			} else {
-				b.WriteString("\n")
-			}
-			for _, it := range g.items[g.full : g.full+g.compact] {
-				b.WriteString(it.compact)
-			}
-			compacted += g.compact
-		}
-		if n := len(g.items) - g.full - g.compact; n > 0 {
-			cut[g.title] = n
-			fmt.Fprintf(&b, "\n*%d more %s are not listed here: see the cut note at the end.*\n", n, strings.ToLower(g.title))
-		}
+	if n := len(g.items) - g.full - g.compact; n > 0 {
+		fmt.Fprintf(b, "\n*%d more %s are not listed here: see the cut note at the end.*\n", n, strings.ToLower(g.title))
 	}
-	if compacted > 0 {
-		md.cuts = append(md.cuts, fmt.Sprintf("the diffs of %d of the %d findings (listed on one line each)", compacted, total))
-	}
-	for _, g := range groups {
-		if n := cut[g.title]; n > 0 {
-			md.cuts = append(md.cuts, fmt.Sprintf("%d of the %d %s", n, len(g.items), strings.ToLower(g.title)))
-		}
-	}
-	return b.String()
+	return g.compact
 }
 
 func (md *mdReport) fullFinding(o mutant.Outcome) string {
@@ -309,7 +330,7 @@ func (md *mdReport) fullFinding(o mutant.Outcome) string {
 	}
 	b.WriteString("\n\n")
 	if m.Catalog != nil {
-		fmt.Fprintf(&b, "Catalog class %d: %s. Expected killer: %s.", m.Catalog.Class, cellText(m.Catalog.Reason, 300), code(strings.Join(m.Expected, ", ")))
+		fmt.Fprintf(&b, "Catalog class %d: %s. Expected killer: %s.", m.Catalog.Class, cellText(m.Catalog.Reason, 300), code(strings.Join(mutant.TestIDStrings(m.Expected), ", ")))
 		if len(r.KilledBy) > 0 {
 			fmt.Fprintf(&b, " Killed by: %s.", code(listSome(r.KilledBy, 5)))
 		}
@@ -401,18 +422,18 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 	}
 	type row struct {
 		key  string
-		s    Summary
+		s    outcome.Summary
 		text string
 	}
 	var rows []row
 	for k, os := range groups {
-		s := Summarize(os)
+		s := outcome.Summarize(os)
 		var b strings.Builder
 		fmt.Fprintf(&b, "| `%s` | %d |", k, s.Judged)
 		for _, st := range mutant.Statuses {
 			fmt.Fprintf(&b, " %d |", s.Counts[st])
 		}
-		fmt.Fprintf(&b, " %s |\n", FormatScore(s))
+		fmt.Fprintf(&b, " %s |\n", outcome.FormatScore(s))
 		rows = append(rows, row{k, s, b.String()})
 	}
 	var hb strings.Builder
@@ -539,7 +560,7 @@ func (md *mdReport) others() string {
 	if os := byStatus[mutant.Unviable]; len(os) > 0 {
 		typeCheck := 0
 		for _, o := range os {
-			if o.Mutant.Unviable != "" {
+			if o.Mutant.State == mutant.Unbuildable {
 				typeCheck++
 			}
 		}
@@ -613,45 +634,6 @@ func (md *mdReport) cutNote() string {
 	s := fmt.Sprintf("\n## Cut to fit\n\nThis report holds at most %d characters (a pull request holds 65,536), so it leaves out: %s. `%s` next to it has every mutant with its verdict, diff and evidence (mutation-testing-report-schema: any mutation-testing-elements viewer opens it); `mutate run <id>` reruns one.\n",
 		MaxMarkdown, cellText(strings.Join(md.cuts, "; "), 800), md.jsonName())
 	return s
-}
-
-// CommandLine renders a configuration as the command that runs it from
-// the module root: the flags that differ from the defaults.
-func CommandLine(c config.Config) string {
-	if c.Command == "" {
-		return "mutate"
-	}
-	def := config.Default()
-	args := []string{"mutate", c.Command}
-	if c.Select != "" {
-		args = append(args, shellWord(c.Select))
-	}
-	if c.Given.Packages {
-		for _, p := range c.Patterns {
-			args = append(args, shellWord(p))
-		}
-	}
-	flag := func(cond bool, s string) {
-		if cond {
-			args = append(args, s)
-		}
-	}
-	flag(c.Name != "", "--name "+shellWord(c.Name))
-	flag(c.OnlyCatalog, "--only-catalog")
-	flag(c.Given.Catalog, "--catalog="+shellWord(c.Catalog))
-	flag(c.Given.Operators && len(c.Operators) > 0, "--operators "+shellWord(strings.Join(c.Operators, ",")))
-	for _, g := range c.Given.Exclude {
-		flag(true, "--exclude "+shellWord(g))
-	}
-	flag(c.Given.Threshold, "--threshold "+strings.TrimSuffix(c.Threshold.String(), "%"))
-	flag(c.InDiff != "", "--in-diff "+shellWord(c.InDiff))
-	flag(c.Shard.N > 0, "--shard "+c.Shard.String())
-	flag(c.StrictTimeouts, "--strict-timeouts")
-	flag(c.TimeoutFactor != def.TimeoutFactor, fmt.Sprintf("--timeout-factor %g", c.TimeoutFactor))
-	flag(c.TimeoutFloor != def.TimeoutFloor, "--timeout-floor "+c.TimeoutFloor.String())
-	flag(!c.Schemata, "--no-schemata")
-	flag(c.Jobs > 0, fmt.Sprintf("-j %d", c.Jobs))
-	return strings.Join(args, " ")
 }
 
 func machine(m Machine) string {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
@@ -19,7 +20,11 @@ func Merge(name string, reports []*Report) (*Report, error) {
 		return nil, err
 	}
 	first := reports[0].Gathermut
-	meta := first
+	mg := &merging{
+		meta: first, seen: map[string]bool{}, in: Inputs{Sources: map[string]string{}, Tests: map[string]TestLocation{}},
+		flaky: map[string]bool{}, failing: map[string]bool{}, skipped: map[string]bool{},
+	}
+	meta := &mg.meta
 	meta.Name = name
 	meta.Shard = ""
 	meta.Shards = nil
@@ -29,73 +34,15 @@ func Merge(name string, reports []*Report) (*Report, error) {
 	meta.TreeChanged = nil
 	meta.Incremental = nil
 	meta.Baseline = BaselineInfo{Packages: first.Baseline.Packages, Tests: first.Baseline.Tests}
-	seen := map[string]bool{}
-	var outcomes []mutant.Outcome
-	in := Inputs{Sources: map[string]string{}, Tests: map[string]TestLocation{}}
-	flaky, failing, skipped := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, r := range reports {
-		g := r.Gathermut
-		if g.TreeBefore != first.TreeBefore {
-			return nil, fmt.Errorf("report: merge: %s ran on tree %s but %s on tree %s: not the same sources", g.Name, short(g.TreeBefore), first.Name, short(first.TreeBefore))
-		}
-		if g.TreeAfter != g.TreeBefore {
-			meta.TreeAfter = g.TreeAfter
-			meta.TreeChanged = append(meta.TreeChanged, g.TreeChanged...)
-		}
-		meta.Interrupted = meta.Interrupted || g.Interrupted
-		meta.WallSeconds = max(meta.WallSeconds, g.WallSeconds)
-		meta.Timing = mergeTiming(meta.Timing, g.Timing)
-		for mode, n := range g.Modes {
-			meta.Modes[mode] += n
-		}
-		meta.Baseline.Seconds = max(meta.Baseline.Seconds, g.Baseline.Seconds)
-		meta.Baseline.Interrupted = meta.Baseline.Interrupted || g.Baseline.Interrupted
-		for _, x := range g.Baseline.Flaky {
-			flaky[x] = true
-		}
-		for _, x := range g.Baseline.Failing {
-			failing[x] = true
-		}
-		for _, x := range g.Baseline.Skipped {
-			skipped[x] = true
-		}
-		if g.Incremental != nil {
-			if meta.Incremental == nil {
-				meta.Incremental = &IncrementalInfo{Cache: g.Incremental.Cache}
-			}
-			meta.Incremental.Reused += g.Incremental.Reused
-			meta.Incremental.Stored = max(meta.Incremental.Stored, g.Incremental.Stored)
-		}
-		// every part keeps its own flags: a merge of merges keeps the
-		// parts' records, a shard report is one part
-		if len(g.Shards) > 0 {
-			meta.Shards = append(meta.Shards, g.Shards...)
-		} else {
-			meta.Shards = append(meta.Shards, ShardInfo{Name: g.Name, Shard: g.Shard, WallSeconds: g.WallSeconds, Timing: g.Timing,
-				Interrupted: g.Interrupted, Machine: g.Machine, Config: g.Config})
-		}
-		os, err := r.Outcomes()
-		if err != nil {
+		if err := mg.add(r, first); err != nil {
 			return nil, err
 		}
-		for _, o := range os {
-			if !seen[o.Mutant.ID] {
-				seen[o.Mutant.ID] = true
-				outcomes = append(outcomes, o)
-			}
-		}
-		rin := r.Inputs()
-		for p, s := range rin.Sources {
-			in.Sources[p] = s
-		}
-		for id, loc := range rin.Tests {
-			in.Tests[id] = loc
-		}
 	}
-	meta.Baseline.Flaky, meta.Baseline.Failing, meta.Baseline.Skipped = sortedSet(flaky), sortedSet(failing), sortedSet(skipped)
-	meta.WorkerSeconds, _ = ShardTimes(meta)
-	merged := Build(meta, outcomes, in)
-	merged.Decide(Conditions{
+	meta.Baseline.Flaky, meta.Baseline.Failing, meta.Baseline.Skipped = sortedSet(mg.flaky), sortedSet(mg.failing), sortedSet(mg.skipped)
+	meta.WorkerSeconds, _ = ShardTimes(*meta)
+	merged := Build(*meta, mg.outcomes, mg.in)
+	merged.Decide(outcome.Conditions{
 		TreeChanged:    merged.Gathermut.TreeChanged,
 		BaselineRed:    len(merged.Gathermut.Baseline.Failing) > 0,
 		BaselineNote:   strings.Join(merged.Gathermut.Baseline.Failing, ", "),
@@ -103,6 +50,78 @@ func Merge(name string, reports []*Report) (*Report, error) {
 		StrictTimeouts: first.Config.StrictTimeouts,
 	})
 	return merged, nil
+}
+
+// merging is a merge in progress: the combined record, outcomes and
+// inputs so far.
+type merging struct {
+	meta                    Meta
+	seen                    map[string]bool
+	outcomes                []mutant.Outcome
+	in                      Inputs
+	flaky, failing, skipped map[string]bool
+}
+
+// add takes in one report: its run's record, outcomes and inputs.
+func (mg *merging) add(r *Report, first Meta) error {
+	meta, g := &mg.meta, r.Gathermut
+	if g.TreeBefore != first.TreeBefore {
+		return fmt.Errorf("report: merge: %s ran on tree %s but %s on tree %s: not the same sources", g.Name, short(g.TreeBefore), first.Name, short(first.TreeBefore))
+	}
+	if g.TreeAfter != g.TreeBefore {
+		meta.TreeAfter = g.TreeAfter
+		meta.TreeChanged = append(meta.TreeChanged, g.TreeChanged...)
+	}
+	meta.Interrupted = meta.Interrupted || g.Interrupted
+	meta.WallSeconds = max(meta.WallSeconds, g.WallSeconds)
+	meta.Timing = mergeTiming(meta.Timing, g.Timing)
+	for mode, n := range g.Modes {
+		meta.Modes[mode] += n
+	}
+	meta.Baseline.Seconds = max(meta.Baseline.Seconds, g.Baseline.Seconds)
+	meta.Baseline.Interrupted = meta.Baseline.Interrupted || g.Baseline.Interrupted
+	addAll(mg.flaky, g.Baseline.Flaky)
+	addAll(mg.failing, g.Baseline.Failing)
+	addAll(mg.skipped, g.Baseline.Skipped)
+	if g.Incremental != nil {
+		if meta.Incremental == nil {
+			meta.Incremental = &IncrementalInfo{Cache: g.Incremental.Cache}
+		}
+		meta.Incremental.Reused += g.Incremental.Reused
+		meta.Incremental.Stored = max(meta.Incremental.Stored, g.Incremental.Stored)
+	}
+	// every part keeps its own flags: a merge of merges keeps the
+	// parts' records, a shard report is one part
+	if len(g.Shards) > 0 {
+		meta.Shards = append(meta.Shards, g.Shards...)
+	} else {
+		meta.Shards = append(meta.Shards, ShardInfo{Name: g.Name, Shard: g.Shard, WallSeconds: g.WallSeconds, Timing: g.Timing,
+			Interrupted: g.Interrupted, Machine: g.Machine, CommandLine: g.CommandLine})
+	}
+	os, err := r.Outcomes()
+	if err != nil {
+		return err
+	}
+	for _, o := range os {
+		if !mg.seen[o.Mutant.ID] {
+			mg.seen[o.Mutant.ID] = true
+			mg.outcomes = append(mg.outcomes, o)
+		}
+	}
+	rin := r.Inputs()
+	for p, s := range rin.Sources {
+		mg.in.Sources[p] = s
+	}
+	for id, loc := range rin.Tests {
+		mg.in.Tests[id] = loc
+	}
+	return nil
+}
+
+func addAll(set map[string]bool, xs []string) {
+	for _, x := range xs {
+		set[x] = true
+	}
 }
 
 func sortedSet(set map[string]bool) []string {

@@ -10,10 +10,11 @@ import (
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
 
-func outcome(id string, st mutant.Status, why string) mutant.Outcome {
+func mkOutcome(id string, st mutant.Status, why string) mutant.Outcome {
 	return mutant.Outcome{
 		Mutant: mutant.Mutant{ID: id, Operator: "arith", Package: "m/p", File: "p/p.go", Func: "F", Pos: mutant.Position{Line: 3, Column: 9},
 			End: mutant.Position{Line: 3, Column: 14}, Original: "a + b", Replacement: "a - b", Diff: "--- a/p/p.go\n+++ b/p/p.go\n"},
@@ -22,21 +23,21 @@ func outcome(id string, st mutant.Status, why string) mutant.Outcome {
 }
 
 func sample() []mutant.Outcome {
-	cat := outcome("cat-entry", mutant.Killed, "killed by an unexpected test: m/p.TestB; expected m/p.TestA")
+	cat := mkOutcome("cat-entry", mutant.Killed, "killed by an unexpected test: m/p.TestB; expected m/p.TestA")
 	cat.Mutant.Catalog = &catalog.Entry{ID: "cat-entry", Class: 3, Reason: "why"}
-	cat.Mutant.Expected = []string{"m/p.TestA"}
+	cat.Mutant.Expected = []mutant.TestID{{Package: "m/p", Name: "TestA"}}
 	cat.Result.KilledBy = []string{"m/p.TestB"}
-	killed := outcome("arith:p/p.go:3:9:aaaa", mutant.Killed, "")
+	killed := mkOutcome("arith:p/p.go:3:9:aaaa", mutant.Killed, "")
 	killed.Result.KilledBy = []string{"m/p.TestA"}
 	return []mutant.Outcome{
 		killed,
-		outcome("arith:p/p.go:3:9:bbbb", mutant.Survived, NotCovered),
-		outcome("arith:p/p.go:3:9:cccc", mutant.Survived, "every selected test passed (1 ran)"),
-		outcome("arith:p/p.go:3:9:dddd", mutant.TimedOut, "timed out"),
-		outcome("arith:p/p.go:3:9:eeee", mutant.NotRun, "no compiler"),
-		outcome("arith:p/p.go:3:9:ffff", mutant.Unviable, "does not compile"),
-		outcome("arith:p/p.go:3:9:gggg", mutant.Error, "no test ran"),
-		outcome("arith:p/p.go:3:9:hhhh", mutant.Ignored, "equivalent: x"),
+		mkOutcome("arith:p/p.go:3:9:bbbb", mutant.Survived, mutant.NotCovered),
+		mkOutcome("arith:p/p.go:3:9:cccc", mutant.Survived, "every selected test passed (1 ran)"),
+		mkOutcome("arith:p/p.go:3:9:dddd", mutant.TimedOut, "timed out"),
+		mkOutcome("arith:p/p.go:3:9:eeee", mutant.NotRun, "no compiler"),
+		mkOutcome("arith:p/p.go:3:9:ffff", mutant.Unviable, "does not compile"),
+		mkOutcome("arith:p/p.go:3:9:gggg", mutant.Error, "no test ran"),
+		mkOutcome("arith:p/p.go:3:9:hhhh", mutant.Ignored, "equivalent: x"),
 		cat,
 	}
 }
@@ -60,34 +61,6 @@ func TestSchemaStatusAndSummary(t *testing.T) {
 	// detected: 2 killed + 1 timeout; valid: + 2 survived
 	if s.Total != 9 || s.Score != 60 || len(s.CatalogFailures) != 1 || len(s.Unexpected) != 1 {
 		t.Errorf("summary %+v", s)
-	}
-}
-
-func TestExitCode(t *testing.T) {
-	s := Summarize(sample())
-	for _, c := range []struct {
-		cond Conditions
-		sum  Summary
-		code exitcode.Code
-	}{
-		{Conditions{TreeChanged: []string{"p/p.go"}, BaselineRed: true}, s, exitcode.TreeChanged},
-		{Conditions{BaselineRed: true, Interrupted: true}, s, exitcode.Baseline},
-		{Conditions{Interrupted: true}, s, exitcode.Interrupted},
-		{Conditions{}, s, exitcode.Catalog},
-		{Conditions{}, Summarize(sample()[:4]), exitcode.Survivors},
-		{Conditions{StrictTimeouts: true}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), exitcode.Timeouts},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Error, "")}), exitcode.Errors},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.TimedOut, ""), outcome("b", mutant.Killed, "")}), exitcode.OK},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("b", mutant.Error, "")}), exitcode.Errors},
-		{Conditions{}, Summarize([]mutant.Outcome{outcome("a", mutant.Killed, ""), outcome("b", mutant.NotRun, "no compiler")}), exitcode.OK},
-	} {
-		code, reason := ExitCode(c.sum, c.cond)
-		if code != c.code || reason == "" {
-			t.Errorf("%+v: exit %d (%s), want %d", c.cond, code, reason, c.code)
-		}
-	}
-	if _, reason := ExitCode(Summarize([]mutant.Outcome{outcome("b", mutant.NotRun, "x")}), Conditions{}); !strings.Contains(reason, "1 not run") {
-		t.Errorf("ok reason does not say what did not run: %s", reason)
 	}
 }
 
@@ -152,7 +125,7 @@ func TestWriteReadMerge(t *testing.T) {
 
 func TestMarkdown(t *testing.T) {
 	r := Build(Meta{Name: "x", Module: "gathermut", TreeBefore: "abc", TreeAfter: "abc", WallSeconds: 60, Timing: Timing{Mutants: 60}, Jobs: 2}, sample(), Inputs{})
-	r.Decide(Conditions{})
+	r.Decide(outcome.Conditions{})
 	md := Markdown(r)
 	order := []string{"# Mutation report: x", "**Exit 5**: catalog mutant cat-entry not killed by its expected test; 2 mutants survived",
 		"| 9 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 60.0% |", "(unchanged after the run)", "5 mutants tested at 5.0 per minute",
@@ -177,19 +150,6 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-// TestScoreWithoutJudgedMutants: a package whose mutants all did not run
-// has no score, not 0%.
-func TestScoreWithoutJudgedMutants(t *testing.T) {
-	s := Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.NotRun}}, {Result: mutant.Result{Status: mutant.Unviable}}})
-	if s.Scored != 0 || FormatScore(s) != "n/a" {
-		t.Errorf("scored %d, score %q; want 0, n/a", s.Scored, FormatScore(s))
-	}
-	s = Summarize([]mutant.Outcome{{Result: mutant.Result{Status: mutant.Killed}}, {Result: mutant.Result{Status: mutant.Survived}}, {Result: mutant.Result{Status: mutant.NotRun}}})
-	if s.Scored != 2 || s.Judged != 3 || FormatScore(s) != "50.0%" {
-		t.Errorf("scored %d, judged %d, score %q; want 2, 3, 50.0%%", s.Scored, s.Judged, FormatScore(s))
-	}
-}
-
 // TestMergeChecksShardSet: a merge must stand for one whole run, so a set
 // of shards with a hole, a repeat, a different split or different judging
 // flags is refused.
@@ -201,7 +161,7 @@ func TestMergeChecksShardSet(t *testing.T) {
 			cfg.StrictTimeouts = true
 		}
 		meta := Meta{Name: "s" + k, Module: "m", Patterns: []string{"./..."}, TreeBefore: "abc", TreeAfter: "abc", Shard: k, Config: cfg}
-		return Build(meta, []mutant.Outcome{outcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, Inputs{})
+		return Build(meta, []mutant.Outcome{mkOutcome("arith:p/p.go:3:9:"+k, mutant.Killed, "")}, Inputs{})
 	}
 	whole := shard("")
 	otherPatterns := shard("1/2")
@@ -237,7 +197,7 @@ func TestMergeKeepsStrictTimeouts(t *testing.T) {
 			cfg := config.Default()
 			cfg.StrictTimeouts = strict
 			meta := Meta{Name: fmt.Sprint(k), TreeBefore: "abc", TreeAfter: "abc", Shard: fmt.Sprintf("%d/2", k), Config: cfg}
-			reports = append(reports, Build(meta, []mutant.Outcome{outcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, Inputs{}))
+			reports = append(reports, Build(meta, []mutant.Outcome{mkOutcome(fmt.Sprintf("arith:p/p.go:3:9:%d", k), st, "")}, Inputs{}))
 		}
 		merged, err := Merge("all", reports)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gathermut/mutate/config"
+	"gathermut/mutate/mutant"
 	"gathermut/mutate/operator"
 )
 
@@ -172,7 +173,7 @@ func ruleFor(f Finding) sarifRule {
 		if c.Reason != "" {
 			rule.FullDescription = &sarifText{Text: c.Reason}
 		}
-		rule.Help = &sarifText{Text: "A catalog mutant must be killed by its expected test (" + strings.Join(f.Mutant.Expected, ", ") +
+		rule.Help = &sarifText{Text: "A catalog mutant must be killed by its expected test (" + strings.Join(mutant.TestIDStrings(f.Mutant.Expected), ", ") +
 			"): make that test fail under the mutant, or change the catalog entry."}
 		rule.Properties = map[string]any{"catalogClass": c.Class}
 		return rule

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gathermut/mutate/config"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
@@ -68,7 +69,7 @@ func readSARIF(t *testing.T, data []byte) sarifLog {
 // mutant's place, and the same findings as GitHub annotations.
 func TestSARIF(t *testing.T) {
 	r := report.Build(dirtyMeta("sarif"), dirty(), report.Inputs{Sources: map[string]string{"p/p.go": "package p\n\nfunc F(a, b int) int {\n\treturn a + b\n}\n"}, Tests: testLocs})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	data, err := report.SARIF(r)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +182,7 @@ func TestSARIFFingerprintStable(t *testing.T) {
 // by the configuration.
 func TestWriteExtras(t *testing.T) {
 	r := report.Build(dirtyMeta("x"), dirty(), report.Inputs{})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	cfg := config.Default()
 	cfg.SARIF = filepath.Join(t.TempDir(), "sub", "x.sarif")
 	cfg.Annotations = config.AnnotationsGitHub

@@ -13,6 +13,7 @@ import (
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
@@ -64,13 +65,13 @@ func dirty() []mutant.Outcome {
 	unviable.Result.Excerpt = "# gathermut/p\n/home/dev/src/gathermut/p/p.go:3:9: invalid operation: a - b (mismatched types)\n"
 	cat := gen("cat-entry", mutant.Killed, "killed by an unexpected test: gathermut/p.TestB; expected gathermut/p.TestA")
 	cat.Mutant.Catalog = &catalog.Entry{ID: "cat-entry", Class: 3, Reason: "why"}
-	cat.Mutant.Expected = []string{"gathermut/p.TestA"}
+	cat.Mutant.Expected = []mutant.TestID{{Package: "gathermut/p", Name: "TestA"}}
 	cat.Result.KilledBy = []string{"gathermut/p.TestB"}
 	notRun := gen("kernel-x", mutant.NotRun, "no compiler (none of nvcc, hipcc on PATH)")
 	notRun.Mutant.Kind, notRun.Mutant.File, notRun.Mutant.Package = mutant.Kernel, "k/k.hip", ""
 	return []mutant.Outcome{
 		killed, timedOut, unviable, cat, notRun,
-		gen("arith:p/p.go:3:9:bbbb", mutant.Survived, report.NotCovered),
+		gen("arith:p/p.go:3:9:bbbb", mutant.Survived, mutant.NotCovered),
 		gen("arith:p/p.go:3:9:cccc", mutant.Survived, "every selected test passed (1 ran)"),
 		gen("arith:p/p.go:3:9:gggg", mutant.Error, "no test ran under the selection (go test -run matched nothing)"),
 		gen("arith:p/p.go:3:9:hhhh", mutant.Ignored, "equivalent: x"),
@@ -119,8 +120,51 @@ func TestReportsValidate(t *testing.T) {
 		return read
 	}
 	whole := report.Build(dirtyMeta("whole"), all, report.Inputs{Sources: map[string]string{"p/p.go": "package p\n"}, Tests: testLocs})
-	whole.Decide(report.Conditions{})
-	got := write(whole)
+	whole.Decide(outcome.Conditions{})
+	checkWholeReport(t, write(whole))
+
+	interrupted := report.Build(dirtyMeta("interrupted"), all, report.Inputs{Tests: testLocs})
+	interrupted.Gathermut.Interrupted = true
+	interrupted.Decide(outcome.Conditions{Interrupted: true})
+	write(interrupted)
+
+	var shards []*report.Report
+	for k := 0; k < 2; k++ {
+		meta := dirtyMeta(fmt.Sprintf("shard-%d", k))
+		meta.Shard = fmt.Sprintf("%d/2", k)
+		meta.Config.Shard = config.Shard{K: k, N: 2}
+		meta.Config.Jobs = k + 1
+		var part []mutant.Outcome
+		for i, o := range all {
+			if i%2 == k {
+				part = append(part, o)
+			}
+		}
+		r := report.Build(meta, part, report.Inputs{Tests: testLocs})
+		r.Decide(outcome.Conditions{})
+		shards = append(shards, write(r))
+	}
+	merged, err := report.Merge("merged", shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := write(merged)
+	if len(m.Gathermut.Shards) != 2 {
+		t.Fatalf("merged report keeps %d shard records", len(m.Gathermut.Shards))
+	}
+	// every shard's flags, not only the first one's
+	for k, sh := range m.Gathermut.Shards {
+		want := fmt.Sprintf("mutate all --name shard-%d --shard %d/2 -j %d", k, k, k+1)
+		if sh.CommandLine != want || sh.Shard != fmt.Sprintf("%d/2", k) {
+			t.Errorf("shard %d record: %+v", k, sh)
+		}
+	}
+}
+
+// checkWholeReport: a whole run's report, written and read back, maps the
+// statuses, resolves every test id and keeps each mutant's evidence.
+func checkWholeReport(t *testing.T, got *report.Report) {
+	t.Helper()
 	statuses := map[string]string{}
 	for _, f := range got.Files {
 		for _, m := range f.Mutants {
@@ -156,42 +200,6 @@ func TestReportsValidate(t *testing.T) {
 			t.Errorf("timeout: exit %d signal %q", o.Result.ExitCode, o.Result.Signal)
 		}
 	}
-
-	interrupted := report.Build(dirtyMeta("interrupted"), all, report.Inputs{Tests: testLocs})
-	interrupted.Gathermut.Interrupted = true
-	interrupted.Decide(report.Conditions{Interrupted: true})
-	write(interrupted)
-
-	var shards []*report.Report
-	for k := 0; k < 2; k++ {
-		meta := dirtyMeta(fmt.Sprintf("shard-%d", k))
-		meta.Shard = fmt.Sprintf("%d/2", k)
-		meta.Config.Shard = config.Shard{K: k, N: 2}
-		meta.Config.Jobs = k + 1
-		var part []mutant.Outcome
-		for i, o := range all {
-			if i%2 == k {
-				part = append(part, o)
-			}
-		}
-		r := report.Build(meta, part, report.Inputs{Tests: testLocs})
-		r.Decide(report.Conditions{})
-		shards = append(shards, write(r))
-	}
-	merged, err := report.Merge("merged", shards)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := write(merged)
-	if len(m.Gathermut.Shards) != 2 {
-		t.Fatalf("merged report keeps %d shard records", len(m.Gathermut.Shards))
-	}
-	// every shard's flags, not only the first one's
-	for k, sh := range m.Gathermut.Shards {
-		if sh.Config.Jobs != k+1 || sh.Config.Shard.K != k || sh.Shard != fmt.Sprintf("%d/2", k) || sh.Config.Name != fmt.Sprintf("shard-%d", k) {
-			t.Errorf("shard %d record: %+v", k, sh)
-		}
-	}
 }
 
 // TestMarkdownFitsPullRequest: a synthetic result of 10,000 mutants, with
@@ -213,7 +221,7 @@ func TestMarkdownFitsPullRequest(t *testing.T) {
 		if i%50 == 0 {
 			o.Mutant.Catalog = &catalog.Entry{ID: fmt.Sprintf("catalog-entry-%d", i), Class: i % 12, Reason: "a reason"}
 			o.Mutant.ID = o.Mutant.Catalog.ID
-			o.Mutant.Expected = []string{"gathermut/pkg.TestExpected"}
+			o.Mutant.Expected = []mutant.TestID{{Package: "gathermut/pkg", Name: "TestExpected"}}
 			o.Result.ExpectedKiller = st == mutant.Killed && i%100 == 0
 		}
 		o.Result.Excerpt = strings.Repeat("    x_test.go:12: got 1, want 2\n", 40)
@@ -221,7 +229,7 @@ func TestMarkdownFitsPullRequest(t *testing.T) {
 	}
 	meta := dirtyMeta("big")
 	r := report.Build(meta, outcomes, report.Inputs{})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	md := report.Markdown(r)
 	if n := utf8.RuneCountInString(md); n > report.MaxMarkdown || len(md) > report.MaxMarkdown {
 		t.Fatalf("markdown of 10,000 mutants: %d characters, %d bytes; want at most %d", n, len(md), report.MaxMarkdown)
@@ -254,16 +262,16 @@ func TestInterruptedCounts(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		outcomes = append(outcomes, gen(fmt.Sprintf("z%d", i), mutant.Interrupted, "interrupted before it ran"))
 	}
-	s := report.Summarize(outcomes)
-	if s.Total != 10 || s.Judged != 2 || s.Interrupted != 8 || s.Counts[mutant.Interrupted] != 0 || s.Counts[mutant.NotRun] != 0 || report.FormatScore(s) != "50.0%" {
+	s := outcome.Summarize(outcomes)
+	if s.Total != 10 || s.Judged != 2 || s.Interrupted != 8 || s.Counts[mutant.Interrupted] != 0 || s.Counts[mutant.NotRun] != 0 || outcome.FormatScore(s) != "50.0%" {
 		t.Errorf("summary %+v", s)
 	}
-	code, reason := report.ExitCode(s, report.Conditions{Interrupted: true})
+	code, reason := outcome.Decide(s, outcome.Conditions{Interrupted: true})
 	if code != exitcode.Interrupted || !strings.HasPrefix(reason, "interrupted: 2 of 10 judged; 1 mutant survived") {
 		t.Errorf("exit %d: %s", code, reason)
 	}
 	r := report.Build(report.Meta{Name: "i", Interrupted: true, Timing: report.Timing{Mutants: 30}}, outcomes, report.Inputs{})
-	r.Decide(report.Conditions{Interrupted: true})
+	r.Decide(outcome.Conditions{Interrupted: true})
 	md := report.Markdown(r)
 	for _, want := range []string{"**Interrupted: 2 of 10 mutants judged.**", "| 2 | 1 | 1 |", "2 mutants tested at 4.0 per minute", "**Interrupted before a verdict**: 8"} {
 		if !strings.Contains(md, want) {
@@ -294,7 +302,7 @@ func TestOKReasonSaysWhatRan(t *testing.T) {
 		{[]mutant.Outcome{catalogOutcome("k", mutant.NotRun), catalogOutcome("c", mutant.Killed)}, "the one catalog mutant that ran was killed by its expected test (1 not run)"},
 		{[]mutant.Outcome{catalogOutcome("c", mutant.Killed), catalogOutcome("d", mutant.Killed)}, "all 2 catalog mutants were killed by their expected tests"},
 	} {
-		code, reason := report.ExitCode(report.Summarize(c.outcomes), report.Conditions{})
+		code, reason := outcome.Decide(outcome.Summarize(c.outcomes), outcome.Conditions{})
 		if code != exitcode.OK || !strings.Contains(reason, c.want) {
 			t.Errorf("exit %d %q, want %q", code, reason, c.want)
 		}
@@ -344,7 +352,7 @@ func TestRerunCommand(t *testing.T) {
 func TestWrittenFilesAreRelative(t *testing.T) {
 	dir := t.TempDir()
 	r := report.Build(dirtyMeta("rel"), dirty(), report.Inputs{})
-	r.Decide(report.Conditions{})
+	r.Decide(outcome.Conditions{})
 	if _, _, err := report.Write(dir, r); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +364,11 @@ func TestWrittenFilesAreRelative(t *testing.T) {
 	if raw["projectRoot"] != "." {
 		t.Errorf("projectRoot %v", raw["projectRoot"])
 	}
-	cfg := raw["config"].(map[string]any)
+	// the run's configuration is written once, under gathermut
+	if _, top := raw["config"]; top {
+		t.Errorf("the configuration is written twice (a top-level config too)")
+	}
+	cfg, _ := raw["gathermut"].(map[string]any)["config"].(map[string]any)
 	if cfg["dir"] != "p" || cfg["reportDir"] != "$TMPDIR/reports-1" {
 		t.Errorf("config dirs: %v %v", cfg["dir"], cfg["reportDir"])
 	}

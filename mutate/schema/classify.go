@@ -238,42 +238,77 @@ func (in Input) exprSite(e ast.Expr) *mutant.Site {
 		}
 		x, stack = p, stack[:len(stack)-1]
 	}
+	typ, why := in.switchType(x, stack)
+	if why != nil {
+		return why
+	}
+	if why := in.contextWhyNot(x, stack, typ); why != nil {
+		return why
+	}
+	spelled := in.Spell(typ)
+	if spelled == "" {
+		return fallback("its type %s cannot be written in the file", typ)
+	}
+	start, end := in.off(x.Pos()), in.off(x.End())
+	t, ok := in.text(start, end)
+	if !ok {
+		return fallback("the edit reaches outside the expression")
+	}
+	if callsRecover(x) || hasRecover(t) {
+		return fallback("recover must not move into a func literal")
+	}
+	return &mutant.Site{Kind: mutant.ExprSite, Start: start, End: end, Type: spelled, Text: t}
+}
+
+// switchType is the type the switch of expression x (under stack) gives
+// its values: x's own, or for an untyped constant the type its context
+// gives it; a fallback site says why x cannot be switched.
+func (in Input) switchType(x ast.Expr, stack []ast.Node) (types.Type, *mutant.Site) {
 	tv, ok := in.Info.Types[x]
 	if !ok || tv.Type == nil {
-		return fallback("an expression without a type")
+		return nil, fallback("an expression without a type")
 	}
 	if !tv.IsValue() || tv.IsBuiltin() || tv.IsType() {
-		return fallback("not a value")
+		return nil, fallback("not a value")
 	}
 	if _, tuple := tv.Type.(*types.Tuple); tuple {
-		return fallback("a multi-valued expression")
+		return nil, fallback("a multi-valued expression")
 	}
 	typ := tv.Type
-	var parent ast.Node
+	b, ok := typ.(*types.Basic)
+	if !ok || b.Info()&types.IsUntyped == 0 {
+		return typ, nil
+	}
+	switch {
+	case b.Kind() == types.UntypedBool:
+		return types.Typ[types.Bool], nil
+	case isShiftCount(parentOf(stack), x) && b.Info()&types.IsInteger != 0 && tv.Value != nil && constant.Sign(tv.Value) >= 0:
+		return types.Typ[types.Uint], nil // any unsigned count shifts alike
+	}
+	return nil, fallback("an %s in a context that keeps it untyped", b)
+}
+
+func parentOf(stack []ast.Node) ast.Node {
 	if len(stack) > 0 {
-		parent = stack[len(stack)-1]
+		return stack[len(stack)-1]
 	}
-	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
-		switch {
-		case b.Kind() == types.UntypedBool:
-			typ = types.Typ[types.Bool]
-		case isShiftCount(parent, x) && b.Info()&types.IsInteger != 0 && tv.Value != nil && constant.Sign(tv.Value) >= 0:
-			typ = types.Typ[types.Uint] // any unsigned count shifts alike
-		default:
-			return fallback("an %s in a context that keeps it untyped", b)
-		}
-	}
-	switch p := parent.(type) {
+	return nil
+}
+
+// contextWhyNot is a fallback site when x's place needs something a
+// switched value is not: a constant index key, a field name, something
+// assigned to, incremented, ranged into, addressed or called; nil when
+// x's place takes a switch.
+func (in Input) contextWhyNot(x ast.Expr, stack []ast.Node, typ types.Type) *mutant.Site {
+	switch p := parentOf(stack).(type) {
 	case *ast.KeyValueExpr:
-		if p.Key == x {
-			if len(stack) > 1 {
-				if cl, ok := stack[len(stack)-2].(*ast.CompositeLit); ok {
-					switch in.Info.TypeOf(cl).Underlying().(type) {
-					case *types.Array, *types.Slice:
-						return fallback("an index key of an array or slice literal must be constant")
-					case *types.Struct:
-						return fallback("a field name")
-					}
+		if p.Key == x && len(stack) > 1 {
+			if cl, ok := stack[len(stack)-2].(*ast.CompositeLit); ok {
+				switch in.Info.TypeOf(cl).Underlying().(type) {
+				case *types.Array, *types.Slice:
+					return fallback("an index key of an array or slice literal must be constant")
+				case *types.Struct:
+					return fallback("a field name")
 				}
 			}
 		}
@@ -306,19 +341,7 @@ func (in Input) exprSite(e ast.Expr) *mutant.Site {
 			return fallback("a called function")
 		}
 	}
-	spelled := in.Spell(typ)
-	if spelled == "" {
-		return fallback("its type %s cannot be written in the file", typ)
-	}
-	start, end := in.off(x.Pos()), in.off(x.End())
-	t, ok := in.text(start, end)
-	if !ok {
-		return fallback("the edit reaches outside the expression")
-	}
-	if callsRecover(x) || hasRecover(t) {
-		return fallback("recover must not move into a func literal")
-	}
-	return &mutant.Site{Kind: mutant.ExprSite, Start: start, End: end, Type: spelled, Text: t}
+	return nil
 }
 
 // constSite makes a constant a switched variable when no code needs it to

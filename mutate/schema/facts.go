@@ -300,36 +300,12 @@ func (f *Facts) pos(n ast.Node) string {
 // something a use's scope shadows.
 func (f *Facts) UseSites(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl, value string) ([]UseSite, string) {
 	f.once.Do(f.index)
-	if c.Exported() {
-		return nil, "is exported"
+	if why := f.constWhyNot(c, spec, decl); why != "" {
+		return nil, why
 	}
-	if f.namedInTests(c.Name()) {
-		return nil, "switching its uses would leave the tests' uses at the old value"
-	}
-	after := false
-	for _, s := range decl.Specs {
-		vs := s.(*ast.ValueSpec)
-		if vs == spec {
-			after = true
-			continue
-		}
-		if after && len(vs.Values) == 0 {
-			return nil, "is repeated implicitly by the specs after it"
-		}
-	}
-	typ := c.Type()
-	replacement := "(" + value + ")"
-	if b, ok := typ.(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
-		name := types.TypeString(typ, func(p *types.Package) string {
-			if p.Path() == f.pkg.Path() {
-				return ""
-			}
-			return "\x00"
-		})
-		if strings.Contains(name, "\x00") {
-			return nil, "has a type of another package"
-		}
-		replacement = name + "(" + value + ")"
+	replacement, why := f.replacement(c, value)
+	if why != "" {
+		return nil, why
 	}
 	// the names the value uses must mean the same at every use
 	var names []*ast.Ident
@@ -342,46 +318,9 @@ func (f *Facts) UseSites(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl,
 	byExpr := map[ast.Expr][]*ast.Ident{}
 	var order []ast.Expr
 	for _, id := range f.uses[c] {
-		for _, n := range names {
-			_, obj := f.pkg.Scope().Innermost(id.Pos()).LookupParent(n.Name, id.Pos())
-			if obj != f.info.Uses[n] {
-				return nil, fmt.Sprintf("uses %s, which means something else at %s", n.Name, f.pos(id))
-			}
-		}
-		e := ast.Expr(id)
-		for {
-			p, ok := f.parents[e].(ast.Expr)
-			if !ok {
-				break
-			}
-			if _, kv := p.(*ast.KeyValueExpr); kv {
-				break
-			}
-			if tv, ok := f.info.Types[p]; !ok || tv.Value == nil {
-				break
-			}
-			e = p
-		}
-		for n := f.parents[e]; n != nil; n = f.parents[n] {
-			switch q := n.(type) {
-			case *ast.ArrayType:
-				if q.Len != nil && contains(q.Len, e) {
-					return nil, "is an array length at " + f.pos(id)
-				}
-			case *ast.GenDecl:
-				if q.Tok == token.CONST {
-					return nil, "is used by another constant at " + f.pos(id)
-				}
-			case *ast.KeyValueExpr:
-				if contains(q.Key, e) {
-					if cl, ok := f.parents[q].(*ast.CompositeLit); ok {
-						switch f.info.TypeOf(cl).Underlying().(type) {
-						case *types.Array, *types.Slice, *types.Struct:
-							return nil, "is an index key at " + f.pos(id)
-						}
-					}
-				}
-			}
+		e, why := f.useExpr(id, names)
+		if why != "" {
+			return nil, why
 		}
 		if _, seen := byExpr[e]; !seen {
 			order = append(order, e)
@@ -390,42 +329,142 @@ func (f *Facts) UseSites(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl,
 	}
 	var out []UseSite
 	for _, e := range order {
-		tv := f.info.Types[e]
-		t := tv.Type
-		if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
-			switch {
-			case b.Kind() == types.UntypedBool:
-				t = types.Typ[types.Bool]
-			case isShiftCount(f.parents[e], e) && b.Info()&types.IsInteger != 0:
-				t = types.Typ[types.Uint]
-			default:
-				return nil, "is used where it stays untyped at " + f.pos(e)
-			}
+		site, why := f.useSite(e, byExpr[e], replacement)
+		if why != "" {
+			return nil, why
 		}
-		fi := f.fileIndex(e)
-		if fi < 0 {
-			return nil, "is used outside the package's files"
-		}
-		spelled := Spell(t, f.pkg, f.files[fi])
-		if spelled == "" {
-			return nil, fmt.Sprintf("is used as a %s, which cannot be written at %s", t, f.pos(e))
-		}
-		tf := f.fset.File(e.Pos())
-		start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
-		src := f.srcs[fi]
-		var text strings.Builder
-		cur := start
-		ids := byExpr[e]
-		sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
-		for _, id := range ids {
-			text.Write(src[cur:tf.Offset(id.Pos())])
-			text.WriteString(replacement)
-			cur = tf.Offset(id.End())
-		}
-		text.Write(src[cur:end])
-		out = append(out, UseSite{File: f.rels[fi], Start: start, End: end, Type: spelled, Text: text.String()})
+		out = append(out, site)
 	}
 	return out, ""
+}
+
+// constWhyNot says why the uses of c cannot be switched whatever its
+// value: it is exported, named in the tests, or repeated implicitly by
+// the specs after it.
+func (f *Facts) constWhyNot(c *types.Const, spec *ast.ValueSpec, decl *ast.GenDecl) string {
+	if c.Exported() {
+		return "is exported"
+	}
+	if f.namedInTests(c.Name()) {
+		return "switching its uses would leave the tests' uses at the old value"
+	}
+	after := false
+	for _, s := range decl.Specs {
+		vs := s.(*ast.ValueSpec)
+		if vs == spec {
+			after = true
+			continue
+		}
+		if after && len(vs.Values) == 0 {
+			return "is repeated implicitly by the specs after it"
+		}
+	}
+	return ""
+}
+
+// replacement is what a use of c becomes: the value, converted to c's
+// type when c is typed (a type of another package cannot be written).
+func (f *Facts) replacement(c *types.Const, value string) (string, string) {
+	typ := c.Type()
+	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return "(" + value + ")", ""
+	}
+	name := types.TypeString(typ, func(p *types.Package) string {
+		if p.Path() == f.pkg.Path() {
+			return ""
+		}
+		return "\x00"
+	})
+	if strings.Contains(name, "\x00") {
+		return "", "has a type of another package"
+	}
+	return name + "(" + value + ")", ""
+}
+
+// useExpr is the largest constant expression around a use of the
+// constant, or why the use cannot be switched: a name of the value means
+// something else there, or a constant is required there (another
+// constant, an array length, an index key).
+func (f *Facts) useExpr(id *ast.Ident, names []*ast.Ident) (ast.Expr, string) {
+	for _, n := range names {
+		_, obj := f.pkg.Scope().Innermost(id.Pos()).LookupParent(n.Name, id.Pos())
+		if obj != f.info.Uses[n] {
+			return nil, fmt.Sprintf("uses %s, which means something else at %s", n.Name, f.pos(id))
+		}
+	}
+	e := ast.Expr(id)
+	for {
+		p, ok := f.parents[e].(ast.Expr)
+		if !ok {
+			break
+		}
+		if _, kv := p.(*ast.KeyValueExpr); kv {
+			break
+		}
+		if tv, ok := f.info.Types[p]; !ok || tv.Value == nil {
+			break
+		}
+		e = p
+	}
+	for n := f.parents[e]; n != nil; n = f.parents[n] {
+		switch q := n.(type) {
+		case *ast.ArrayType:
+			if q.Len != nil && contains(q.Len, e) {
+				return nil, "is an array length at " + f.pos(id)
+			}
+		case *ast.GenDecl:
+			if q.Tok == token.CONST {
+				return nil, "is used by another constant at " + f.pos(id)
+			}
+		case *ast.KeyValueExpr:
+			if contains(q.Key, e) {
+				if cl, ok := f.parents[q].(*ast.CompositeLit); ok {
+					switch f.info.TypeOf(cl).Underlying().(type) {
+					case *types.Array, *types.Slice, *types.Struct:
+						return nil, "is an index key at " + f.pos(id)
+					}
+				}
+			}
+		}
+	}
+	return e, ""
+}
+
+// useSite is the switched site of constant expression e, with every use
+// ids of the constant in it replaced; or why its type cannot be written.
+func (f *Facts) useSite(e ast.Expr, ids []*ast.Ident, replacement string) (UseSite, string) {
+	t := f.info.Types[e].Type
+	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		switch {
+		case b.Kind() == types.UntypedBool:
+			t = types.Typ[types.Bool]
+		case isShiftCount(f.parents[e], e) && b.Info()&types.IsInteger != 0:
+			t = types.Typ[types.Uint]
+		default:
+			return UseSite{}, "is used where it stays untyped at " + f.pos(e)
+		}
+	}
+	fi := f.fileIndex(e)
+	if fi < 0 {
+		return UseSite{}, "is used outside the package's files"
+	}
+	spelled := Spell(t, f.pkg, f.files[fi])
+	if spelled == "" {
+		return UseSite{}, fmt.Sprintf("is used as a %s, which cannot be written at %s", t, f.pos(e))
+	}
+	tf := f.fset.File(e.Pos())
+	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+	src := f.srcs[fi]
+	var text strings.Builder
+	cur := start
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	for _, id := range ids {
+		text.Write(src[cur:tf.Offset(id.Pos())])
+		text.WriteString(replacement)
+		cur = tf.Offset(id.End())
+	}
+	text.Write(src[cur:end])
+	return UseSite{File: f.rels[fi], Start: start, End: end, Type: spelled, Text: text.String()}, ""
 }
 
 // UseSite is one switched use of a constant.

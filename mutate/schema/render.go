@@ -104,71 +104,13 @@ func Render(names Names, sources map[string][]byte, entries []Entry, firstSite i
 		if !ok {
 			return nil, 0, fmt.Errorf("schema: no source for %s", f)
 		}
-		nodes := map[string]*node{}
-		var order []*node
-		for _, e := range byFile[f] {
-			s := e.Site
-			var key string
-			n := &node{}
-			switch {
-			case s.Switched():
-				key = fmt.Sprintf("%s/%d/%d/%s", s.Kind, s.Start, s.End, s.Form)
-				*n = node{kind: s.Kind, start: s.Start, end: s.End, form: s.Form, typ: s.Type, name: s.Name, valueStart: s.ValueStart, valueEnd: s.ValueEnd, block: s.Block}
-			case s != nil && s.Probe >= 0:
-				key = fmt.Sprintf("probe/%d", s.Probe)
-				*n = node{start: s.Probe, end: s.Probe}
-			default:
-				continue
-			}
-			if s.Switched() && (s.Start < 0 || s.End > len(src) || s.Start > s.End) {
-				return nil, 0, fmt.Errorf("schema: %s: site [%d, %d) outside the file", f, s.Start, s.End)
-			}
-			if old, ok := nodes[key]; ok {
-				n = old
-			} else {
-				nodes[key] = n
-				order = append(order, n)
-			}
-			n.muts = append(n.muts, e.N)
-			n.cover = append(n.cover, !e.NoCover)
-			if s.Switched() {
-				n.texts = append(n.texts, s.Text)
-			}
+		order, err := fileNodes(f, src, byFile[f])
+		if err != nil {
+			return nil, 0, err
 		}
-		sort.SliceStable(order, func(i, j int) bool {
-			a, b := order[i], order[j]
-			if a.start != b.start {
-				return a.start < b.start
-			}
-			if (a.start == a.end) != (b.start == b.end) {
-				return a.start == a.end // a probe goes before what starts where it is
-			}
-			if a.end != b.end {
-				return a.end > b.end
-			}
-			return rank(a.kind) < rank(b.kind)
-		})
 		root := &node{start: 0, end: len(src)}
-		stack := []*node{root}
-		for _, n := range order {
-			n.site = next
-			next++
-			for i, m := range n.muts {
-				if n.cover[i] {
-					pkg.Cover[m] = append(pkg.Cover[m], n.site)
-				}
-			}
-			for len(stack) > 1 && !within(stack[len(stack)-1], n) {
-				stack = stack[:len(stack)-1]
-			}
-			top := stack[len(stack)-1]
-			if n.start != n.end && top != root && !(top.start <= n.start && n.end <= top.end) {
-				return nil, 0, fmt.Errorf("schema: %s: sites [%d, %d) and [%d, %d) overlap", f, top.start, top.end, n.start, n.end)
-			}
-			top.children = append(top.children, n)
-			if n.start != n.end {
-				stack = append(stack, n)
-			}
+		if next, err = nest(f, root, order, next, pkg.Cover); err != nil {
+			return nil, 0, err
 		}
 		r := &renderer{src: src, names: names}
 		var out strings.Builder
@@ -182,6 +124,86 @@ func Render(names Names, sources map[string][]byte, entries []Entry, firstSite i
 		}
 	}
 	return pkg, next, nil
+}
+
+// fileNodes makes one node per site of a file (entries with the same site
+// share it: one switch, several cases), in the order they nest: by start,
+// a probe before what starts where it is, the outer before the inner.
+func fileNodes(f string, src []byte, entries []Entry) ([]*node, error) {
+	nodes := map[string]*node{}
+	var order []*node
+	for _, e := range entries {
+		s := e.Site
+		var key string
+		n := &node{}
+		switch {
+		case s.Switched():
+			key = fmt.Sprintf("%s/%d/%d/%s", s.Kind, s.Start, s.End, s.Form)
+			*n = node{kind: s.Kind, start: s.Start, end: s.End, form: s.Form, typ: s.Type, name: s.Name, valueStart: s.ValueStart, valueEnd: s.ValueEnd, block: s.Block}
+		case s != nil && s.Probe >= 0:
+			key = fmt.Sprintf("probe/%d", s.Probe)
+			*n = node{start: s.Probe, end: s.Probe}
+		default:
+			continue
+		}
+		if s.Switched() && (s.Start < 0 || s.End > len(src) || s.Start > s.End) {
+			return nil, fmt.Errorf("schema: %s: site [%d, %d) outside the file", f, s.Start, s.End)
+		}
+		if old, ok := nodes[key]; ok {
+			n = old
+		} else {
+			nodes[key] = n
+			order = append(order, n)
+		}
+		n.muts = append(n.muts, e.N)
+		n.cover = append(n.cover, !e.NoCover)
+		if s.Switched() {
+			n.texts = append(n.texts, s.Text)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		if (a.start == a.end) != (b.start == b.end) {
+			return a.start == a.end // a probe goes before what starts where it is
+		}
+		if a.end != b.end {
+			return a.end > b.end
+		}
+		return rank(a.kind) < rank(b.kind)
+	})
+	return order, nil
+}
+
+// nest numbers the nodes' sites from next, records which sites count
+// each mutant's coverage, and hangs each node under the innermost one
+// around it (sites that overlap without nesting are an error); it
+// returns the next free site number.
+func nest(f string, root *node, order []*node, next int, cover map[int][]int) (int, error) {
+	stack := []*node{root}
+	for _, n := range order {
+		n.site = next
+		next++
+		for i, m := range n.muts {
+			if n.cover[i] {
+				cover[m] = append(cover[m], n.site)
+			}
+		}
+		for len(stack) > 1 && !within(stack[len(stack)-1], n) {
+			stack = stack[:len(stack)-1]
+		}
+		top := stack[len(stack)-1]
+		if n.start != n.end && top != root && !(top.start <= n.start && n.end <= top.end) {
+			return 0, fmt.Errorf("schema: %s: sites [%d, %d) and [%d, %d) overlap", f, top.start, top.end, n.start, n.end)
+		}
+		top.children = append(top.children, n)
+		if n.start != n.end {
+			stack = append(stack, n)
+		}
+	}
+	return next, nil
 }
 
 func within(outer, n *node) bool {
@@ -214,6 +236,8 @@ func (r *renderer) mark(start int, out *strings.Builder, muts []int) {
 	r.regions = append(r.regions, Region{Start: start, End: out.Len(), Mutants: append([]int(nil), muts...)})
 }
 
+// node renders one node: a probe, the file (its children in place), or a
+// switched site with its mutants' cases and the original as the default.
 func (r *renderer) node(out *strings.Builder, n *node) {
 	if n.kind == "" && n.start == n.end {
 		start := out.Len()
@@ -225,87 +249,119 @@ func (r *renderer) node(out *strings.Builder, n *node) {
 		r.original(out, n)
 		return
 	}
-	a, h := r.names.Active, r.names.Hits
+	w := &siteWriter{r: r, out: out, n: n}
 	start := out.Len()
-	var mregions []Region
-	mtext := func(i int) {
-		s := out.Len()
-		out.WriteString(n.texts[i])
-		mregions = append(mregions, Region{Start: s, End: out.Len(), Mutants: []int{n.muts[i]}})
-	}
 	switch n.kind {
 	case mutant.ExprSite:
-		fmt.Fprintf(out, "func() %s { %s[%d] = 1; switch %s {", n.typ, h, n.site, a)
-		for i, m := range n.muts {
-			fmt.Fprintf(out, " case %d: return ", m)
-			mtext(i)
-			out.WriteString(";")
-		}
-		out.WriteString(" }; return ")
-		r.original(out, n)
-		out.WriteString(" }()")
+		w.expr()
 	case mutant.StmtSite, mutant.BlockSite:
-		switch {
-		case n.kind == mutant.BlockSite, n.form == mutant.InElse:
-			out.WriteString("{ ")
-		case n.form == mutant.InFunc:
-			out.WriteString("func() { ")
-		}
-		for i, m := range n.muts {
-			if i > 0 {
-				out.WriteString(" else ")
-			}
-			fmt.Fprintf(out, "if %s == %d ", a, m)
-			if n.kind == mutant.BlockSite {
-				mtext(i)
-			} else {
-				out.WriteString("{ ")
-				mtext(i)
-				out.WriteString(" }")
-			}
-		}
-		if n.kind == mutant.BlockSite {
-			var o strings.Builder
-			r.original(&o, n)
-			body := o.String()
-			if !strings.HasPrefix(body, "{") {
-				body = "{" + body + "}"
-			} else {
-				body = body[1:]
-			}
-			fmt.Fprintf(out, " else { %s[%d] = 1; %s", h, n.site, body)
-		} else {
-			fmt.Fprintf(out, " else { %s[%d] = 1; ", h, n.site)
-			r.original(out, n)
-			out.WriteString(" }")
-		}
-		switch {
-		case n.kind == mutant.BlockSite, n.form == mutant.InElse:
-			out.WriteString(" }")
-		case n.form == mutant.InFunc:
-			out.WriteString(" }()")
-		}
+		w.stmt()
 	case mutant.ConstSite:
-		var v strings.Builder
-		fmt.Fprintf(&v, "var %s %s = func() %s { %s[%d] = 1; switch %s {", n.name, n.typ, n.typ, h, n.site, a)
-		for i, m := range n.muts {
-			fmt.Fprintf(&v, " case %d: return %s;", m, n.texts[i])
-		}
-		fmt.Fprintf(&v, " }; return %s }()", r.src[n.valueStart:n.valueEnd])
-		if r.consts == nil {
-			r.consts = map[string][]int{}
-		}
-		r.consts[n.name] = append(r.consts[n.name], n.muts...)
-		if n.block {
-			// the spec leaves its block; the variable follows the file
-			r.appended = append(r.appended, "\n"+v.String()+"\n")
+		if w.konst() {
+			// the spec left its block: only the mark stays here
 			r.mark(start, out, n.muts)
 			return
 		}
-		out.WriteString(v.String())
 	}
 	r.mark(start, out, n.muts)
-	r.regions = append(r.regions, mregions...)
+	r.regions = append(r.regions, w.mregions...)
+}
+
+// siteWriter writes one switched site.
+type siteWriter struct {
+	r        *renderer
+	out      *strings.Builder
+	n        *node
+	mregions []Region // where each mutant's text is
+}
+
+// mtext writes mutant i's text and marks it.
+func (w *siteWriter) mtext(i int) {
+	s := w.out.Len()
+	w.out.WriteString(w.n.texts[i])
+	w.mregions = append(w.mregions, Region{Start: s, End: w.out.Len(), Mutants: []int{w.n.muts[i]}})
+}
+
+// expr: a func literal that returns the active mutant's value, else the
+// original's.
+func (w *siteWriter) expr() {
+	out, n, a, h := w.out, w.n, w.r.names.Active, w.r.names.Hits
+	fmt.Fprintf(out, "func() %s { %s[%d] = 1; switch %s {", n.typ, h, n.site, a)
+	for i, m := range n.muts {
+		fmt.Fprintf(out, " case %d: return ", m)
+		w.mtext(i)
+		out.WriteString(";")
+	}
+	out.WriteString(" }; return ")
+	w.r.original(out, n)
+	out.WriteString(" }()")
+}
+
+// stmt: an if chain over the active mutant, the original in the else.
+func (w *siteWriter) stmt() {
+	out, n, a, h := w.out, w.n, w.r.names.Active, w.r.names.Hits
+	switch {
+	case n.kind == mutant.BlockSite, n.form == mutant.InElse:
+		out.WriteString("{ ")
+	case n.form == mutant.InFunc:
+		out.WriteString("func() { ")
+	}
+	for i, m := range n.muts {
+		if i > 0 {
+			out.WriteString(" else ")
+		}
+		fmt.Fprintf(out, "if %s == %d ", a, m)
+		if n.kind == mutant.BlockSite {
+			w.mtext(i)
+		} else {
+			out.WriteString("{ ")
+			w.mtext(i)
+			out.WriteString(" }")
+		}
+	}
+	if n.kind == mutant.BlockSite {
+		var o strings.Builder
+		w.r.original(&o, n)
+		body := o.String()
+		if !strings.HasPrefix(body, "{") {
+			body = "{" + body + "}"
+		} else {
+			body = body[1:]
+		}
+		fmt.Fprintf(out, " else { %s[%d] = 1; %s", h, n.site, body)
+	} else {
+		fmt.Fprintf(out, " else { %s[%d] = 1; ", h, n.site)
+		w.r.original(out, n)
+		out.WriteString(" }")
+	}
+	switch {
+	case n.kind == mutant.BlockSite, n.form == mutant.InElse:
+		out.WriteString(" }")
+	case n.form == mutant.InFunc:
+		out.WriteString(" }()")
+	}
+}
+
+// konst: the constant becomes a variable whose initializer switches;
+// true when the spec leaves its block (the variable follows the file).
+func (w *siteWriter) konst() bool {
+	r, n := w.r, w.n
+	var v strings.Builder
+	fmt.Fprintf(&v, "var %s %s = func() %s { %s[%d] = 1; switch %s {", n.name, n.typ, n.typ, r.names.Hits, n.site, r.names.Active)
+	for i, m := range n.muts {
+		fmt.Fprintf(&v, " case %d: return %s;", m, n.texts[i])
+	}
+	fmt.Fprintf(&v, " }; return %s }()", r.src[n.valueStart:n.valueEnd])
+	if r.consts == nil {
+		r.consts = map[string][]int{}
+	}
+	r.consts[n.name] = append(r.consts[n.name], n.muts...)
+	if n.block {
+		r.appended = append(r.appended, "\n"+v.String()+"\n")
+		return true
+	}
+	w.out.WriteString(v.String())
+	return false
 }
 
 // Support renders the file a schema adds to a package: the switch, read

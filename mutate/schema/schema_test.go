@@ -1,14 +1,12 @@
 package schema_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -109,92 +107,13 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var entries []schema.Entry
-	var switched []mutant.Mutant
-	number := map[string]int{}
-	kinds := map[string]int{}
-	for _, m := range ms {
-		if m.Unviable != "" || m.Equivalent != "" {
-			continue
-		}
-		n := len(entries) + 1
-		if m.Schema.Kind == mutant.UsesSite {
-			for _, u := range m.Schema.Uses {
-				entries = append(entries, schema.Entry{N: n, File: u.File, Site: &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}})
-			}
-			number[m.ID] = n
-		} else {
-			entries = append(entries, schema.Entry{N: n, File: m.File, Site: m.Schema})
-		}
-		if m.Schema.Switched() {
-			kinds[string(m.Schema.Kind)+"/"+m.Schema.Form]++
-			// every site that is not an expression, and every third
-			// expression (the same construct, many times): enough to
-			// compare, and the test stays quick
-			if m.Schema.Kind != mutant.ExprSite || kinds["expr/"]%3 == 1 {
-				switched = append(switched, m)
-			}
-		} else {
-			kinds["fallback"]++
-		}
-	}
-	for _, k := range []string{"expr/", "stmt/list", "stmt/func", "stmt/else", "block/", "const/", "uses/", "fallback"} {
-		if kinds[k] == 0 {
-			t.Errorf("no %s site among %v: the sample does not exercise it", k, kinds)
-		}
-	}
-	for i, e := range entries {
-		for _, m := range ms {
-			if m.Schema == e.Site {
-				number[m.ID] = i + 1
-			}
-		}
-	}
-	pkg, sites, err := schema.Render(schema.DefaultNames, map[string][]byte{"p/p.go": sample}, entries, 0)
+	sc := sampleSchema(t, ms)
+	pkg, sites, err := schema.Render(schema.DefaultNames, map[string][]byte{"p/p.go": sample}, sc.entries, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered := filepath.Join(dir, "schema", "p.go")
-	write(t, rendered, pkg.Files["p/p.go"].Source)
-	write(t, filepath.Join(dir, "schema", "support.go"), schema.Support("p", schema.DefaultNames, sites))
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{
-		filepath.Join(dir, "p", "p.go"):            rendered,
-		filepath.Join(dir, "p", "zz_gathermut.go"): filepath.Join(dir, "schema", "support.go"),
-	}})
-	write(t, filepath.Join(dir, "overlay.json"), overlay)
-
-	// the schema binary
-	write(t, filepath.Join(dir, "cmd", "schema", "main.go"), []byte(fmt.Sprintf(mainTemplate, "\t\"m/p\"\n", "\t\t{\"x\", \"p\"},\n")+runFunc([]string{"p"})))
-	goBuild(t, dir, "-overlay", "overlay.json", "-o", "schema.bin", "./cmd/schema")
-	// every switched mutant as a package of its own, and the original
-	var imports, calls strings.Builder
-	imports.WriteString("\t\"m/p\"\n")
-	calls.WriteString("\t\t{\"orig\", \"p\"},\n")
-	pkgs := []string{"p"}
-	for i, m := range switched {
-		src, err := m.Apply(sample)
-		if err != nil {
-			t.Fatal(err)
-		}
-		write(t, filepath.Join(dir, fmt.Sprintf("v%d", i), "p.go"), src)
-		fmt.Fprintf(&imports, "\tv%d \"m/v%d\"\n", i, i)
-		fmt.Fprintf(&calls, "\t\t{\"v%d\", \"v%d\"},\n", i, i)
-		pkgs = append(pkgs, fmt.Sprintf("v%d", i))
-	}
-	write(t, filepath.Join(dir, "cmd", "standalone", "main.go"), []byte(fmt.Sprintf(mainTemplate, imports.String(), calls.String())+runFunc(pkgs)))
-	goBuild(t, dir, "-o", "standalone.bin", "./cmd/standalone")
-
-	standalone := exec.Command(filepath.Join(dir, "standalone.bin"))
-	standalone.Env = append(os.Environ(), "SAMPLE_TIMEOUT=10s")
-	out, err := standalone.Output()
-	if err != nil {
-		t.Fatalf("standalone: %v", err)
-	}
-	want := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		name, text, _ := strings.Cut(line, " ")
-		want[name] = text
-	}
+	buildSchemaBinary(t, dir, pkg, sites)
+	want := runStandalone(t, dir, sample, sc.switched)
 	runSchema := func(n int, hits string, hangs bool) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -207,13 +126,11 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 		if hits != "" {
 			cmd.Env = append(cmd.Env, "GATHERMUT_HITS="+hits)
 		}
+		// a goroutine that loops forever does not keep the process:
+		// main has printed and returned
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("schema binary with mutant %d: %v", n, err)
-		}
-		if hangs {
-			// the goroutine that loops forever would keep the process
-			// busy: main has printed and returned, so the process is gone
 		}
 		_, text, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
 		return text
@@ -234,9 +151,9 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 		t.Errorf("%d of %d sites hit: the hits file does not record the run", hit, len(reached))
 	}
 	killed := 0
-	for i, m := range switched {
+	for i, m := range sc.switched {
 		w := want[fmt.Sprintf("v%d", i)]
-		got := runSchema(number[m.ID], "", w == "hang")
+		got := runSchema(sc.number[m.ID], "", w == "hang")
 		if got != w {
 			t.Errorf("%s (%s %s -> %s, site %s/%s):\nschema:     %s\nstandalone: %s", m.ID, m.Operator, m.Original, m.Replacement, m.Schema.Kind, m.Schema.Form, got, w)
 		}
@@ -244,16 +161,116 @@ func TestSchemaBehavesLikeEachMutant(t *testing.T) {
 			killed++
 		}
 	}
-	if killed < len(switched)/2 {
-		t.Errorf("only %d of %d mutants change the transcript: the comparison is too weak", killed, len(switched))
+	if killed < len(sc.switched)/2 {
+		t.Errorf("only %d of %d mutants change the transcript: the comparison is too weak", killed, len(sc.switched))
 	}
-	var names []string
-	for k := range kinds {
-		names = append(names, k)
+	t.Logf("%d mutants, %d switched (%v), %d sites", len(sc.entries), len(sc.switched), sc.kinds, sites)
+}
+
+// sampleCase is the sample's schema: its entries, each mutant's number,
+// the switched mutants the test compares and how many sites of each kind.
+type sampleCase struct {
+	entries  []schema.Entry
+	switched []mutant.Mutant
+	number   map[string]int
+	kinds    map[string]int
+}
+
+// sampleSchema makes the schema entries of the sample's mutants, and
+// checks that the sample exercises every kind of site.
+func sampleSchema(t *testing.T, ms []mutant.Mutant) sampleCase {
+	t.Helper()
+	sc := sampleCase{number: map[string]int{}, kinds: map[string]int{}}
+	for _, m := range ms {
+		if m.State == mutant.Unbuildable || m.State == mutant.Equivalent {
+			continue
+		}
+		n := len(sc.entries) + 1
+		if m.Schema.Kind == mutant.UsesSite {
+			for _, u := range m.Schema.Uses {
+				sc.entries = append(sc.entries, schema.Entry{N: n, File: u.File, Site: &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}})
+			}
+			sc.number[m.ID] = n
+		} else {
+			sc.entries = append(sc.entries, schema.Entry{N: n, File: m.File, Site: m.Schema})
+		}
+		if m.Schema.Switched() {
+			sc.kinds[string(m.Schema.Kind)+"/"+m.Schema.Form]++
+			// every site that is not an expression, and every third
+			// expression (the same construct, many times): enough to
+			// compare, and the test stays quick
+			if m.Schema.Kind != mutant.ExprSite || sc.kinds["expr/"]%3 == 1 {
+				sc.switched = append(sc.switched, m)
+			}
+		} else {
+			sc.kinds["fallback"]++
+		}
 	}
-	sort.Strings(names)
-	t.Logf("%d mutants, %d switched (%v), %d sites", len(entries), len(switched), kinds, sites)
-	_ = bytes.Contains
+	for _, k := range []string{"expr/", "stmt/list", "stmt/func", "stmt/else", "block/", "const/", "uses/", "fallback"} {
+		if sc.kinds[k] == 0 {
+			t.Errorf("no %s site among %v: the sample does not exercise it", k, sc.kinds)
+		}
+	}
+	for i, e := range sc.entries {
+		for _, m := range ms {
+			if m.Schema == e.Site {
+				sc.number[m.ID] = i + 1
+			}
+		}
+	}
+	return sc
+}
+
+// buildSchemaBinary writes the rendered schema and its support file in
+// place of the package through an overlay and builds the sample program
+// on it: dir/schema.bin.
+func buildSchemaBinary(t *testing.T, dir string, pkg *schema.Package, sites int) {
+	t.Helper()
+	rendered := filepath.Join(dir, "schema", "p.go")
+	write(t, rendered, pkg.Files["p/p.go"].Source)
+	write(t, filepath.Join(dir, "schema", "support.go"), schema.Support("p", schema.DefaultNames, sites))
+	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{
+		filepath.Join(dir, "p", "p.go"):            rendered,
+		filepath.Join(dir, "p", "zz_gathermut.go"): filepath.Join(dir, "schema", "support.go"),
+	}})
+	write(t, filepath.Join(dir, "overlay.json"), overlay)
+	write(t, filepath.Join(dir, "cmd", "schema", "main.go"), []byte(fmt.Sprintf(mainTemplate, "\t\"m/p\"\n", "\t\t{\"x\", \"p\"},\n")+runFunc([]string{"p"})))
+	goBuild(t, dir, "-overlay", "overlay.json", "-o", "schema.bin", "./cmd/schema")
+}
+
+// runStandalone builds every switched mutant as a package of its own,
+// with the original, into one program, runs it and returns what each
+// printed: "orig", then "v0", "v1", ... in the order of switched.
+func runStandalone(t *testing.T, dir string, sample []byte, switched []mutant.Mutant) map[string]string {
+	t.Helper()
+	var imports, calls strings.Builder
+	imports.WriteString("\t\"m/p\"\n")
+	calls.WriteString("\t\t{\"orig\", \"p\"},\n")
+	pkgs := []string{"p"}
+	for i, m := range switched {
+		src, err := m.Apply(sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, fmt.Sprintf("v%d", i), "p.go"), src)
+		fmt.Fprintf(&imports, "\tv%d \"m/v%d\"\n", i, i)
+		fmt.Fprintf(&calls, "\t\t{\"v%d\", \"v%d\"},\n", i, i)
+		pkgs = append(pkgs, fmt.Sprintf("v%d", i))
+	}
+	write(t, filepath.Join(dir, "cmd", "standalone", "main.go"), []byte(fmt.Sprintf(mainTemplate, imports.String(), calls.String())+runFunc(pkgs)))
+	goBuild(t, dir, "-o", "standalone.bin", "./cmd/standalone")
+	standalone := exec.Command(filepath.Join(dir, "standalone.bin"))
+	standalone.Env = append(os.Environ(), "SAMPLE_TIMEOUT=10s")
+	out, err := standalone.Output()
+	if err != nil {
+		t.Fatalf("standalone: %v", err)
+	}
+	want := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, text, _ := strings.Cut(line, " ")
+		want[name] = text
+	}
+	return want
 }
 
 // runFunc is the sample program's dispatch from a package name to its Run.

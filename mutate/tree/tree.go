@@ -89,17 +89,22 @@ func (t Tree) With(root string, extra []string) (Tree, error) {
 			}
 		}
 	}
-	paths := make([]string, 0, len(out.Files))
-	for p := range out.Files {
+	out.Hash = out.sum()
+	return out, nil
+}
+
+// sum is the hash over every file's path and hash, in path order.
+func (t Tree) sum() string {
+	paths := make([]string, 0, len(t.Files))
+	for p := range t.Files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
 	h := sha256.New()
 	for _, p := range paths {
-		fmt.Fprintf(h, "%s\x00%s\n", p, out.Files[p])
+		fmt.Fprintf(h, "%s\x00%s\n", p, t.Files[p])
 	}
-	out.Hash = hex.EncodeToString(h.Sum(nil))
-	return out, nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func (t *Tree) add(root, rel string) error {

@@ -8,8 +8,8 @@
 //
 //	go run ./gather/internal/gencodebooks -dir testdata/codebooks -go gather/codebooks.go -header hipkern/codebooks.h
 //
-// go generate in gather runs it with the same paths seen from there (the
-// go:generate line is in gather/dequant.go).
+// go generate in gather runs it with the same paths seen from there
+// (gather/dequant.go holds its go:generate line).
 //
 // It refuses, naming the file and line, and writes nothing when:
 //   - a file is missing or holds more or fewer values than its table has

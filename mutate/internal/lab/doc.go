@@ -1,43 +1,25 @@
-// Package lab is the mutation pipeline of the mutate command, in the steps
-// cargo-mutants names: discover (discover.go: load the module, read the
-// catalog, make the mutants, filter them; cache.go keeps whole
-// discoveries), build (schema.go: render the schemata, build the test
-// binaries, drop what a build rejects; per-mutant overlay builds in
-// test.go), test (baseline.go, test.go, kernel.go: baselines, test
-// selection, timeouts, runs, verdicts) and outcome (outcome.go: reports,
-// exit code). The command's flags arrive as a config.Config; Run returns
-// an *Exit carrying the exit code. mutate/doc.go describes what a run does
-// as a user sees it.
+// Package lab runs one command of the mutate tool (all, list, run, diff):
+// it sets up the run (the module, its project file, the operators, a temp
+// dir every child process uses) and takes the mutants through the
+// pipeline's steps, each a package of its own, in the order a mutant
+// meets them:
 //
-// Decisions:
+//  1. discover (package discover): the mutants are found. The module is
+//     loaded, the catalog read, generic operators applied and catalog
+//     entries resolved; each mutant is type-checked and gets its state
+//     (runnable, or decided: invalid, equivalent, unbuildable); the
+//     filters (--in-diff, the id glob, --shard) pick the ones to judge.
+//     list and diff stop here.
+//  2. schedule (package schedule): the mutants are judged. Verdicts the
+//     incremental cache still holds are reused; baselines tell which
+//     tests cover which mutant; a pool of -j workers hands each runnable
+//     mutant to its backend (the Go tests, on a schema binary or a build
+//     of its own, or the kernel rebuild) and records its verdict.
+//  3. outcome (package outcome, here in report.go): the whole tree is
+//     hashed again (the safety check, exit 7), the verdicts are tallied
+//     and the exit code decided, package report writes the JSON and the
+//     markdown, and the summary is printed.
 //
-//   - Every child process (builds, baseline tests, mutant tests) takes one
-//     of -j slots, so a run never has more than -j at once, whatever mix of
-//     baselines and mutants it is in.
-//   - With schemata, an observing package's test binary and baseline are
-//     futures: made by the first mutant that needs them (the mutated
-//     packages' are started at once). A failing baseline met on the way
-//     stops the run (exit 3), as one found up front does. A free worker
-//     takes the next mutant whose first baseline is ready, and no kernel
-//     mutant while another worker prepares the kernel (a worker never
-//     waits on work another is doing while other mutants could run).
-//   - A mutant's tests of one package run in cost tiers (byCost in
-//     test.go): tiny, then quick, then each slow test alone, quickest
-//     first, each only if the earlier ones did not decide it.
-//   - A schema render is immutable: a build that rejects mutants makes a
-//     new render without them, and the baseline of a package records the
-//     render its hits refer to, so site numbers never change under it.
-//   - Verdicts do not depend on the mode: a mutant runs the same selection
-//     of tests in the same packages in the same order; only how its binary
-//     was built differs. Differences that remain possible are documented in
-//     mutate/schema (tests that look at inlining or allocation counts are
-//     handled by running that package without the schema).
-//
-// Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
-// none of Kernel.Tools is on PATH; otherwise the package's test binary is
-// built once, the unmutated kernel is built and its killers run (all
-// skipping makes every kernel mutant "not run" with the skip message);
-// each mutant copies Kernel.Sources into a temp tree with the rewrite,
-// runs Kernel.Build ({src}, {out} substituted; a failure is unviable) and
-// runs the killers with Kernel.LibEnv={out}.
+// mutate/doc.go describes what a run does as a user sees it; each step's
+// package doc says what it decides and where.
 package lab

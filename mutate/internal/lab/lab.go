@@ -2,51 +2,20 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"sort"
 	"strings"
 	"time"
 
-	"gathermut/mutate/catalog"
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/discover"
+	"gathermut/mutate/internal/schedule"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 )
-
-// Version is the tool version reported in the JSON framework block.
-const Version = "0.2.0"
-
-// Exit is an error that ends the command with an exit code and a one-line
-// reason.
-type Exit struct {
-	Code   exitcode.Code
-	Reason string
-}
-
-func (e *Exit) Error() string { return e.Reason }
-
-// Fail returns an *Exit.
-func Fail(code exitcode.Code, format string, args ...any) error {
-	return &Exit{Code: code, Reason: fmt.Sprintf(format, args...)}
-}
-
-// CodeOf returns the exit code an error from Run stands for: its *Exit's
-// code, or exitcode.Config for any other error.
-func CodeOf(err error) exitcode.Code {
-	var e *Exit
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	if err == nil {
-		return exitcode.OK
-	}
-	return exitcode.Config
-}
 
 // lab is one run's state.
 type lab struct {
@@ -55,141 +24,113 @@ type lab struct {
 	stderr  io.Writer
 	started time.Time
 
-	root    string // module root
-	module  string // module path
-	tmp     string // removed at the end
-	sysTemp string // the system temp dir before useOwnTemp
-	prog    *load.Program
-	cat     catalog.Catalog
-	catPath string
-
-	slots slots // the child processes the run has at once
-
-	discoverySeconds float64
-	typeCheckSeconds float64
+	root    string               // module root
+	module  string               // module path
+	ops     []*operator.Operator // the generic operators, resolved once from cfg.Operators
+	tmp     string               // the run's temp dir, removed at the end
+	sysTemp string               // the system temp dir before useOwnTemp
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg
-// describes. It returns an *Exit with the command's exit code and its
-// one-line reason, exitcode.OK included; any other error is a
+// describes, in the pipeline's steps: discover the mutants, schedule and
+// judge them, then the outcome (the tree hash again, the reports, the
+// exit code). It returns an *exitcode.Exit with the command's exit code
+// and its one-line reason, exitcode.OK included; any other error is a
 // configuration error.
 func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
-		return Fail(exitcode.Usage, "%v", err)
+		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
-	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now(), slots: newSlots(cfg.Jobs)}
-	var err error
-	l.root, l.module, err = load.ModuleRoot(cfg.Dir)
+	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now()}
+	defer l.tearDown()
+	if err := l.setUp(); err != nil {
+		return err
+	}
+
+	d, err := discover.Run(ctx, discover.Input{Config: l.cfg, Ops: l.ops, Root: l.root, Module: l.module, Temp: l.tmp, Stderr: stderr})
 	if err != nil {
-		return Fail(exitcode.Config, "%v", err)
+		return err
+	}
+	switch l.cfg.Command {
+	case config.CmdList:
+		return l.list(d)
+	case config.CmdDiff:
+		return l.diffs(d)
+	}
+	machine := describeMachine()
+	j, err := schedule.Judge(ctx, schedule.Input{Config: l.cfg, Discovery: d, Temp: l.tmp, Stderr: stderr,
+		Machine: machine, GoVersion: goVersion(), Paths: l.paths()})
+	if err != nil {
+		return err
+	}
+	return l.finish(d, j, machine)
+}
+
+// setUp finds the module, applies its project file, resolves the
+// operators and makes the run's temp dir, which every child process
+// uses.
+func (l *lab) setUp() error {
+	var err error
+	l.root, l.module, err = load.ModuleRoot(l.cfg.Dir)
+	if err != nil {
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	if err := l.applyProject(); err != nil {
 		return err
 	}
-	l.tmp, err = os.MkdirTemp("", "gathermut-")
-	if err != nil {
+	if l.tmp, err = os.MkdirTemp("", "gathermut-"); err != nil {
 		return err
 	}
 	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
-		fmt.Fprintf(stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
-	} else {
-		defer os.RemoveAll(l.tmp)
+		fmt.Fprintf(l.stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
 	}
-	if err := l.useOwnTemp(); err != nil {
-		return err
-	}
+	return l.useOwnTemp()
+}
 
-	d, err := l.discover(ctx)
-	if err != nil {
-		return err
+// tearDown removes the run's temp dir, unless GATHERMUT_KEEP_TMP asks to
+// keep it.
+func (l *lab) tearDown() {
+	if l.tmp != "" && os.Getenv("GATHERMUT_KEEP_TMP") == "" {
+		os.RemoveAll(l.tmp)
 	}
-	switch cfg.Command {
-	case "list":
-		for _, m := range d.mutants {
-			fmt.Fprintf(stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
-		}
-		fmt.Fprintf(stderr, "%d mutants in %s (%d generic packages)\n", len(d.mutants), l.module, len(d.generic))
-		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "mutant", "mutants") + " listed"}
-	case "diff":
-		for _, m := range d.mutants {
-			if m.Diff == "" {
-				fmt.Fprintf(stdout, "# %s: %s\n", m.ID, m.Invalid)
-				continue
-			}
-			fmt.Fprintf(stdout, "# %s\n%s", m.ID, m.Diff)
-		}
-		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "diff", "diffs") + " printed"}
+}
+
+// list prints every mutant, one line each.
+func (l *lab) list(d *discover.Discovery) error {
+	for _, m := range d.Mutants {
+		fmt.Fprintf(l.stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
 	}
-	return l.execute(ctx, d)
+	fmt.Fprintf(l.stderr, "%d mutants in %s (%d generic packages)\n", len(d.Mutants), l.module, len(d.Generic))
+	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "mutant", "mutants") + " listed"}
+}
+
+// diffs prints every mutant's diff (or why it has none).
+func (l *lab) diffs(d *discover.Discovery) error {
+	for _, m := range d.Mutants {
+		if m.Diff == "" {
+			fmt.Fprintf(l.stdout, "# %s: %s\n", m.ID, m.Note)
+			continue
+		}
+		fmt.Fprintf(l.stdout, "# %s\n%s", m.ID, m.Diff)
+	}
+	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "diff", "diffs") + " printed"}
 }
 
 func listNote(m mutant.Mutant) string {
-	switch {
-	case m.Invalid != "":
-		return "\t[error: " + m.Invalid + "]"
-	case m.Equivalent != "":
-		return "\t[ignored: " + m.Equivalent + "]"
-	case m.Unviable != "":
-		return "\t[unviable: " + oneLine(m.Unviable) + "]"
+	switch m.State {
+	case mutant.Invalid:
+		return "\t[error: " + m.Note + "]"
+	case mutant.Equivalent:
+		return "\t[ignored: " + m.Note + "]"
+	case mutant.Unbuildable:
+		return "\t[unviable: " + oneLine(m.Note) + "]"
 	}
 	return ""
 }
 
-// GlobRegexp turns an id glob (* and ?, matching any characters including
-// '/' and ':') into an anchored regexp; a string without wildcards matches
-// exactly. Commas separate alternatives: "a,b*" matches a and every id
-// starting with b (ids never contain commas).
-func GlobRegexp(glob string) *regexp.Regexp {
-	var sb strings.Builder
-	sb.WriteString("^(")
-	for i, alt := range strings.Split(glob, ",") {
-		if i > 0 {
-			sb.WriteString("|")
-		}
-		for _, r := range alt {
-			switch r {
-			case '*':
-				sb.WriteString(".*")
-			case '?':
-				sb.WriteString(".")
-			default:
-				sb.WriteString(regexp.QuoteMeta(string(r)))
-			}
-		}
-	}
-	sb.WriteString(")$")
-	return regexp.MustCompile(sb.String())
-}
-
-func filter[T any](xs []T, keep func(T) bool) []T {
-	var out []T
-	for _, x := range xs {
-		if keep(x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func dedupe(xs []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range xs {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// progressf prints a phase line on stderr.
+func (l *lab) progressf(format string, args ...any) {
+	fmt.Fprintf(l.stderr, format, args...)
 }
 
 func oneLine(s string) string {
@@ -198,4 +139,11 @@ func oneLine(s string) string {
 		s = s[:57] + "..."
 	}
 	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

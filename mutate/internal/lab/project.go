@@ -16,11 +16,11 @@ import (
 func (l *lab) applyProject() error {
 	proj, err := config.ReadProject(l.root)
 	if err != nil {
-		return Fail(exitcode.Config, "%v", err)
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	l.cfg.Apply(proj)
-	if _, err := operator.SelectOperators(l.cfg.Operators); err != nil {
-		return Fail(exitcode.Config, "%v", err)
+	if l.ops, err = operator.SelectOperators(l.cfg.Operators); err != nil {
+		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))
 	return nil

@@ -20,10 +20,10 @@ import (
 func testLocations(prog *load.Program, outcomes []mutant.Outcome) map[string]report.TestLocation {
 	pkgs := map[string]bool{}
 	for _, o := range outcomes {
-		for _, ids := range [][]string{o.Result.KilledBy, o.Result.CoveredBy, o.Mutant.Expected} {
+		for _, ids := range [][]string{o.Result.KilledBy, o.Result.CoveredBy, mutant.TestIDStrings(o.Mutant.Expected)} {
 			for _, id := range ids {
-				if pkg, _, err := SplitTestID(id); err == nil {
-					pkgs[pkg] = true
+				if t, err := mutant.ParseTestID(id); err == nil {
+					pkgs[t.Package] = true
 				}
 			}
 		}

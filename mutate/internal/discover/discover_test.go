@@ -1,0 +1,221 @@
+package discover
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/mutant"
+	"gathermut/mutate/tree"
+)
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		glob, id string
+		want     bool
+	}{
+		{"arith:*", "arith:gguf/types.go:1:2:abcd", true},
+		{"*:gguf/*", "arith:gguf/x/types.go:1:2:abcd", true},
+		{"q8k-trait-removed", "q8k-trait-removed", true},
+		{"q8k-trait", "q8k-trait-removed", false},
+		{"a?c", "abc", true},
+		{"a.c", "abc", false},
+		{"q8k-trait-removed,arith:*", "arith:gguf/types.go:1:2:abcd", true},
+		{"q8k-trait-removed,arith:*", "q8k-trait-removed", true},
+		{"q8k-trait-removed,arith:*", "boundary:gguf/types.go:1:2:abcd", false},
+		{"a,b", "a,b", false},
+	} {
+		if got := GlobRegexp(c.glob).MatchString(c.id); got != c.want {
+			t.Errorf("%q ~ %q: %v", c.glob, c.id, got)
+		}
+	}
+}
+
+func TestParseDiff(t *testing.T) {
+	diff := "diff --git a/p/p.go b/p/p.go\n--- a/p/p.go\n+++ b/p/p.go\n@@ -3 +3 @@\n-x\n+y\n@@ -10,0 +11,2 @@\n+a\n+b\n@@ -20,2 +22,0 @@\n-c\n-d\n" +
+		"--- a/gone.go\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n"
+	got, err := parseDiff([]byte(diff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []lineRange{{3, 3}, {11, 12}, {23, 23}}
+	if len(got) != 1 || len(got["p/p.go"]) != 3 {
+		t.Fatalf("ranges %v", got)
+	}
+	for i, r := range want {
+		if got["p/p.go"][i] != r {
+			t.Errorf("range %d: %v, want %v", i, got["p/p.go"][i], r)
+		}
+	}
+	if _, err := parseDiff([]byte("+++ b/x.go\n@@ -1 +z @@\n")); err == nil {
+		t.Errorf("bad hunk accepted")
+	}
+}
+
+func TestCatalogImportPath(t *testing.T) {
+	for _, c := range []struct{ flag, path, dir string }{
+		{"./mutants", "m/mutants", "/r/mutants"},
+		{"m/x/y", "m/x/y", "/r/x/y"},
+		{"other/pkg", "other/pkg", ""},
+	} {
+		path, dir := catalogImportPath(c.flag, "/r", "m")
+		if path != c.path || dir != c.dir {
+			t.Errorf("%s: %s %s", c.flag, path, dir)
+		}
+	}
+}
+
+func TestValidateCatalog(t *testing.T) {
+	ok := catalog.Entry{ID: "a", Operator: catalog.DeleteCall, Killers: []string{"p.T"}}
+	for _, c := range []struct {
+		cat  catalog.Catalog
+		want string
+	}{
+		{catalog.Catalog{Entries: []catalog.Entry{ok}}, ""},
+		{catalog.Catalog{Entries: []catalog.Entry{ok, ok}}, "used twice"},
+		{catalog.Catalog{Entries: []catalog.Entry{{Operator: catalog.DeleteCall}}}, "no ID"},
+		{catalog.Catalog{Entries: []catalog.Entry{{ID: "b"}}}, "no expected killer"},
+		{catalog.Catalog{Entries: []catalog.Entry{{ID: "k", Operator: catalog.KernelText, Killers: []string{"p.T"}}}}, "no Kernel config"},
+		{catalog.Catalog{Equivalents: []catalog.Equivalent{{Package: "p"}}}, "no Reason"},
+		{catalog.Catalog{Equivalents: []catalog.Equivalent{{Reason: "r"}}}, "no Package"},
+	} {
+		err := validateCatalog(c.cat)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: %v, want %q", c.cat, err, c.want)
+		}
+	}
+}
+
+// Both ways of reading a catalog through an overlay give the same catalog,
+// and neither writes to the tree.
+func TestReadCatalogBothWays(t *testing.T) {
+	root, err := filepath.Abs(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := treeHash(t, fixture)
+	tmp := t.TempDir()
+	viaMain, err := catalogByMain(root, "fixture/mutants", tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaTest, err := catalogByTest(root, "fixture/mutants", tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(viaMain) != string(viaTest) || !strings.Contains(string(viaMain), `"ID":"square-unregistered"`) {
+		t.Errorf("catalog via main:\n%s\nvia test:\n%s", viaMain, viaTest)
+	}
+	cat, err := readCatalog(root, "fixture/mutants", tmp)
+	if err != nil || len(cat.Entries) != 7 || cat.Kernel == nil || len(cat.Equivalents) != 1 {
+		t.Errorf("catalog %+v, %v", cat, err)
+	}
+	if after := treeHash(t, fixture); after != before {
+		t.Errorf("reading the catalog changed the tree")
+	}
+}
+
+func TestWithoutCatalogTwins(t *testing.T) {
+	entry := &catalog.Entry{ID: "c"}
+	ms := []mutant.Mutant{
+		{ID: "generic-twin", File: "p/p.go", ResultHash: "x"},
+		{ID: "generic-other", File: "p/p.go", ResultHash: "y"},
+		{ID: "catalog", File: "p/p.go", ResultHash: "x", Catalog: entry},
+		{ID: "generic-other-file", File: "q/q.go", ResultHash: "x"},
+		{ID: "catalog-invalid", File: "p/p.go", Catalog: entry},
+		{ID: "generic-no-source", File: "p/p.go"},
+	}
+	var got []string
+	for _, m := range WithoutCatalogTwins(ms) {
+		got = append(got, m.ID)
+	}
+	want := []string{"generic-other", "catalog", "generic-other-file", "catalog-invalid", "generic-no-source"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("kept %v, want %v", got, want)
+	}
+}
+
+func TestListPackages(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module lp\n\ngo 1.26\n",
+		"good/good.go":    "package good\n\nfunc F() int { return 1 }\n",
+		"broken/a.go":     "package broken\n",
+		"broken/b.go":     "package other\n",
+		"empty/README.md": "no Go here\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ListPackages(dir, []string{"./good/..."})
+	if err != nil || strings.Join(got, ",") != "lp/good" {
+		t.Errorf("./good/...: %v, %v; want [lp/good]", got, err)
+	}
+	for _, c := range []struct {
+		patterns []string
+		want     string
+	}{
+		{[]string{"./..."}, "packages that do not load: lp/broken"},
+		{[]string{"./good/...", "./empty/..."}, `"./empty/..." matched no packages`},
+	} {
+		_, err := ListPackages(dir, c.patterns)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want it to contain %q", c.patterns, err, c.want)
+		}
+	}
+}
+
+const fixture = "../../testdata/fixture"
+
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	tr, err := tree.HashTree(dir, []string{"target/kernel/scale.kern"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Hash
+}
+
+func TestSelectFiles(t *testing.T) {
+	for _, c := range []struct {
+		sel      string
+		generic  bool
+		anyFile  bool
+		yes, not []string
+	}{
+		{"q8k-trait-removed", false, true, nil, nil},
+		{"q8k-trait-removed,scale-adds", false, true, nil, nil},
+		{"arith:gguf/types.go:12:9:abcd", true, false, []string{"gguf/types.go"}, []string{"gguf/reader.go", "gguf/types.go.x"}},
+		{"arith:gguf/*", true, false, []string{"gguf/types.go", "gguf/sub/x.go"}, []string{"gather/bf16.go"}},
+		{"*:gather/bf16.go:*,*:gather/fp4.go:*", true, false, []string{"gather/bf16.go", "gather/fp4.go"}, []string{"gather/x/gather/bf16.go"}},
+		{"*:gather/*", true, true, nil, nil},
+		{"a*:gather/bf16.go:*", true, true, nil, nil},
+		{"arith:gather/bf16.go:*,negate:gather/fp4.go:*,q8k", true, false, []string{"gather/bf16.go", "gather/fp4.go"}, []string{"gather/cpu.go"}},
+		{"*", true, true, nil, nil},
+		{"", true, true, nil, nil},
+	} {
+		files, generic := selectFiles(c.sel)
+		if generic != c.generic || (files == nil) != c.anyFile {
+			t.Errorf("%q: generic %v, file filter %v", c.sel, generic, files != nil)
+			continue
+		}
+		for _, f := range c.yes {
+			if !files(f) {
+				t.Errorf("%q does not keep %s", c.sel, f)
+			}
+		}
+		for _, f := range c.not {
+			if files(f) {
+				t.Errorf("%q keeps %s", c.sel, f)
+			}
+		}
+	}
+}

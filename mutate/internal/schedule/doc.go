@@ -1,0 +1,62 @@
+// Package schedule is the second step of a run: it judges the mutants the
+// discover step found (Judge, in judge.go).
+//
+// A mutant's way through it:
+//
+//   - reuse (incremental.go): with --incremental, a verdict whose inputs
+//     are unchanged since it was stored is taken as it is;
+//   - baselines: the packages whose tests can observe a runnable mutant
+//     run their tests without any mutant, once each alone and once
+//     together (baseline.go), on their schema test binary (schema.go:
+//     every switchable mutant of a package compiled into one binary,
+//     selected by GATHERMUT_MUTANT) or, with --no-schemata, on a build
+//     with coverage; a test flaky between the two runs is excluded, one
+//     failing in both stops the run (exit 3);
+//   - the queue (runner.go): -j workers take the mutants in order, each
+//     the next one whose first baseline is ready;
+//   - the backend (backend.go) judges it: a decided mutant (invalid,
+//     equivalent, unbuildable) gets its verdict at once; a Go mutant runs,
+//     package by package, the tests that cover it (gotests.go), its
+//     expected killers first for a catalog mutant, in cost tiers (tiny,
+//     quick, then each slow test alone), on the schema binary or a build
+//     of its own through -overlay; a kernel mutant rebuilds the kernel
+//     library and runs its killers against it (kernel.go);
+//   - the verdict (verdict.go) comes from the tests' results: killed (by
+//     which tests), survived, timed out, not run (every selected test
+//     skipped), error.
+//
+// Decisions:
+//
+//   - Every child process (builds, baseline tests, mutant tests) takes one
+//     of -j slots, so a run never has more than -j at once, whatever mix of
+//     baselines and mutants it is in.
+//   - With schemata, an observing package's test binary and baseline are
+//     futures: made by the first mutant that needs them (the mutated
+//     packages' are started at once). A failing baseline met on the way
+//     stops the run (exit 3), as one found up front does. A free worker
+//     takes the next mutant whose first baseline is ready, and no kernel
+//     mutant while another worker prepares the kernel (a worker never
+//     waits on work another is doing while other mutants could run).
+//   - A mutant's tests of one package run in cost tiers (byCost in
+//     gotests.go): tiny, then quick, then each slow test alone, quickest
+//     first, each only if the earlier ones did not decide it.
+//   - A schema render is immutable: a build that rejects mutants makes a
+//     new render without them, and the baseline of a package records the
+//     render its hits refer to, so site numbers never change under it.
+//   - Verdicts do not depend on the mode: a mutant runs the same selection
+//     of tests in the same packages in the same order; only how its binary
+//     was built differs. Differences that remain possible are documented in
+//     mutate/schema (tests that look at inlining or allocation counts are
+//     handled by running that package without the schema).
+//   - New ways of judging (a kernel on a host emulation, assembly mutants,
+//     GPU slots, reruns that confirm a timeout) are backends: backendFor
+//     picks one per mutant; the queue, the slots and the verdicts stay.
+//
+// Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
+// none of Kernel.Tools is on PATH; otherwise the package's test binary is
+// built once, the unmutated kernel is built and its killers run (all
+// skipping makes every kernel mutant "not run" with the skip message);
+// each mutant copies Kernel.Sources into a temp tree with the rewrite,
+// runs Kernel.Build ({src}, {out} substituted; a failure is unviable) and
+// runs the killers with Kernel.LibEnv={out}.
+package schedule

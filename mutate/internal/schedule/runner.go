@@ -1,0 +1,236 @@
+package schedule
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"gathermut/mutate/catalog"
+	"gathermut/mutate/load"
+	"gathermut/mutate/mutant"
+)
+
+// Options configure a Runner.
+type Options struct {
+	Jobs          int
+	TimeoutFactor float64       // per-mutant timeout = factor * baseline time of the selected tests + floor
+	TimeoutFloor  time.Duration //
+	TempDir       string        // removed by the caller
+	// BaselineTimeout limits a run of the unmutated kernel's killers.
+	BaselineTimeout time.Duration
+	Kernel          *catalog.Kernel
+}
+
+// Runner runs mutants against the tests that can observe them.
+type Runner struct {
+	Prog     *load.Program
+	Baseline *Baseline
+	Opts     Options
+	// Schema, when set, holds the schema binaries: a switched mutant runs
+	// in them, and coverage is the schema sites each test ran.
+	Schema *schemaRun
+
+	// Red is the first failing package baseline met on the way (schema
+	// runs make importers' baselines when a mutant first needs them); it
+	// stops the run.
+	Red *PackageBaseline
+
+	kernel kernelState
+	timing timing
+	slots  slots
+	redMu  sync.Mutex
+	cancel context.CancelFunc
+}
+
+// timing adds up where workers spent their time.
+type timing struct {
+	mu                   sync.Mutex
+	overlayBuilds, tests time.Duration
+	builds, runs         int
+}
+
+func (t *timing) add(build, run time.Duration, builds, runs int) {
+	t.mu.Lock()
+	t.overlayBuilds += build
+	t.tests += run
+	t.builds += builds
+	t.runs += runs
+	t.mu.Unlock()
+}
+
+// Run runs every mutant in a pool of Opts.Jobs workers and calls done (from
+// one goroutine at a time) as each finishes. Mutants not judged when ctx is
+// cancelled are reported Interrupted (no verdict).
+func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
+	if r.slots == nil {
+		r.slots = newSlots(r.Opts.Jobs)
+	}
+	ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	out := make([]mutant.Outcome, len(ms))
+	var mu sync.Mutex
+	q := r.newQueue(ms)
+	next := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		return q.next()
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < max(r.Opts.Jobs, 1); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := next()
+				if !ok {
+					return
+				}
+				m := ms[i]
+				var res mutant.Result
+				if ctx.Err() != nil {
+					res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
+				} else {
+					res = r.One(ctx, m)
+					if ctx.Err() != nil && res.Status != mutant.Killed {
+						res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
+					}
+				}
+				mu.Lock()
+				out[i] = mutant.Outcome{Mutant: m, Result: res}
+				if done != nil {
+					done(out[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// queue hands out a run's mutants (by index) to free workers: each takes
+// the next mutant whose first package's baseline is ready, so no worker
+// waits on one package's baseline while another package's mutants could
+// run; likewise a kernel mutant waits while another worker prepares the
+// kernel. When none is ready, the next in order goes. Not safe for
+// concurrent use.
+type queue struct {
+	pending []int
+	first   []string // the package whose baseline each mutant needs first
+	kernel  []bool   // each mutant is a kernel mutant that will run
+	r       *Runner
+}
+
+func (r *Runner) newQueue(ms []mutant.Mutant) *queue {
+	q := &queue{r: r, first: make([]string, len(ms)), kernel: make([]bool, len(ms))}
+	for i, m := range ms {
+		q.pending = append(q.pending, i)
+		q.first[i] = r.firstPackage(m)
+		q.kernel[i] = m.Kind == mutant.Kernel && m.Runs()
+	}
+	return q
+}
+
+func (q *queue) ready(i int) bool {
+	if q.kernel[i] {
+		return q.r.kernel.free()
+	}
+	return q.r.ready(q.first[i])
+}
+
+// next takes the next mutant to run; false when none is left.
+func (q *queue) next() (int, bool) {
+	if len(q.pending) == 0 {
+		return 0, false
+	}
+	pick := 0
+	for k, i := range q.pending {
+		if q.ready(i) {
+			pick = k
+			break
+		}
+	}
+	i := q.pending[pick]
+	q.pending = append(q.pending[:pick], q.pending[pick+1:]...)
+	if q.kernel[i] {
+		q.r.kernel.claimed.Store(true)
+	}
+	return i, true
+}
+
+// firstPackage is the package whose baseline a mutant needs first, or ""
+// when it needs none (decided without tests, or a kernel mutant).
+func (r *Runner) firstPackage(m mutant.Mutant) string {
+	if m.Kind != mutant.Go || !m.Runs() {
+		return ""
+	}
+	steps, _, _, ok := r.steps(m)
+	if !ok || len(steps) == 0 {
+		return ""
+	}
+	return steps[0].path
+}
+
+// ready reports whether a package's baseline is there without waiting.
+func (r *Runner) ready(path string) bool {
+	if path == "" || r.Schema == nil {
+		return true
+	}
+	return r.Schema.baselineReady(path)
+}
+
+// One runs one mutant.
+func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
+	start := time.Now()
+	res := r.one(ctx, m)
+	res.Duration = time.Since(start)
+	if res.Mode == "" {
+		res.Mode = mutant.ModeStatic
+	}
+	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
+		res.ModeNote = r.Schema.whyNotSwitched(m)
+	}
+	return res
+}
+
+// covers reports whether test t of package baseline pb runs mutant m's
+// code: on a schema binary, whether it ran the mutant's site.
+func (r *Runner) covers(pb *PackageBaseline, t *TestBaseline, m mutant.Mutant) bool {
+	if pb.covered != nil {
+		return pb.covered[t.Name][m.ID]
+	}
+	if pb.render == nil {
+		return t.Covers(m)
+	}
+	sites, ok := pb.render.site[m.ID]
+	if !ok || (!m.InBody && (m.Schema == nil || m.Schema.Readers == nil)) {
+		return true // no site, or computed when the binary starts
+	}
+	for _, s := range sites {
+		if t.HitSite(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// red stops the run at a failing baseline found on the way.
+func (r *Runner) red(pb *PackageBaseline) {
+	r.redMu.Lock()
+	defer r.redMu.Unlock()
+	if r.Red == nil {
+		r.Red = pb
+		if r.cancel != nil {
+			r.cancel()
+		}
+	}
+}
+
+// one judges one mutant: discovery's decision when it made one (static),
+// else its backend's verdict.
+func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
+	if !m.Runs() {
+		return static(m)
+	}
+	return r.backendFor(m).judge(ctx, m)
+}
