@@ -9,13 +9,13 @@ import (
 type Kind int
 
 const (
-	Ident   Kind = iota + 1 // identifiers and keywords
-	Number                  // integer and floating literals, with suffixes
-	String                  // string literals (raw strings too), with prefixes
-	Char                    // character literals
-	Punct                   // operators and punctuation
-	Comment                 // // and /* */ comments
-	Directive               // a whole preprocessor line, continuations included
+	Ident     Kind = iota + 1 // identifiers and keywords
+	Number                    // integer and floating literals, with suffixes
+	String                    // string literals (raw strings too), with prefixes
+	Char                      // character literals
+	Punct                     // operators and punctuation
+	Comment                   // // and /* */ comments
+	Directive                 // a whole preprocessor line, continuations included
 )
 
 func (k Kind) String() string {

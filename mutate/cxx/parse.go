@@ -52,21 +52,21 @@ type Declarator struct {
 type ExprKind int
 
 const (
-	NameExpr    ExprKind = iota + 1 // an identifier, possibly qualified (a::b, C::template f)
-	LitExpr                         // a number, string, character, true/false/nullptr
-	ParenExpr                       // ( X )
-	UnaryExpr                       // Op X: + - ! ~ * & ++ -- sizeof
-	PostfixExpr                     // X Op: ++ --
-	BinaryExpr                      // X Op Y
-	AssignExpr                      // X Op Y with = or a compound assignment
-	CondExpr                        // X ? Y : Z
-	CallExpr                        // X(Args)
-	IndexExpr                       // X[Y]
-	MemberExpr                      // X.name, X->name
-	CastExpr                        // (T)X; T is tokens First+1 .. X.First-2
-	TemplateExpr                    // X<Args>: template arguments, constant
-	BracedExpr                      // T{Args} or {Args}
-	CommaExpr                       // X, Y
+	NameExpr     ExprKind = iota + 1 // an identifier, possibly qualified (a::b, C::template f)
+	LitExpr                          // a number, string, character, true/false/nullptr
+	ParenExpr                        // ( X )
+	UnaryExpr                        // Op X: + - ! ~ * & ++ -- sizeof
+	PostfixExpr                      // X Op: ++ --
+	BinaryExpr                       // X Op Y
+	AssignExpr                       // X Op Y with = or a compound assignment
+	CondExpr                         // X ? Y : Z
+	CallExpr                         // X(Args)
+	IndexExpr                        // X[Y]
+	MemberExpr                       // X.name, X->name
+	CastExpr                         // (T)X; T is tokens First+1 .. X.First-2
+	TemplateExpr                     // X<Args>: template arguments, constant
+	BracedExpr                       // T{Args} or {Args}
+	CommaExpr                        // X, Y
 )
 
 // Expr is an expression. OpTok is the operator's token index (BinaryExpr,
