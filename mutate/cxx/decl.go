@@ -338,14 +338,14 @@ func (s *Source) function(u *Unit, seg []Token, name string, scopes []scope, ope
 		f.Specs = append(f.Specs, t)
 	}
 	f.Device = isDevice(u, f.Specs)
-	if f.Device {
-		p := &parser{toks: s.Toks, src: s, i: open, end: close + 1}
-		body, err := p.block()
-		if err == nil && p.i != close+1 {
-			err = fmt.Errorf("body ends at offset %d, not at its closing brace", s.Toks[p.i-1].End)
-		}
-		f.Body, f.BodyErr = body, err
+	// Host bodies are parsed too, for SiteAt (a catalog entry's change in
+	// host code can still be switched); Mutants only reads device bodies.
+	p := &parser{toks: s.Toks, src: s, i: open, end: close + 1}
+	body, err := p.block()
+	if err == nil && p.i != close+1 {
+		err = fmt.Errorf("body ends at offset %d, not at its closing brace", s.Toks[p.i-1].End)
 	}
+	f.Body, f.BodyErr = body, err
 	return f
 }
 

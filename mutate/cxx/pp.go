@@ -2,6 +2,7 @@ package cxx
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,8 +64,10 @@ type PPError struct {
 func (e *PPError) Error() string { return fmt.Sprintf("%s: offset %d: %s", e.File, e.Offset, e.Msg) }
 
 // Preprocess follows the conditionals and the quoted #includes of entry
-// through files (name -> contents; an #include of a name not among them, or
-// an <angle> include, is a system header and is skipped), under env. It
+// through files (slash-separated path -> contents; a quoted #include is
+// looked up beside the including file, then as written; one not among the
+// files, or an <angle> include, is a system header and is skipped), under
+// env. It
 // evaluates #if, #ifdef, #ifndef, #elif and #else with the macros defined so
 // far (an identifier that is not a macro is 0, as in C), records #define
 // and #undef, and fails on an active #error, an unbalanced conditional or
@@ -178,6 +181,11 @@ func (u *Unit) directive(name string, t Token, d directive, files map[string][]b
 	case "include":
 		inc := strings.TrimSpace(d.rest)
 		if len(inc) >= 2 && inc[0] == '"' && inc[len(inc)-1] == '"' {
+			// a quoted include is looked up beside the including file first
+			rel := path.Join(path.Dir(name), inc[1:len(inc)-1])
+			if _, ok := files[rel]; ok {
+				return u.file(rel, files, depth+1)
+			}
 			if _, ok := files[inc[1:len(inc)-1]]; ok {
 				return u.file(inc[1:len(inc)-1], files, depth+1)
 			}

@@ -174,7 +174,11 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 			}
 			orig := s[ins.Start:ins.End]
 			repl := orig[:start-ins.Start] + text + orig[end-ins.Start:]
-			out = append(out, Mutant{Operator: op, Routine: ins.Routine, Instr: i, Start: start, End: end, Text: text,
+			routine := ins.Routine
+			if ins.Op == "DATA" {
+				routine = "" // data belongs to every routine that reads it
+			}
+			out = append(out, Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text,
 				Line: lineOf(f.Src, ins.Start), Original: orig, Replacement: strings.TrimSpace(repl)})
 		}
 		if ins.Op == "DATA" {

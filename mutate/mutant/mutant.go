@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"gathermut/mutate/catalog"
@@ -47,6 +48,10 @@ type Mutant struct {
 	Equivalent  string         `json:"equivalent,omitempty"`
 	Schema      *Site          `json:"schema,omitempty"`   // how the mutant enters its package's schema, or why not
 	Unviable    string         `json:"unviable,omitempty"` // type-check error found before any build
+	// Compiled lists the kernel builds that compile a kernel mutant's code
+	// ("emulation", "nvcc", "hipcc"): a backend judges only what it
+	// compiles.
+	Compiled []string `json:"compiled,omitempty"`
 	Invalid     string         `json:"invalid,omitempty"`  // the mutant could not be made (catalog error); reported as Error
 }
 
@@ -106,6 +111,9 @@ type Result struct {
 	// did not build or test the mutant (see package incremental).
 	Reused bool `json:"reused,omitempty"`
 }
+
+// Assembly reports whether m mutates an assembly file.
+func (m Mutant) Assembly() bool { return strings.HasSuffix(m.File, ".s") }
 
 // Mode is how a mutant was judged.
 type Mode string
