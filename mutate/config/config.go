@@ -29,6 +29,7 @@ type Config struct {
 	TimeoutFloor    Duration `json:"timeoutFloor"`     //
 	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
 	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
+	GPUJobs         int      `json:"gpuJobs,omitempty"` // test processes that use the GPU at once
 	ReportDir       string   `json:"reportDir"`        // where reports go
 	Name            string   `json:"name"`             // report base name
 	Catalog         string   `json:"catalog"`          // catalog package, import path or ./dir; "" for none

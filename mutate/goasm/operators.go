@@ -220,11 +220,15 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 // (the i-th kept is the (i*n/k)-th of n), in file order.
 func sample(ms []Mutant, k int) []Mutant {
 	groups := map[string][]int{}
+	keep := make([]bool, len(ms))
 	for i, m := range ms {
+		if m.Operator == "asm-data" {
+			keep[i] = true // data has its own rule (dataTables.mutates)
+			continue
+		}
 		key := m.Routine + "\x00" + m.Operator
 		groups[key] = append(groups[key], i)
 	}
-	keep := make([]bool, len(ms))
 	for _, idx := range groups {
 		if len(idx) <= k {
 			for _, i := range idx {

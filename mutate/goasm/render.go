@@ -278,3 +278,24 @@ func copyData(f *File, sym, to string, m Mutant) string {
 	}
 	return b.String()
 }
+
+// MutantAt rebuilds the mutant of operator op that replaces [start, end)
+// with text (a mutant kept as an edit of the file, as a run's discovery
+// stores it).
+func (f *File) MutantAt(op string, start, end int, text string) (Mutant, error) {
+	for i := range f.Instrs {
+		ins := &f.Instrs[i]
+		if start < ins.Start || end > ins.End {
+			continue
+		}
+		routine := ins.Routine
+		if ins.Op == "DATA" {
+			routine = ""
+		}
+		s := string(f.Src)
+		orig := s[ins.Start:ins.End]
+		return Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text, Line: lineOf(f.Src, ins.Start),
+			Original: orig, Replacement: orig[:start-ins.Start] + text + orig[end-ins.Start:]}, nil
+	}
+	return Mutant{}, fmt.Errorf("goasm: no statement holds [%d, %d)", start, end)
+}

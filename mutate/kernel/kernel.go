@@ -172,6 +172,19 @@ func (s *Sources) SiteFor(env string, m *mutant.Mutant) (cxx.Site, string) {
 // is dropped at once.
 func (s *Sources) BuildSchema(ctx context.Context, backend Backend, env, dir string, muts []Numbered, rounds int) (*Library, map[int]string, string, error) {
 	dropped := map[int]string{}
+	if s.Recipe.Entry == "" || s.Units == nil {
+		// no parse of the kernel: every mutant builds on its own, and the
+		// "schema" is the unmutated library
+		for _, n := range muts {
+			dropped[n.Num] = "the kernel recipe names no Entry file, so the kernel is not parsed"
+		}
+		lib, out, err := s.Build(ctx, backend, filepath.Join(dir, "round1"), nil)
+		if err != nil {
+			return nil, dropped, out, fmt.Errorf("the unmutated kernel does not build: %s", firstErrorLine(out))
+		}
+		lib.Switched, lib.SiteOf = map[int]bool{}, map[int]int{}
+		return lib, dropped, out, nil
+	}
 	var live []cxx.SchemaMutant
 	probes := map[int]cxx.SchemaMutant{}
 	for _, n := range muts {

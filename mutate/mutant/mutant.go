@@ -110,6 +110,34 @@ type Result struct {
 	// Reused marks a verdict taken from the incremental cache: this run
 	// did not build or test the mutant (see package incremental).
 	Reused bool `json:"reused,omitempty"`
+	// Backend names what judged the mutant: "go", "asm-amd64",
+	// "kernel-emulation" or "kernel-gpu" (BackendOf says which for a
+	// mutant without one).
+	Backend string `json:"backend,omitempty"`
+}
+
+// BackendOf returns the backend that judges m's kind of code: its
+// result's when set, else "asm-<arch>" for an assembly file, "kernel" for
+// a kernel mutant not judged, "go" otherwise.
+func BackendOf(m Mutant, r Result) string {
+	switch {
+	case r.Backend != "":
+		return r.Backend
+	case m.Kind == Kernel:
+		return "kernel"
+	case m.Assembly():
+		return "asm-" + asmArch(m.File)
+	}
+	return "go"
+}
+
+// asmArch is the architecture an assembly file's name says (x_amd64.s).
+func asmArch(file string) string {
+	base := strings.TrimSuffix(file[strings.LastIndex(file, "/")+1:], ".s")
+	if i := strings.LastIndex(base, "_"); i >= 0 {
+		return base[i+1:]
+	}
+	return "any"
 }
 
 // Assembly reports whether m mutates an assembly file.

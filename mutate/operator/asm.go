@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"gathermut/mutate/catalog"
 	"gathermut/mutate/goasm"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
@@ -21,6 +22,9 @@ type AsmConfig struct {
 	Files     func(rel string) bool // module-relative files; nil: all
 	Operators []string              // goasm operator names; nil: all, empty: none
 	PerClass  int                   // 0: AsmPerClass; negative: no limit
+	// Equivalents are the catalog's declared equivalents (their Func is
+	// the routine's name, without the package's middle dot).
+	Equivalents []catalog.Equivalent
 }
 
 // AsmOperatorNames returns the assembly operators among names: nil (all)
@@ -96,6 +100,9 @@ func GenerateAsm(prog *load.Program, cfg AsmConfig) ([]mutant.Mutant, error) {
 					m.Func = "DATA " + strings.TrimSpace(ins.Operands[0].Text)
 				}
 				m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, am.Replacement)
+				if reason, ok := matchEquivalent(cfg.Equivalents, m); ok {
+					m.Equivalent = reason
+				}
 				out = append(out, m)
 			}
 		}

@@ -76,8 +76,9 @@ func Compiled(units map[string][]*cxx.Source, file string, start, end int) []str
 // GenerateKernel makes the generic mutants of the kernel's device code
 // (package cxx's operators, named by ops: empty means all) in what the host
 // emulation compiles, as mutants of kind Kernel in the recipe's package.
-// keep filters by module-relative file (nil keeps all).
-func GenerateKernel(root string, k *catalog.Kernel, ops []string, keep func(rel string) bool) ([]mutant.Mutant, error) {
+// keep filters by module-relative file (nil keeps all); a mutant that
+// matches one of eqs (Package: the recipe's) is marked equivalent.
+func GenerateKernel(root string, k *catalog.Kernel, ops []string, keep func(rel string) bool, eqs []catalog.Equivalent) ([]mutant.Mutant, error) {
 	if k == nil || k.Entry == "" || (ops != nil && len(ops) == 0) {
 		return nil, nil
 	}
@@ -120,6 +121,9 @@ func GenerateKernel(root string, k *catalog.Kernel, ops []string, keep func(rel 
 			Compiled:    Compiled(units, cm.File, edit.Start, edit.End),
 		}
 		m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, cm.Site.Text)
+		if reason, ok := matchEquivalent(eqs, m); ok {
+			m.Equivalent = reason
+		}
 		out = append(out, m)
 	}
 	return out, nil

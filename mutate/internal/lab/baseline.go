@@ -221,9 +221,16 @@ type packageOptions struct {
 	Binary  string
 	Cover   bool // the binary was built with -cover: each test writes a profile
 	Hits    int  // a schema binary: each test maps a hits file of this size
+	// HitsEnv names the variable the hits file is given in (default
+	// GATHERMUT_HITS; the kernel schema's is GATHERMUT_KERNEL_HITS).
+	HitsEnv string
+	Env     []string // more environment for every test process
 	TempDir string
 	Timeout time.Duration
 	Slots   slots
+	// GPU, when set, are slots each test process also takes (its tests
+	// use the GPU).
+	GPU slots
 	// Progress is called after each test process.
 	Progress func()
 }
@@ -250,10 +257,17 @@ func runPackageBaseline(ctx context.Context, prog *load.Program, path string, o 
 	var mu sync.Mutex
 	firsts := map[string]*first{}
 	run := func(ctx context.Context, opts testbin.Options) (*testbin.Result, error) {
+		if o.GPU != nil {
+			if err := o.GPU.acquire(ctx); err != nil {
+				return nil, err
+			}
+			defer o.GPU.release()
+		}
 		if err := o.Slots.acquire(ctx); err != nil {
 			return nil, err
 		}
 		defer o.Slots.release()
+		opts.Env = append(append([]string(nil), o.Env...), opts.Env...)
 		res, err := testbin.Run(ctx, opts)
 		if o.Progress != nil {
 			o.Progress()
@@ -270,7 +284,11 @@ func runPackageBaseline(ctx context.Context, prog *load.Program, path string, o 
 				if err := os.WriteFile(profile, make([]byte, o.Hits), 0o644); err != nil {
 					return err
 				}
-				opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
+				hitsEnv := o.HitsEnv
+				if hitsEnv == "" {
+					hitsEnv = "GATHERMUT_HITS"
+				}
+				opts.Env = []string{hitsEnv + "=" + profile, "GATHERMUT_MUTANT=0"}
 			case o.Cover:
 				opts.Cover = profile
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -266,6 +267,11 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 			return nil, nil, err
 		}
 		l.reportExclusions(excl, stats)
+		more, err := l.otherLanguages(genericPkgs, files)
+		if err != nil {
+			return nil, nil, err
+		}
+		ms = append(ms, more...)
 	}
 	entries := l.cat.Entries
 	if !generic && l.cfg.Select != "" {
@@ -336,4 +342,26 @@ func ListPackages(dir string, patterns []string) ([]string, error) {
 		return nil, fmt.Errorf("packages that do not load: %s", strings.Join(broken, "; "))
 	}
 	return pkgs, nil
+}
+
+// otherLanguages makes the generic mutants of what a Go package runs that
+// is not Go: its assembly files (package goasm's operators) and, when the
+// catalog's kernel recipe names an entry file and its package is among
+// the generic ones, the kernel's device code (package cxx's).
+func (l *lab) otherLanguages(genericPkgs []string, files func(string) bool) ([]mutant.Mutant, error) {
+	asm, err := operator.GenerateAsm(l.prog, operator.AsmConfig{
+		Packages: genericPkgs, Files: files, Operators: operator.AsmOperatorNames(l.cfg.Operators), Equivalents: l.cat.Equivalents,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("assembly mutants: %w", err)
+	}
+	k := l.cat.Kernel
+	if k == nil || k.Entry == "" || !slices.Contains(genericPkgs, k.Package) {
+		return asm, nil
+	}
+	kern, err := operator.GenerateKernel(l.root, k, operator.KernelOperatorNames(l.cfg.Operators), files, l.cat.Equivalents)
+	if err != nil {
+		return nil, fmt.Errorf("kernel mutants: %w", err)
+	}
+	return append(asm, kern...), nil
 }

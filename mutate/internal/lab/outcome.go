@@ -56,7 +56,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	var sr *schemaRun
 	runner := &Runner{Prog: l.prog, slots: l.slots, Opts: Options{
 		Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
-		BaselineTimeout: l.cfg.BaselineTimeout.D(),
+		BaselineTimeout: l.cfg.BaselineTimeout.D(), GPUJobs: l.cfg.GPUJobs,
 	}}
 	if l.cfg.Schemata && len(mutated) > 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
 		// The mutated packages' binaries and baselines are made up front;
@@ -137,6 +137,10 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		meta.Timing.Mutants = prog.judgingTime().Seconds()
 		meta.Timing.FallbackBuilds, meta.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds
 		meta.Timing.TestProcesses, meta.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
+		meta.Timing.KernelSchema = runner.timing.kernelSchema.Seconds()
+		for _, note := range runner.KernelNotes() {
+			l.progressf("mutate: %s\n", note)
+		}
 		interrupted = ctx.Err() != nil
 	}
 	if sr != nil {
@@ -247,6 +251,9 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
 		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
 		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], reused, report.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
+	if line := backendLine(outcomes); line != "" {
+		fmt.Fprintln(l.stdout, line)
+	}
 	if sum.Interrupted > 0 {
 		fmt.Fprintf(l.stdout, "%d not judged because of the interrupt (status Pending in %s)\n", sum.Interrupted, jsonPath)
 	}
@@ -302,4 +309,33 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// backendLine gives the score per backend (Go, assembly, the kernel on
+// the emulation or a GPU) when the run had more than one: "by backend: go
+// 98.2% (4,321 mutants), ...".
+func backendLine(outcomes []mutant.Outcome) string {
+	by := map[string][]mutant.Outcome{}
+	for _, o := range outcomes {
+		k := mutant.BackendOf(o.Mutant, o.Result)
+		by[k] = append(by[k], o)
+	}
+	if len(by) < 2 {
+		return ""
+	}
+	var keys []string
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		s := report.Summarize(by[k])
+		score := "no score"
+		if s.Scored > 0 {
+			score = fmt.Sprintf("%.1f%%", s.Score)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%d mutants, %d not run)", k, score, s.Total, s.Counts[mutant.NotRun]))
+	}
+	return "by backend: " + strings.Join(parts, "; ")
 }

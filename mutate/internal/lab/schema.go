@@ -21,6 +21,7 @@ import (
 
 	"github.com/sourcegraph/conc/pool"
 
+	"gathermut/mutate/goasm"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/schema"
 	"gathermut/mutate/testbin"
@@ -186,8 +187,15 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	for i, path := range paths {
 		dir := sr.l.prog.Dir(path)
 		var entries []schema.Entry
+		var asm []mutant.Mutant
 		sources := map[string][]byte{}
 		for _, m := range sr.byPkg[path] {
+			if m.Schema.Kind == mutant.AsmSite {
+				if _, gone := r.dropped[m.ID]; !gone {
+					asm = append(asm, m)
+				}
+				continue
+			}
 			site := *m.Schema
 			if _, gone := r.dropped[m.ID]; gone && site.Switched() {
 				site = mutant.Site{Probe: m.Schema.Probe}
@@ -230,19 +238,25 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
 			}
 		}
-		if len(entries) == 0 {
+		if len(entries) == 0 && len(asm) == 0 {
 			continue
 		}
 		names, err := schemaNames(dir)
 		if err != nil {
 			return nil, err
 		}
-		sp, nextSite, err := schema.Render(names, sources, entries, next)
-		if err != nil {
-			return nil, err
+		sp := &schema.Package{Files: map[string]*schema.File{}, Cover: map[int][]int{}}
+		if len(entries) > 0 {
+			if sp, next, err = schema.Render(names, sources, entries, next); err != nil {
+				return nil, err
+			}
 		}
-		next = nextSite
 		pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
+		if len(asm) > 0 {
+			if next, err = sr.renderAsm(r, pkg, filepath.Join(r.dir, fmt.Sprintf("p%d", i)), asm, next, replace); err != nil {
+				return nil, err
+			}
+		}
 		r.pkgs[path] = pkg
 		for rel, f := range sp.Files {
 			out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), filepath.Base(rel))
@@ -269,11 +283,16 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 		if pkg == nil {
 			continue
 		}
-		name := filepath.Join(pkg.dir, "zz_gathermut_schema.go")
+		// The support file sorts first among the package's files: Go
+		// initializes package variables in file order where no dependency
+		// says otherwise, and an assembly routine that a variable's
+		// initializer calls (a CPU feature check) reads the switch
+		// without the compiler seeing it.
+		name := filepath.Join(pkg.dir, "0gathermut_schema.go")
 		for j := 0; fileExists(name); j++ {
-			name = filepath.Join(pkg.dir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
+			name = filepath.Join(pkg.dir, fmt.Sprintf("0gathermut_schema%d.go", j))
 		}
-		out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
+		out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "0gathermut_schema.go")
 		if err := os.WriteFile(out, schema.Support(sr.l.prog.Name(path), pkg.names, r.sites), 0o644); err != nil {
 			return nil, err
 		}
@@ -727,4 +746,61 @@ func (sr *schemaRun) baselineReady(obs string) bool {
 	f := sr.baselines[obs]
 	sr.mu.Unlock()
 	return f != nil && f.done.Load()
+}
+
+// renderAsm renders the package's assembly mutants (package goasm: each
+// routine that holds one dispatches at its entry to a copy with the
+// mutant made) from coverage site next on, writing each file under dir
+// and into replace; it returns the next free site.
+func (sr *schemaRun) renderAsm(r *render, pkg *schemaPkg, dir string, asm []mutant.Mutant, next int, replace map[string]string) (int, error) {
+	byFile := map[string][]mutant.Mutant{}
+	var files []string
+	for _, m := range asm {
+		if byFile[m.File] == nil {
+			files = append(files, m.File)
+		}
+		byFile[m.File] = append(byFile[m.File], m)
+	}
+	sort.Strings(files)
+	for _, rel := range files {
+		orig := filepath.Join(sr.l.root, filepath.FromSlash(rel))
+		src, err := os.ReadFile(orig)
+		if err != nil {
+			return next, err
+		}
+		f, err := goasm.Parse(src)
+		if err != nil {
+			return next, fmt.Errorf("lab: %s: %w", rel, err)
+		}
+		var sms []goasm.SchemaMutant
+		for _, m := range byFile[rel] {
+			am, err := f.MutantAt(m.Operator, m.Edit.Start, m.Edit.End, m.Edit.Text)
+			if err != nil {
+				return next, fmt.Errorf("lab: %s: mutant %s: %w", rel, m.ID, err)
+			}
+			sms = append(sms, goasm.SchemaMutant{Num: sr.number[m.ID], Mutant: am})
+		}
+		sch, err := goasm.Render(f, sms, goasm.Names{Active: pkg.names.Active, Hits: pkg.names.Hits}, next)
+		if err != nil {
+			return next, fmt.Errorf("lab: %s: %w", rel, err)
+		}
+		out := filepath.Join(dir, filepath.Base(rel))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return next, err
+		}
+		if err := os.WriteFile(out, sch.Src, 0o644); err != nil {
+			return next, err
+		}
+		replace[orig] = out
+		pkg.files[out] = rel
+		pkg.files[orig] = rel
+		for _, m := range byFile[rel] {
+			for _, routine := range sch.Routines[sr.number[m.ID]] {
+				r.site[m.ID] = append(r.site[m.ID], sch.SiteOf[routine])
+			}
+			r.switched[m.ID] = true
+		}
+		next += len(sch.SiteOf)
+	}
+	return next, nil
 }

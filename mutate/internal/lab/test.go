@@ -29,6 +29,8 @@ type Options struct {
 	// BaselineTimeout limits a run of the unmutated kernel's killers.
 	BaselineTimeout time.Duration
 	Kernel          *catalog.Kernel
+	// GPUJobs bounds the test processes that use the GPU at once.
+	GPUJobs int
 }
 
 // Runner runs mutants against the tests that can observe them.
@@ -50,6 +52,16 @@ type Runner struct {
 	slots  slots
 	redMu  sync.Mutex
 	cancel context.CancelFunc
+
+	// kernelMutants are the run's kernel mutants that are to be judged
+	// (set by Run): the kernel schema holds them.
+	kernelMutants []mutant.Mutant
+	// gpuSlots bound the test processes that use the GPU at once (nil
+	// where no GPU compiler is on PATH): a GPU serves few processes at
+	// once, whatever -j.
+	gpuSlots    slots
+	kernelMu    sync.Mutex
+	kernelNotes []string
 }
 
 // timing adds up where workers spent their time.
@@ -57,6 +69,13 @@ type timing struct {
 	mu                   sync.Mutex
 	overlayBuilds, tests time.Duration
 	builds, runs         int
+	kernelSchema         time.Duration
+}
+
+func (t *timing) addKernelSchema(d time.Duration) {
+	t.mu.Lock()
+	t.kernelSchema += d
+	t.mu.Unlock()
 }
 
 func (t *timing) add(build, run time.Duration, builds, runs int) {
@@ -74,6 +93,17 @@ func (t *timing) add(build, run time.Duration, builds, runs int) {
 func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
 	if r.slots == nil {
 		r.slots = newSlots(r.Opts.Jobs)
+	}
+	if k := r.Opts.Kernel; k != nil {
+		if _, ok := FindTool(k.Tools); ok && r.gpuSlots == nil {
+			r.gpuSlots = newSlots(max(r.Opts.GPUJobs, 1))
+		}
+	}
+	r.kernelMutants = nil
+	for _, m := range ms {
+		if m.Kind == mutant.Kernel && m.Invalid == "" && m.Equivalent == "" && m.Unviable == "" {
+			r.kernelMutants = append(r.kernelMutants, m)
+		}
 	}
 	ctx, r.cancel = context.WithCancel(ctx)
 	defer r.cancel()
@@ -196,6 +226,9 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	res.Duration = time.Since(start)
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
+	}
+	if res.Backend == "" {
+		res.Backend = mutant.BackendOf(m, res)
 	}
 	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
 		res.ModeNote = r.Schema.whyNotSwitched(m)
@@ -717,7 +750,7 @@ func writeOverlay(dir, root string, m mutant.Mutant) (string, error) {
 // compileError keeps the compiler's messages from go test -c output.
 func compileError(out string) string {
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, ".go:") {
+		if strings.Contains(line, ".go:") || strings.Contains(line, ".s:") {
 			return strings.TrimSpace(line)
 		}
 	}
