@@ -20,27 +20,27 @@ var DefaultPatterns = []string{"./gguf/...", "./gather", "./gather/internal/..."
 
 // Config is one run's configuration.
 type Config struct {
-	Command         string   `json:"command"`          // all, list, run, diff
-	Select          string   `json:"select,omitempty"` // the id glob of run and diff
-	Dir             string   `json:"dir"`              // a directory of the module to test
-	Patterns        []string `json:"patterns"`         // package patterns (from the project file or ./... when none given)
-	Jobs            int      `json:"jobs"`             // parallel workers
-	TimeoutFactor   float64  `json:"timeoutFactor"`    // each test's timeout = factor * its baseline time + floor
-	TimeoutFloor    Duration `json:"timeoutFloor"`     //
-	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
-	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
+	Command         string   `json:"command"`           // all, list, run, diff
+	Select          string   `json:"select,omitempty"`  // the id glob of run and diff
+	Dir             string   `json:"dir"`               // a directory of the module to test
+	Patterns        []string `json:"patterns"`          // package patterns (from the project file or ./... when none given)
+	Jobs            int      `json:"jobs"`              // parallel workers
+	TimeoutFactor   float64  `json:"timeoutFactor"`     // each test's timeout = factor * its baseline time + floor
+	TimeoutFloor    Duration `json:"timeoutFloor"`      //
+	BaselineTimeout Duration `json:"baselineTimeout"`   // the limit on one baseline test process
+	StrictTimeouts  bool     `json:"strictTimeouts"`    // a timed-out generic mutant fails the run
 	GPUJobs         int      `json:"gpuJobs,omitempty"` // test processes that use the GPU at once
-	ReportDir       string   `json:"reportDir"`        // where reports go
-	Name            string   `json:"name"`             // report base name
-	Catalog         string   `json:"catalog"`          // catalog package, import path or ./dir; "" for none
-	CatalogExplicit bool     `json:"catalogExplicit"`  // --catalog was given (a missing catalog is then an error)
-	OnlyCatalog     bool     `json:"onlyCatalog"`      // only catalog mutants
-	InDiff          string   `json:"inDiff,omitempty"` // only mutants on lines changed since this git ref
-	Shard           Shard    `json:"shard"`            // the part of the mutants to run
-	Operators       []string `json:"operators"`        // generic operators; empty: all
-	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
-	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
-	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+	ReportDir       string   `json:"reportDir"`         // where reports go
+	Name            string   `json:"name"`              // report base name
+	Catalog         string   `json:"catalog"`           // catalog package, import path or ./dir; "" for none
+	CatalogExplicit bool     `json:"catalogExplicit"`   // --catalog was given (a missing catalog is then an error)
+	OnlyCatalog     bool     `json:"onlyCatalog"`       // only catalog mutants
+	InDiff          string   `json:"inDiff,omitempty"`  // only mutants on lines changed since this git ref
+	Shard           Shard    `json:"shard"`             // the part of the mutants to run
+	Operators       []string `json:"operators"`         // generic operators; empty: all
+	Verbose         bool     `json:"verbose"`           // print each verdict as it comes
+	Schemata        bool     `json:"schemata"`          // schema builds (false: one overlay build per mutant)
+	NoCache         bool     `json:"noCache"`           // do not read or write the discovery cache
 	// Incremental reuses the verdicts of earlier runs whose inputs are
 	// unchanged: "" off, IncrementalDefault for the file in the user
 	// cache dir, else the cache file's path.

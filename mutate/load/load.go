@@ -43,7 +43,7 @@ type Package struct {
 	Files []*File // non-test Go files, in GoFiles order
 	// Asm are the package's assembly files (.s) that the build for this
 	// GOOS and GOARCH includes (cmd/go's OtherFiles less the excluded).
-	Asm []*File
+	Asm   []*File
 	Types *types.Package
 	Info  *types.Info
 	Cgo   bool

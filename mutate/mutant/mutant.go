@@ -52,7 +52,7 @@ type Mutant struct {
 	// ("emulation", "nvcc", "hipcc"): a backend judges only what it
 	// compiles.
 	Compiled []string `json:"compiled,omitempty"`
-	Invalid     string         `json:"invalid,omitempty"`  // the mutant could not be made (catalog error); reported as Error
+	Invalid  string   `json:"invalid,omitempty"` // the mutant could not be made (catalog error); reported as Error
 }
 
 // ReplacementHash is the short hash used in generic mutant ids.

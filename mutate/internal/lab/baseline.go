@@ -218,9 +218,9 @@ func (b *Baseline) sort() {
 
 // packageOptions configure one package's baseline.
 type packageOptions struct {
-	Binary  string
-	Cover   bool // the binary was built with -cover: each test writes a profile
-	Hits    int  // a schema binary: each test maps a hits file of this size
+	Binary string
+	Cover  bool // the binary was built with -cover: each test writes a profile
+	Hits   int  // a schema binary: each test maps a hits file of this size
 	// HitsEnv names the variable the hits file is given in (default
 	// GATHERMUT_HITS; the kernel schema's is GATHERMUT_KERNEL_HITS).
 	HitsEnv string
