@@ -42,6 +42,7 @@ func Catalog() catalog.Catalog {
 	entries = append(entries, decoderEntries()...)
 	entries = append(entries, edgeEntries()...)
 	entries = append(entries, kernelEntries()...)
+	entries = append(entries, asmEntries()...)
 	return catalog.Catalog{Entries: entries, Equivalents: equivalents(), Kernel: kernelRecipe()}
 }
 

@@ -12,6 +12,7 @@ const (
 	ReplaceValue  Operator = "replace-value"  // replace the value of the element keyed Target.Match (and its field Target.Field if set), or of the const/var Target.Func when Match is empty
 	ReplaceExpr   Operator = "replace-expr"   // replace the one expression whose source equals Target.Match inside Target.Func
 	KernelText    Operator = "kernel-text"    // replace the one occurrence of Target.Match in the non-Go file Target.File
+	AsmText       Operator = "asm-text"       // replace the one occurrence of Target.Match in the assembly file Target.File of Target.Package
 )
 
 // Target says where an entry's mutation applies; it must resolve to exactly

@@ -285,7 +285,9 @@ func copyData(f *File, sym, to string, m Mutant) string {
 func (f *File) MutantAt(op string, start, end int, text string) (Mutant, error) {
 	for i := range f.Instrs {
 		ins := &f.Instrs[i]
-		if start < ins.Start || end > ins.End {
+		// the statement's line, from its indentation on
+		from := strings.LastIndexByte(string(f.Src[:ins.Start]), '\n') + 1
+		if start < from || start > ins.End || (end > ins.End && !f.sameRoutine(i, end)) {
 			continue
 		}
 		routine := ins.Routine
@@ -293,9 +295,17 @@ func (f *File) MutantAt(op string, start, end int, text string) (Mutant, error) 
 			routine = ""
 		}
 		s := string(f.Src)
-		orig := s[ins.Start:ins.End]
+		stop := max(ins.End, end)
+		orig := s[from:stop]
 		return Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text, Line: lineOf(f.Src, ins.Start),
-			Original: orig, Replacement: orig[:start-ins.Start] + text + orig[end-ins.Start:]}, nil
+			Original: strings.TrimSpace(orig), Replacement: strings.TrimSpace(orig[:start-from] + text + orig[end-from:])}, nil
 	}
 	return Mutant{}, fmt.Errorf("goasm: no statement holds [%d, %d)", start, end)
+}
+
+// sameRoutine reports whether byte offset end lies in the routine of
+// statement i (an edit may span several statements of one routine).
+func (f *File) sameRoutine(i, end int) bool {
+	r := f.RoutineOf(i)
+	return r != nil && end <= r.End
 }
