@@ -107,8 +107,11 @@ func (r *Runner) runKernel(ctx context.Context, m mutant.Mutant) mutant.Result {
 	}
 	n := ks.numbers[m.ID]
 	env := []string{bs.libEnv + "=" + bs.lib.Path, fmt.Sprintf("GATHERMUT_MUTANT=%d", n)}
-	if !bs.lib.Switched[n] {
+	if r.Opts.NoSchemata || !bs.lib.Switched[n] {
 		res.ModeNote = "built on its own: " + bs.dropped[n]
+		if r.Opts.NoSchemata {
+			res.ModeNote = "built on its own: --no-schemata"
+		}
 		dir, err := os.MkdirTemp(r.Opts.TempDir, "kernel-")
 		if err != nil {
 			return mutant.Result{Status: mutant.Error, Why: err.Error()}
@@ -364,7 +367,9 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 	if len(first.tests) > 0 {
 		groups = append(groups, first)
 	}
-	groups = append(groups, byCost(rest, false)...)
+	if len(rest.tests) > 0 {
+		groups = append(groups, byCost(rest, false)...)
+	}
 	if len(groups) == 0 {
 		res.Status, res.Why, res.Mode = mutant.Survived, "not covered by any test", mutant.ModeStatic
 		return res

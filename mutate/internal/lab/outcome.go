@@ -56,7 +56,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 	var sr *schemaRun
 	runner := &Runner{Prog: l.prog, slots: l.slots, Opts: Options{
 		Jobs: l.cfg.Jobs, TimeoutFactor: l.cfg.TimeoutFactor, TimeoutFloor: l.cfg.TimeoutFloor.D(), TempDir: l.tmp, Kernel: l.cat.Kernel,
-		BaselineTimeout: l.cfg.BaselineTimeout.D(), GPUJobs: l.cfg.GPUJobs,
+		BaselineTimeout: l.cfg.BaselineTimeout.D(), GPUJobs: l.cfg.GPUJobs, NoSchemata: !l.cfg.Schemata,
 	}}
 	if l.cfg.Schemata && len(mutated) > 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
 		// The mutated packages' binaries and baselines are made up front;
@@ -312,16 +312,16 @@ func plural(n int, one, many string) string {
 }
 
 // backendLine gives the score per backend (Go, assembly, the kernel on
-// the emulation or a GPU) when the run had more than one: "by backend: go
-// 98.2% (4,321 mutants), ...".
+// the emulation or a GPU) when the run had any but Go: "by backend: go
+// 98.2% (4,321 mutants, 0 not run); ...".
 func backendLine(outcomes []mutant.Outcome) string {
 	by := map[string][]mutant.Outcome{}
 	for _, o := range outcomes {
 		k := mutant.BackendOf(o.Mutant, o.Result)
 		by[k] = append(by[k], o)
 	}
-	if len(by) < 2 {
-		return ""
+	if _, goOnly := by["go"]; len(by) == 0 || (len(by) == 1 && goOnly) {
+		return "" // a Go module's run: the line above says it all
 	}
 	var keys []string
 	for k := range by {

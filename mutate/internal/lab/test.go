@@ -31,6 +31,9 @@ type Options struct {
 	Kernel          *catalog.Kernel
 	// GPUJobs bounds the test processes that use the GPU at once.
 	GPUJobs int
+	// NoSchemata builds every kernel mutant on its own (the kernel schema
+	// still gives the coverage).
+	NoSchemata bool
 }
 
 // Runner runs mutants against the tests that can observe them.
