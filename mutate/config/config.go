@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,9 +39,13 @@ type Config struct {
 	InDiff          string   `json:"inDiff,omitempty"`  // only mutants on lines changed since this git ref
 	Shard           Shard    `json:"shard"`             // the part of the mutants to run
 	Operators       []string `json:"operators"`         // generic operators; empty: all
-	Verbose         bool     `json:"verbose"`           // print each verdict as it comes
-	Schemata        bool     `json:"schemata"`          // schema builds (false: one overlay build per mutant)
-	NoCache         bool     `json:"noCache"`           // do not read or write the discovery cache
+	// Languages are the kinds of code generic operators mutate: "go",
+	// "asm" (assembly files of the packages), "kernel" (the catalog's
+	// kernel recipe's device code); empty: all three.
+	Languages []string `json:"languages,omitempty"`
+	Verbose   bool     `json:"verbose"`  // print each verdict as it comes
+	Schemata  bool     `json:"schemata"` // schema builds (false: one overlay build per mutant)
+	NoCache   bool     `json:"noCache"`  // do not read or write the discovery cache
 	// Incremental reuses the verdicts of earlier runs whose inputs are
 	// unchanged: "" off, IncrementalDefault for the file in the user
 	// cache dir, else the cache file's path.
@@ -78,6 +83,7 @@ type Judging struct {
 	OnlyCatalog    bool
 	InDiff         string
 	Operators      string
+	Languages      string
 	StrictTimeouts bool
 	TimeoutFactor  float64
 	TimeoutFloor   Duration
@@ -89,7 +95,7 @@ type Judging struct {
 func (c Config) Judging() Judging {
 	return Judging{
 		Select: c.Select, Catalog: c.Catalog, OnlyCatalog: c.OnlyCatalog, InDiff: c.InDiff,
-		Operators: strings.Join(c.Operators, ","), StrictTimeouts: c.StrictTimeouts,
+		Operators: strings.Join(c.Operators, ","), Languages: strings.Join(c.Languages, ","), StrictTimeouts: c.StrictTimeouts,
 		TimeoutFactor: c.TimeoutFactor, TimeoutFloor: c.TimeoutFloor,
 		Exclude: strings.Join(c.Exclude, ","), Threshold: c.Threshold,
 	}
@@ -110,6 +116,11 @@ func (j Judging) Diff(other Judging) []string {
 
 // Validate checks what the flags alone can tell.
 func (c Config) Validate() error {
+	for _, l := range c.Languages {
+		if !slices.Contains(AllLanguages, l) {
+			return fmt.Errorf("--lang %q: want some of %s", l, strings.Join(AllLanguages, ", "))
+		}
+	}
 	if c.Jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")
 	}
@@ -186,4 +197,13 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 	}
 	*d = Duration(v)
 	return nil
+}
+
+// AllLanguages are the kinds of code the generic operators mutate.
+var AllLanguages = []string{"go", "asm", "kernel"}
+
+// Mutates reports whether the generic operators run on code of language
+// lang ("go", "asm" or "kernel").
+func (c Config) Mutates(lang string) bool {
+	return len(c.Languages) == 0 || slices.Contains(c.Languages, lang)
 }

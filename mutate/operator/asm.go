@@ -109,3 +109,12 @@ func GenerateAsm(prog *load.Program, cfg AsmConfig) ([]mutant.Mutant, error) {
 	}
 	return out, nil
 }
+
+func isAsmOperator(name string) bool {
+	for _, op := range goasm.Operators {
+		if op.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -145,3 +145,12 @@ func KernelOperatorNames(names []string) []string {
 	}
 	return out
 }
+
+func isKernelOperator(name string) bool {
+	for _, op := range cxx.Operators {
+		if op.Name == name {
+			return true
+		}
+	}
+	return false
+}

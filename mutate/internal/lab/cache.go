@@ -82,6 +82,7 @@ func (l *lab) discoveryKey(tr tree.Tree) string {
 	fmt.Fprintf(h, "discovery\x00%s\x00%s\x00%s\x00", toolVersion(), l.root, tr.Hash)
 	fmt.Fprintf(h, "%s\x00%q\x00%v\x00%v\x00%s\x00", strings.Join(l.cfg.Patterns, " "), l.cfg.Catalog, l.cfg.CatalogExplicit, l.cfg.OnlyCatalog, strings.Join(l.cfg.Operators, ","))
 	fmt.Fprintf(h, "exclude\x00%s\x00%v\x00", strings.Join(l.cfg.Exclude, ","), l.cfg.Given.Packages)
+	fmt.Fprintf(h, "lang\x00%s\x00", strings.Join(l.cfg.Languages, ","))
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -253,20 +253,26 @@ func (l *lab) mutants(files func(string) bool, generic bool) ([]mutant.Mutant, [
 		prog := newProgress(l.stderr, 0, time.Now())
 		tc := time.Now()
 		defer func() { l.typeCheckSeconds = time.Since(tc).Seconds() }()
-		ms, err = operator.Generate(l.prog, operator.Config{
-			Packages:    genericPkgs,
-			Files:       files,
-			Operators:   l.cfg.Operators,
-			Equivalents: l.cat.Equivalents,
-			Workers:     l.cfg.Jobs,
-			Progress:    func(done, total int) { prog.phase("type-checking mutants", done, total) },
-			Stats:       &stats,
-		})
-		prog.finish()
+		goOps, err := operator.GoOperatorNames(l.cfg.Operators)
 		if err != nil {
 			return nil, nil, err
 		}
-		l.reportExclusions(excl, stats)
+		if l.cfg.Mutates("go") && (goOps == nil || len(goOps) > 0) {
+			ms, err = operator.Generate(l.prog, operator.Config{
+				Packages:    genericPkgs,
+				Files:       files,
+				Operators:   goOps,
+				Equivalents: l.cat.Equivalents,
+				Workers:     l.cfg.Jobs,
+				Progress:    func(done, total int) { prog.phase("type-checking mutants", done, total) },
+				Stats:       &stats,
+			})
+			prog.finish()
+			if err != nil {
+				return nil, nil, err
+			}
+			l.reportExclusions(excl, stats)
+		}
 		more, err := l.otherLanguages(genericPkgs, files)
 		if err != nil {
 			return nil, nil, err
@@ -349,14 +355,18 @@ func ListPackages(dir string, patterns []string) ([]string, error) {
 // catalog's kernel recipe names an entry file and its package is among
 // the generic ones, the kernel's device code (package cxx's).
 func (l *lab) otherLanguages(genericPkgs []string, files func(string) bool) ([]mutant.Mutant, error) {
-	asm, err := operator.GenerateAsm(l.prog, operator.AsmConfig{
-		Packages: genericPkgs, Files: files, Operators: operator.AsmOperatorNames(l.cfg.Operators), Equivalents: l.cat.Equivalents,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("assembly mutants: %w", err)
+	var asm []mutant.Mutant
+	if l.cfg.Mutates("asm") {
+		var err error
+		asm, err = operator.GenerateAsm(l.prog, operator.AsmConfig{
+			Packages: genericPkgs, Files: files, Operators: operator.AsmOperatorNames(l.cfg.Operators), Equivalents: l.cat.Equivalents,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("assembly mutants: %w", err)
+		}
 	}
 	k := l.cat.Kernel
-	if k == nil || k.Entry == "" || !slices.Contains(genericPkgs, k.Package) {
+	if k == nil || k.Entry == "" || !slices.Contains(genericPkgs, k.Package) || !l.cfg.Mutates("kernel") {
 		return asm, nil
 	}
 	kern, err := operator.GenerateKernel(l.root, k, operator.KernelOperatorNames(l.cfg.Operators), files, l.cat.Equivalents)
