@@ -84,6 +84,8 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 				meta.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
 			// The mutated packages' baselines start now; mutants start at
 			// once too, each waiting only for the baselines it needs.
+			runner.initSlots()
+			sr.runner = runner
 			for _, obs := range eager {
 				go sr.baseline(ctx, obs)
 			}

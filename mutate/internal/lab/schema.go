@@ -48,6 +48,7 @@ type schemaRun struct {
 	binaries  map[string]*future[*binary]
 	baselines map[string]*future[*PackageBaseline]
 	unusable  map[string]string // observing package -> why its schema binary is not used
+	runner    *Runner           // the run's runner (its GPU slots), once it exists
 	builds    time.Duration     // summed over builds
 	rounds    int
 }
@@ -416,6 +417,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		}
 		pb, err := runPackageBaseline(ctx, sr.l.prog, obs, packageOptions{
 			Binary: b.path, Hits: b.r.sites, TempDir: sr.l.tmp, Timeout: sr.l.cfg.BaselineTimeout.D(), Slots: sr.l.slots,
+			GPU: sr.gpu(obs),
 		})
 		if err != nil {
 			return nil, err
@@ -803,4 +805,13 @@ func (sr *schemaRun) renderAsm(r *render, pkg *schemaPkg, dir string, asm []muta
 		next += len(sch.SiteOf)
 	}
 	return next, nil
+}
+
+// gpu returns the GPU slots of the run's runner for obs's baseline (see
+// Runner.gpuSlotsOf); nil before the runner exists.
+func (sr *schemaRun) gpu(obs string) slots {
+	if sr.runner == nil {
+		return nil
+	}
+	return sr.runner.gpuSlotsOf(obs)
 }

@@ -63,6 +63,7 @@ type Runner struct {
 	// where no GPU compiler is on PATH): a GPU serves few processes at
 	// once, whatever -j.
 	gpuSlots    slots
+	slotsOnce   sync.Once
 	kernelMu    sync.Mutex
 	kernelNotes []string
 }
@@ -94,14 +95,7 @@ func (t *timing) add(build, run time.Duration, builds, runs int) {
 // one goroutine at a time) as each finishes. Mutants not judged when ctx is
 // cancelled are reported Interrupted (no verdict).
 func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
-	if r.slots == nil {
-		r.slots = newSlots(r.Opts.Jobs)
-	}
-	if k := r.Opts.Kernel; k != nil {
-		if _, ok := FindTool(k.Tools); ok && r.gpuSlots == nil {
-			r.gpuSlots = newSlots(max(r.Opts.GPUJobs, 1))
-		}
-	}
+	r.initSlots()
 	r.kernelMutants = nil
 	for _, m := range ms {
 		if m.Kind == mutant.Kernel && m.Invalid == "" && m.Equivalent == "" && m.Unviable == "" {
@@ -552,7 +546,16 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 		}
 		stop := false
 		for _, group := range byCost(p, st.killers) {
+			gpu := r.gpuSlotsOf(group.pkg.Path)
+			if gpu != nil {
+				if err := gpu.acquire(ctx); err != nil {
+					return res
+				}
+			}
 			if err := r.slots.acquire(ctx); err != nil {
+				if gpu != nil {
+					gpu.release()
+				}
 				return res
 			}
 			t0 := time.Now()
@@ -572,6 +575,9 @@ func (r *Runner) execute(ctx context.Context, m mutant.Mutant) mutant.Result {
 				Env: env,
 			})
 			r.slots.release()
+			if gpu != nil {
+				gpu.release()
+			}
 			runTime += time.Since(t0)
 			runs++
 			if run != nil {
@@ -763,4 +769,33 @@ func compileError(out string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// gpuSlotsOf returns the GPU slots a test process of package path takes:
+// where a GPU compiler is on PATH (gpuSlots is set), the kernel package's
+// and its importers' tests may run on the GPU.
+func (r *Runner) gpuSlotsOf(path string) slots {
+	if r.gpuSlots == nil || r.Opts.Kernel == nil {
+		return nil
+	}
+	k := r.Opts.Kernel.Package
+	if path == k || slices.Contains(r.Prog.Observers(k), path) {
+		return r.gpuSlots
+	}
+	return nil
+}
+
+// initSlots makes the run's process slots and, where a GPU compiler is on
+// PATH, its GPU slots.
+func (r *Runner) initSlots() {
+	r.slotsOnce.Do(func() {
+		if r.slots == nil {
+			r.slots = newSlots(r.Opts.Jobs)
+		}
+		if k := r.Opts.Kernel; k != nil {
+			if _, ok := FindTool(k.Tools); ok {
+				r.gpuSlots = newSlots(max(r.Opts.GPUJobs, 1))
+			}
+		}
+	})
 }
