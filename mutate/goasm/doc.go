@@ -18,7 +18,9 @@
 //
 // The classes that make real SIMD bugs (Operators): asm-arith (an
 // instruction replaced by its twin: ADD and SUB, MUL to ADD, AND and OR,
-// XOR to AND, SHL and SHR, zero and sign extension, MIN and MAX),
+// XOR to AND, SHL and SHR, sign extension to zero extension (not the
+// reverse: zero-extending a value below 128, which most widened nibbles
+// and codes are, equals sign-extending it), MIN and MAX),
 // asm-shuffle (the low bit of a shuffle, permute, blend, insert or extract
 // selector), asm-shift-count (an immediate shift count +-1 within the
 // lane width), asm-const (any other immediate +-1: strides, masks, loop

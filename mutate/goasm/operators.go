@@ -16,7 +16,7 @@ type Operator struct {
 // start with "asm-" so reports and equivalents tell them from the Go
 // operators.
 var Operators = []Operator{
-	{"asm-arith", "replace an arithmetic, logic, shift, extension or min/max instruction by its twin (ADD and SUB, MUL to ADD, AND and OR, XOR to AND, SHL and SHR, zero and sign extension, MIN and MAX)", "VMULPS Y0, Y2, Y2 -> VADDPS Y0, Y2, Y2"},
+	{"asm-arith", "replace an arithmetic, logic, shift, extension or min/max instruction by its twin (ADD and SUB, MUL to ADD, AND and OR, XOR to AND, SHL and SHR, sign extension to zero extension, MIN and MAX)", "VMULPS Y0, Y2, Y2 -> VADDPS Y0, Y2, Y2"},
 	{"asm-shuffle", "flip the low bit of a shuffle, permute, blend, insert or extract immediate", "VPERMQ $0xd8, Y1, Y1 -> VPERMQ $0xd9, Y1, Y1"},
 	{"asm-shift-count", "move an immediate shift count by one", "VPSRLW $0x04, X1, X1 -> VPSRLW $0x05, X1, X1"},
 	{"asm-const", "move another immediate by one (strides, masks, bounds, constants): n -> n+1, n -> n-1", "ADDQ $0x12, AX -> ADDQ $0x13, AX"},
@@ -104,11 +104,19 @@ func init() {
 	one("VORPS", "VANDPS")
 	one("VXORPS", "VANDPS")
 	one("VANDNPS", "VANDPS")
-	for _, ext := range [][2]string{{"MOVBQZX", "MOVBQSX"}, {"MOVBLZX", "MOVBLSX"}, {"MOVWQZX", "MOVWQSX"}, {"MOVWLZX", "MOVWLSX"},
-		{"MOVLQZX", "MOVLQSX"}, {"VPMOVZXBD", "VPMOVSXBD"}, {"VPMOVZXBW", "VPMOVSXBW"}, {"VPMOVZXWD", "VPMOVSXWD"},
-		{"VPMOVZXBQ", "VPMOVSXBQ"}, {"VPMOVZXDQ", "VPMOVSXDQ"}, {"VPMINUB", "VPMAXUB"}, {"VPMINSB", "VPMAXSB"},
-		{"VPMINUD", "VPMAXUD"}, {"VPMINSD", "VPMAXSD"}, {"VPCMPEQB", "VPCMPGTB"}, {"VPCMPEQD", "VPCMPGTD"}} {
-		pair(ext[0], ext[1])
+	// Sign extension made zero extension, not the reverse: a zero
+	// extension of a value below 128 (a masked nibble, a 2-bit code: most
+	// of what generated decoders widen) equals its sign extension, so the
+	// reverse would be mostly equivalent mutants; a sign extension is
+	// there because the data is signed, and zero-extending it is a bug.
+	for _, ext := range [][2]string{{"MOVBQSX", "MOVBQZX"}, {"MOVBLSX", "MOVBLZX"}, {"MOVWQSX", "MOVWQZX"}, {"MOVWLSX", "MOVWLZX"},
+		{"MOVLQSX", "MOVLQZX"}, {"VPMOVSXBD", "VPMOVZXBD"}, {"VPMOVSXBW", "VPMOVZXBW"}, {"VPMOVSXWD", "VPMOVZXWD"},
+		{"VPMOVSXBQ", "VPMOVZXBQ"}, {"VPMOVSXDQ", "VPMOVZXDQ"}} {
+		one(ext[0], ext[1])
+	}
+	for _, mm := range [][2]string{{"VPMINUB", "VPMAXUB"}, {"VPMINSB", "VPMAXSB"}, {"VPMINUD", "VPMAXUD"}, {"VPMINSD", "VPMAXSD"},
+		{"VPCMPEQB", "VPCMPGTB"}, {"VPCMPEQD", "VPCMPGTD"}} {
+		pair(mm[0], mm[1])
 	}
 }
 
