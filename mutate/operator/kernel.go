@@ -63,8 +63,10 @@ func Compiled(units map[string][]*cxx.Source, file string, start, end int) []str
 			if s.Name != file {
 				continue
 			}
+			// the first token ending after start must overlap the range (an
+			// insertion: hold start)
 			i := sort.Search(len(s.Toks), func(i int) bool { return s.Toks[i].End > start })
-			if i < len(s.Toks) && s.Toks[i].Start <= start && (end == start || s.Toks[i].Start < end) {
+			if i < len(s.Toks) && (s.Toks[i].Start < end || (end == start && s.Toks[i].Start <= start)) {
 				out = append(out, name)
 			}
 		}

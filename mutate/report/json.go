@@ -109,9 +109,13 @@ type Meta struct {
 	Baseline      BaselineInfo        `json:"baseline"`
 	Timing        Timing              `json:"timing"`
 	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
-	Summary       Summary             `json:"summary"`
-	ExitCode      exitcode.Code       `json:"exitCode"`
-	Reason        string              `json:"reason"`
+	// GPUOnly are the kernel mutants left out of a run where no GPU
+	// compiler is on PATH: their code only a GPU compiler sees (inline
+	// PTX), so only a GPU run can judge them.
+	GPUOnly  []string      `json:"gpuOnly,omitempty"`
+	Summary  Summary       `json:"summary"`
+	ExitCode exitcode.Code `json:"exitCode"`
+	Reason   string        `json:"reason"`
 
 	// Paths are replaced in everything Build writes; they are not part
 	// of the report.

@@ -116,6 +116,9 @@ func (md *mdReport) head() string {
 	if s.Reused > 0 {
 		fmt.Fprintf(&b, "%d verdicts were reused from the incremental cache (marked *reused*); this run judged the other %d. ", s.Reused, s.Judged-s.Reused)
 	}
+	if n := len(g.GPUOnly); n > 0 {
+		fmt.Fprintf(&b, "Left to GPU runs: %s of code only a GPU compiler sees (%s). ", plural(n, "kernel mutant", "kernel mutants"), cellText(strings.Join(g.GPUOnly, ", "), 400))
+	}
 	b.WriteString("\n\n")
 	after := "unchanged after the run"
 	if g.TreeAfter != g.TreeBefore {

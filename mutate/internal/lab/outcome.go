@@ -6,12 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"gathermut/mutate/cxx"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 	"gathermut/mutate/report"
 	"gathermut/mutate/tree"
 )
@@ -34,6 +37,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 		Paths:      l.paths(),
 	}
 	ms := d.mutants
+	ms, meta.GPUOnly = l.withoutGPUOnly(ms)
 	var inc *incrementalRun
 	var reused []mutant.Outcome
 	if l.cfg.Incremental != "" {
@@ -340,4 +344,45 @@ func backendLine(outcomes []mutant.Outcome) string {
 		parts = append(parts, fmt.Sprintf("%s %s (%d mutants, %d not run)", k, score, s.Total, s.Counts[mutant.NotRun]))
 	}
 	return "by backend: " + strings.Join(parts, "; ")
+}
+
+// withoutGPUOnly leaves out, where no GPU compiler of the kernel recipe is
+// on PATH, the kernel mutants whose code no other build compiles (inline
+// PTX under #if defined(__CUDA_ARCH__)): no backend here can judge them, and
+// a GPU run does. It returns the rest and the ids left out.
+func (l *lab) withoutGPUOnly(ms []mutant.Mutant) ([]mutant.Mutant, []string) {
+	k := l.cat.Kernel
+	if k == nil || k.Entry == "" {
+		return ms, nil
+	}
+	if _, ok := FindTool(k.Tools); ok {
+		return ms, nil
+	}
+	var units map[string][]*cxx.Source
+	files, err := operator.KernelSources(l.root, k)
+	if err == nil {
+		units, err = operator.KernelUnits(files, k.Entry)
+	}
+	if err != nil {
+		return ms, nil // the kernel's preparation reports it
+	}
+	var kept []mutant.Mutant
+	var out []string
+	for _, m := range ms {
+		if m.Kind == mutant.Kernel && m.Edit != nil {
+			compiled := m.Compiled
+			if len(compiled) == 0 {
+				compiled = operator.Compiled(units, m.File, m.Edit.Start, m.Edit.End)
+			}
+			if len(compiled) > 0 && !slices.Contains(compiled, cxx.Emulation.Name) {
+				out = append(out, m.ID)
+				continue
+			}
+		}
+		kept = append(kept, m)
+	}
+	if len(out) > 0 {
+		l.progressf("mutate: %d kernel mutants of code only a GPU compiler sees are left to GPU runs: %s\n", len(out), strings.Join(out, ", "))
+	}
+	return kept, out
 }
