@@ -2,7 +2,7 @@
 // purpose, runs the tests that can see each break, and reports which breaks
 // no test caught.
 //
-//	go run ./mutate all   [flags] [packages]   run every mutant, write reports
+//	go run ./mutate all   [flags] [packages]   run every mutant, write reports (JSON, markdown, HTML)
 //	go run ./mutate list  [flags] [packages]   list the mutants (id, operator, position, change)
 //	go run ./mutate run   [flags] <id|glob>[,<id|glob>...] [packages]   run the matching mutants
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
@@ -58,7 +58,10 @@
 //     Anywhere else, or without a reason, it is a configuration error.
 //   - operators: --operators (or the project file's "operators") picks
 //     them by name; "default" is the default set and "all" adds the
-//     opt-in ones (see mutate/operator's doc for which and why).
+//     opt-in ones (see mutate/operator's doc for which and why: const-table
+//     for the entries of tables of 16 or more, const-tune for integer
+//     literals that only tune, such as table entries nothing compares,
+//     make's capacities and depths; this repository opts in to const-tune).
 //
 // //gathermut:equivalent (below) is different: the mutant is made and
 // reported as ignored, for a change no test can detect.
@@ -289,18 +292,30 @@
 //
 // # Reports
 //
-// all writes <name>.json and <name>.md into --report-dir (default
-// reports/, which git ignores except the committed reports of the row,
-// gather-row.* and gather-row-gpu.*); --name defaults to mutation. run
-// writes run.json and run.md unless --name says otherwise, so rerunning a
-// few mutants never overwrites the reports of a whole run; list and diff
-// write none. Package report says what the two files hold: in short, the
-// JSON is the mutation-testing-report-schema (validated against the
-// official schema by the tests), with module-relative paths only and this
-// tool's evidence under "gathermut" (the run's typed configuration, timing
-// and modes, and per mutant its result, mode and schema site); the
-// markdown fits a pull request (at most 60,000 characters), findings
-// first.
+// all writes <name>.json, <name>.md and <name>.html into --report-dir
+// (default reports/, which git ignores except the committed reports of
+// the row, gather-row.* and gather-row-gpu.*); --name defaults to
+// mutation. run writes run.json, run.md and run.html unless --name says
+// otherwise, so rerunning a few mutants never overwrites the reports of a
+// whole run; list and diff write none. Package report says what the files
+// hold: in short, the JSON is the mutation-testing-report-schema
+// (validated against the official schema by the tests), with
+// module-relative paths only and this tool's evidence under "gathermut"
+// (the run's typed configuration, timing and modes, and per mutant its
+// result, mode and schema site), written lean (no indentation, short test
+// ids, commands and diffs derived instead of stored) and read back whole;
+// the markdown fits a pull request (at most 60,000 characters), findings
+// first; the HTML is one self-contained page, the mutation-testing-elements
+// viewer with the report in it, that opens from disk with no network.
+//
+// --sarif FILE also writes the findings (survivors, mutants no test
+// covers, catalog mutants not killed by their expected test, errors) as a
+// SARIF 2.1.0 log for code scanning (GitHub shows an uploaded log's
+// results on the pull request's changed lines): one result each at its
+// place, ruleId the operator or the catalog id, and a partial fingerprint
+// that keeps a survivor's identity when code above it moves.
+// --annotations github prints the same findings as GitHub Actions
+// workflow commands on stdout (::warning file=...,line=...::...).
 //
 // --shard k/n runs part k of n parts that split the
 // mutants by expected work, not by count: a mutant decided without running

@@ -80,9 +80,10 @@ func runMutate(t *testing.T, dir string, env []string, args ...string) runResult
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
-// readReport reads a report a fixture run wrote, after checking it
-// against the pinned mutation-testing-report-schema: every report the
-// tests write is validated. No path of this checkout or of the test's
+// readReport reads a report a fixture run wrote, after checking it and
+// the report its HTML page carries against the pinned
+// mutation-testing-report-schema: every report the tests write is
+// validated. No path of this checkout or of the test's
 // temp dirs may appear in it, nor its markdown twin.
 func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Outcome) {
 	t.Helper()
@@ -90,6 +91,11 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 	forbidden := []string{filepath.Dir(abs), os.TempDir() + "/"}
 	if err := schematest.ValidateFile(path, forbidden...); err != nil {
 		t.Error(err)
+	}
+	if page, err := os.ReadFile(report.HTMLPath(path)); err != nil {
+		t.Error(err)
+	} else if err := schematest.ValidateHTML(page, forbidden...); err != nil {
+		t.Errorf("%s: %v", report.HTMLPath(path), err)
 	}
 	md, err := os.ReadFile(strings.TrimSuffix(path, ".json") + ".md")
 	if err != nil {
@@ -244,12 +250,14 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	checkVerdicts(t, wants, outcomes)
-	// kept for TestFixtureParity, with its markdown (readReport checks both)
+	// kept for TestFixtureParity, with its markdown and page (readReport checks them)
 	jsonData, err1 := os.ReadFile(filepath.Join(reports, "mutation.json"))
 	mdData, err2 := os.ReadFile(filepath.Join(reports, "mutation.md"))
-	if err1 == nil && err2 == nil {
+	htmlData, err3 := os.ReadFile(filepath.Join(reports, "mutation.html"))
+	if err1 == nil && err2 == nil && err3 == nil {
 		kept := filepath.Join(filepath.Dir(mutateBin), "schema-run.json")
-		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil {
+		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil &&
+			os.WriteFile(report.HTMLPath(kept), htmlData, 0o644) == nil {
 			schemaReport = kept
 		}
 	}
@@ -302,7 +310,7 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	// raw JSON keys, as a viewer reads them
 	raw, _ := os.ReadFile(filepath.Join(reports, "mutation.json"))
-	for _, key := range []string{`"schemaVersion": "2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot": "."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
+	for _, key := range []string{`"schemaVersion":"2"`, `"mutatorName"`, `"location"`, `"killedBy"`, `"statusReason"`, `"projectRoot":"."`, `"framework"`, `"system"`, `"testFiles"`, `"performance"`} {
 		if !bytes.Contains(raw, []byte(key)) {
 			t.Errorf("JSON has no %s", key)
 		}
@@ -934,8 +942,8 @@ func TestFixtureDirRunDiff(t *testing.T) {
 			t.Errorf("run, diff or list overwrote %s", name)
 		}
 	}
-	if entries, _ := os.ReadDir(reports); len(entries) != 4 {
-		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md)", entries)
+	if entries, _ := os.ReadDir(reports); len(entries) != 5 {
+		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md, run.html)", entries)
 	}
 
 	// without package patterns the fixture's .gathermut.json decides: all

@@ -86,6 +86,9 @@ flags:
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
+  --sarif FILE          also write the findings (survivors, catalog mutants not killed by their
+                        expected test, errors) as SARIF 2.1.0, for code scanning
+  --annotations github  also print the findings as GitHub workflow-command annotations on stdout
   --incremental[=FILE]  reuse the verdicts of earlier runs whose mutant, code paths and tests are
                         unchanged (cache in the user cache dir, or FILE); the report marks them
 
@@ -138,6 +141,8 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 		c.Threshold = t
 		return err
 	})
+	fs.StringVar(&c.SARIF, "sarif", "", "also write the findings as SARIF 2.1.0 to this file")
+	fs.StringVar(&c.Annotations, "annotations", "", "also print the findings as annotations: github (workflow commands on stdout)")
 	fs.Var(optionalPath{&c.Incremental}, "incremental", "reuse the verdicts of earlier runs whose inputs are unchanged (--incremental=FILE for another cache file)")
 	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
 	return fs
@@ -301,7 +306,10 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	if err != nil {
 		return lab.Fail(exitcode.Config, "%v", err)
 	}
-	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath)
+	fmt.Fprintf(stdout, "merged %d reports (%d mutants): %s, %s, %s\n", len(reports), merged.Gathermut.Summary.Total, jsonPath, mdPath, report.HTMLPath(jsonPath))
+	if err := report.WriteExtras(cfg, merged, stdout); err != nil {
+		return lab.Fail(exitcode.Config, "%v", err)
+	}
 	fmt.Fprintf(stdout, "merged: %s\n", report.ShardTimesText(merged.Gathermut))
 	return &lab.Exit{Code: merged.Gathermut.ExitCode, Reason: merged.Gathermut.Reason}
 }

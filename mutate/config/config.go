@@ -13,6 +13,10 @@ import (
 // IncrementalDefault is Config.Incremental for the default cache file.
 const IncrementalDefault = "default"
 
+// AnnotationsGitHub is Config.Annotations for GitHub Actions' workflow
+// commands (::warning file=...,line=...::message).
+const AnnotationsGitHub = "github"
+
 // DefaultPatterns are the row's packages without gather/gathertest (the
 // provider conformance suite, test infrastructure). They are no longer a
 // default of the tool: this repository's ProjectFile names the row's
@@ -52,10 +56,15 @@ type Config struct {
 	Incremental string `json:"incremental,omitempty"`
 	// Exclude lists file globs (MatchGlob) whose generic mutants are not
 	// made: the project file's, then --exclude's.
-	Exclude   []string  `json:"exclude,omitempty"`
-	Threshold Threshold `json:"threshold"`        // the minimum score that passes; none: any survivor fails
-	Origin    string    `json:"origin,omitempty"` // where packages, catalog and exclusions came from (Apply)
-	Given     Explicit  `json:"given"`            // the settings the command line gave
+	Exclude []string `json:"exclude,omitempty"`
+	// SARIF is the file --sarif writes the findings to (SARIF 2.1.0);
+	// Annotations is "github" for GitHub workflow-command annotations on
+	// stdout (--annotations github), else "".
+	SARIF       string    `json:"sarif,omitempty"`
+	Annotations string    `json:"annotations,omitempty"`
+	Threshold   Threshold `json:"threshold"`        // the minimum score that passes; none: any survivor fails
+	Origin      string    `json:"origin,omitempty"` // where packages, catalog and exclusions came from (Apply)
+	Given       Explicit  `json:"given"`            // the settings the command line gave
 }
 
 // Default returns the configuration of a plain "mutate all".
@@ -123,6 +132,9 @@ func (c Config) Validate() error {
 	}
 	if c.Jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")
+	}
+	if c.Annotations != "" && c.Annotations != AnnotationsGitHub {
+		return fmt.Errorf("--annotations %q: the one format is %s", c.Annotations, AnnotationsGitHub)
 	}
 	if c.TimeoutFactor < 0 || c.TimeoutFloor < 0 || c.BaselineTimeout <= 0 {
 		return fmt.Errorf("timeouts must not be negative (factor %v, floor %v, baseline %v)", c.TimeoutFactor, c.TimeoutFloor, c.BaselineTimeout)

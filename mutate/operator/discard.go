@@ -22,7 +22,7 @@ func implementsError(t types.Type) bool {
 // holds ret's ancestors, outermost first. No generic mutant is made inside
 // a discarded result, and zero-return does not zero one: whatever it
 // becomes, a caller that follows the convention sees the same program.
-func discardedResults(info *types.Info, stack []ast.Node, ret *ast.ReturnStmt) []ast.Expr {
+func discardedResults(info *types.Info, files []*ast.File, stack []ast.Node, ret *ast.ReturnStmt) []ast.Expr {
 	n := len(ret.Results)
 	if n < 2 {
 		return nil
@@ -31,7 +31,7 @@ func discardedResults(info *types.Info, stack []ast.Node, ret *ast.ReturnStmt) [
 	if sig == nil || sig.Results().Len() != n || !implementsError(sig.Results().At(n-1).Type()) {
 		return nil
 	}
-	if !nonNilError(info, stack, ret.Results[n-1]) {
+	if !nonNilError(info, files, stack, ret.Results[n-1]) {
 		return nil
 	}
 	var out []ast.Expr
@@ -69,8 +69,10 @@ func signatureOf(info *types.Info, stack []ast.Node) *types.Signature {
 //     when it is a nil pointer;
 //   - a call of fmt.Errorf or errors.New, which never return nil;
 //   - a variable v returned inside the body of "if v != nil" (or a
-//     condition v != nil && ...) that the body does not assign.
-func nonNilError(info *types.Info, stack []ast.Node, e ast.Expr) bool {
+//     condition v != nil && ...) that the body does not assign;
+//   - a package-level sentinel: a variable initialized with errors.New or
+//     fmt.Errorf that no file of the package (files) assigns.
+func nonNilError(info *types.Info, files []*ast.File, stack []ast.Node, e ast.Expr) bool {
 	e = ast.Unparen(e)
 	tv, ok := info.Types[e]
 	if !ok || tv.Type == nil || tv.IsNil() {
@@ -90,6 +92,9 @@ func nonNilError(info *types.Info, stack []ast.Node, e ast.Expr) bool {
 	if !ok {
 		return false
 	}
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return sentinel(info, files, v)
+	}
 	// the innermost if (within the function) whose body holds the return
 	for i := len(stack) - 1; i > 0; i-- {
 		switch s := stack[i].(type) {
@@ -104,6 +109,40 @@ func nonNilError(info *types.Info, stack []ast.Node, e ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// sentinel reports whether the package-level variable v is initialized
+// with a call of errors.New or fmt.Errorf in its declaration and assigned
+// nowhere in files.
+func sentinel(info *types.Info, files []*ast.File, v *types.Var) bool {
+	initialized := false
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for k, name := range vs.Names {
+					if info.Defs[name] != v || len(vs.Values) != len(vs.Names) {
+						continue
+					}
+					call, ok := ast.Unparen(vs.Values[k]).(*ast.CallExpr)
+					initialized = ok && (isFunc(info, call.Fun, "fmt", "Errorf") || isFunc(info, call.Fun, "errors", "New"))
+				}
+			}
+		}
+	}
+	if !initialized {
+		return false
+	}
+	for _, f := range files {
+		if assigns(info, f, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // isFunc reports whether fun names the function pkg.name.

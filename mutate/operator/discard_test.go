@@ -94,6 +94,20 @@ func errField() (int, error) { return 0, &myErr{code: 7} }
 func closure() func() (int, error) {
 	return func() (int, error) { return 7, &myErr{} }
 }
+
+var errSentinel = errors.New("sentinel")
+
+var errMoved = fmt.Errorf("moved")
+
+func init() { errMoved = check() }
+
+var errOther = check()
+
+func sentinel() (int, error) { return 7, errSentinel }
+
+func moved() (int, error) { return 7, errMoved }
+
+func other() (int, error) { return 7, errOther }
 `
 
 func TestDiscardedResults(t *testing.T) {
@@ -131,6 +145,12 @@ func TestDiscardedResults(t *testing.T) {
 		// function literals follow their own signature
 		{"const-int closure: 7 -> 8", false},
 		{"zero-return closure: &myErr{} -> nil", true},
+		// a package-level sentinel from errors.New or fmt.Errorf, never
+		// assigned; not one assigned elsewhere, nor one of another origin
+		{"const-int sentinel: 7 -> 8", false},
+		{"zero-return sentinel: errSentinel -> nil", true},
+		{"const-int moved: 7 -> 8", true},
+		{"const-int other: 7 -> 8", true},
 	} {
 		if made := count(got, c.mutant) == 1; made != c.made {
 			t.Errorf("%q made: %v, want %v", c.mutant, made, c.made)

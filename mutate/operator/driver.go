@@ -135,7 +135,7 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 	seen := map[string]bool{}
 	var stack []ast.Node
 	var firstErr error
-	pass := &Pass{Info: fm.pkg.Info, File: fm.file.Syntax, Pkg: fm.pkg.Types}
+	pass := &Pass{Info: fm.pkg.Info, File: fm.file.Syntax, Files: packageSyntax(fm.pkg), Pkg: fm.pkg.Types}
 	discarded := map[ast.Node]bool{}
 	ast.Inspect(fm.file.Syntax, func(n ast.Node) bool {
 		if n == nil {
@@ -152,7 +152,7 @@ func (fm *fileMutator) generic(ops []*Operator) ([]*candidate, error) {
 			return false // a result no caller may look at (discardedResults)
 		}
 		if ret, ok := n.(*ast.ReturnStmt); ok {
-			for _, r := range discardedResults(fm.pkg.Info, stack, ret) {
+			for _, r := range discardedResults(fm.pkg.Info, pass.Files, stack, ret) {
 				discarded[r] = true
 			}
 		}
@@ -503,11 +503,20 @@ func matchEquivalent(eqs []catalog.Equivalent, m mutant.Mutant) (string, bool) {
 	for _, eq := range eqs {
 		if eq.Package == m.Package &&
 			(eq.Func == "" || eq.Func == m.Func) &&
-			(eq.Operator == "" || eq.Operator == m.Operator) &&
+			(eq.Operator == "" || namesOperator(eq.Operator, m.Operator)) &&
 			(eq.Original == "" || eq.Original == m.Original) &&
 			(eq.Replacement == "" || eq.Replacement == m.Replacement) {
 			return eq.Reason, true
 		}
 	}
 	return "", false
+}
+
+// packageSyntax returns the syntax of a package's files.
+func packageSyntax(pkg *load.Package) []*ast.File {
+	out := make([]*ast.File, len(pkg.Files))
+	for i, f := range pkg.Files {
+		out[i] = f.Syntax
+	}
+	return out
 }

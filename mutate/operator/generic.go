@@ -32,7 +32,53 @@ type Pass struct {
 	Info  *types.Info
 	Stack []ast.Node // ancestors of the node, outermost first
 	File  *ast.File
+	Files []*ast.File // the package's files (File among them)
 	Pkg   *types.Package
+
+	tune *tuner // the package's tuning values (tune.go), built on first need
+}
+
+// sameOutcome reports whether the integer literal lit (the node after the
+// stack) is only compared with constants, each comparison the same for
+// old and v (tune.go): the mutant would be the same program.
+func (p *Pass) sameOutcome(lit *ast.BasicLit, old, v uint64) bool {
+	if p.unaryMinus() {
+		return false // -n: the comparisons see the negated value
+	}
+	p.tuner()
+	return p.tune.sameOutcome(p.Stack, lit, old, v)
+}
+
+// unaryMinus reports whether the literal after the stack stands under a
+// unary minus (through parentheses).
+func (p *Pass) unaryMinus() bool {
+	for i := len(p.Stack) - 1; i >= 0; i-- {
+		switch u := p.Stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.UnaryExpr:
+			return u.Op == token.SUB
+		}
+		return false
+	}
+	return false
+}
+
+func (p *Pass) tuner() {
+	if p.tune == nil {
+		files := []*ast.File{p.File}
+		if p.Files != nil {
+			files = p.Files
+		}
+		p.tune = &tuner{info: p.Info, files: files}
+	}
+}
+
+// tunes reports whether the integer literal lit, the node after the
+// stack, only tunes (tune.go): const-int leaves it to const-tune.
+func (p *Pass) tunes(lit ast.Node) bool {
+	p.tuner()
+	return p.tune.tunes(p.Stack, lit)
 }
 
 // Parent returns the node's direct ancestor.
@@ -66,8 +112,9 @@ var Operators = []*Operator{
 	{Name: "unary-minus", Doc: "remove a numeric negation", Example: "-x -> x", Mutate: unaryRemove(token.SUB)},
 	{Name: "incdec", Doc: "swap ++ and --", Example: "i++ -> i--", Mutate: incdec},
 	{Name: "assign", Doc: "swap an assignment operator (+= and -=, *= and /=, %= to *=, |= and &=, ^= and &^= to &=, <<= and >>=) or drop it (x op= y to x = y)", Example: "x += y -> x -= y; x += y -> x = y", Mutate: assignOp},
-	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0, where its type holds the result; not in tables (const-table)", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
+	{Name: "const-int", Doc: "perturb an integer literal: n -> n+1, and n -> n-1 for n > 0, where its type holds the result; not in tables (const-table) nor where it only tunes (const-tune)", Example: "256 -> 257, 256 -> 255", Mutate: constInt},
 	{Name: "const-table", Doc: "const-int on the elements and keys of a composite literal of 16 or more elements (opt-in)", Example: "[]byte{..., 9, ...} -> []byte{..., 10, ...}", Mutate: constTable, OptIn: true},
+	{Name: "const-tune", Doc: "const-int on literals that only tune: entries of package-level tables, make's capacities and size hints, unexported constants used only as such sizes or array lengths; never a value compared or indexed with (opt-in)", Example: "make([]byte, 0, 64) -> make([]byte, 0, 65)", Mutate: constTune, OptIn: true},
 	{Name: "const-float", Doc: "perturb a float literal: x -> x+1 (skipped where x+1 == x)", Example: "0.5 -> 1.5", Mutate: constFloat},
 	{Name: "remove-stmt", Doc: "remove an assignment (not :=), ++/--, send, defer, go or non-call expression statement", Example: "n = n * 2 -> (removed)", Mutate: removeStmt},
 	{Name: "remove-call", Doc: "remove a call used as a statement", Example: "wg.Done() -> (removed)", Mutate: removeCall},
@@ -259,10 +306,24 @@ func inArrayLen(p *Pass) bool {
 }
 
 func constInt(p *Pass, node ast.Node) []Rewrite {
-	if tableOf(p, node) != nil {
-		return nil // const-table's
+	if !isIntLit(node) || tableOf(p, node) != nil || p.tunes(node) {
+		return nil // const-table's, const-tune's
 	}
 	return perturbInt(p, node)
+}
+
+// constTune is const-int on the literals that only tune (tune.go), outside
+// the tables const-table takes.
+func constTune(p *Pass, node ast.Node) []Rewrite {
+	if !isIntLit(node) || tableOf(p, node) != nil || !p.tunes(node) {
+		return nil
+	}
+	return perturbInt(p, node)
+}
+
+func isIntLit(n ast.Node) bool {
+	lit, ok := n.(*ast.BasicLit)
+	return ok && lit.Kind == token.INT
 }
 
 func constTable(p *Pass, node ast.Node) []Rewrite {
@@ -284,10 +345,10 @@ func perturbInt(p *Pass, node ast.Node) []Rewrite {
 		return nil // beyond uint64: leave big constants alone
 	}
 	var out []Rewrite
-	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) {
+	if v < math.MaxUint64 && fitsLiteral(p, n, v+1) && !sameCall(p, n, v, v+1) && !p.sameOutcome(n, v, v+1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v+1, 10)}})
 	}
-	if v > 0 && fitsLiteral(p, n, v-1) {
+	if v > 0 && fitsLiteral(p, n, v-1) && !sameCall(p, n, v, v-1) && !p.sameOutcome(n, v, v-1) {
 		out = append(out, Rewrite{Node: n, New: &ast.BasicLit{ValuePos: n.ValuePos, Kind: token.INT, Value: strconv.FormatUint(v-1, 10)}})
 	}
 	return out
@@ -378,7 +439,7 @@ func zeroReturn(p *Pass, node ast.Node) []Rewrite {
 	if sig == nil || sig.Results().Len() != len(n.Results) {
 		return nil // bare return, or return f() of a multi-value call
 	}
-	discarded := discardedResults(p.Info, p.Stack, n)
+	discarded := discardedResults(p.Info, p.Files, p.Stack, n)
 	var out []Rewrite
 	for i, res := range n.Results {
 		t := sig.Results().At(i).Type()

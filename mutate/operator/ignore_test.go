@@ -46,7 +46,7 @@ func TestIgnoreDirective(t *testing.T) {
 		t.Fatal(err)
 	}
 	var st Stats
-	ms, err := Generate(prog, Config{Operators: []string{"arith", "const-int"}, Stats: &st})
+	ms, err := Generate(prog, Config{Operators: []string{"arith", "const-int", "const-tune"}, Stats: &st})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestIgnoreDirective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := Generate(plainProg, Config{Operators: []string{"arith", "const-int"}})
+	all, err := Generate(plainProg, Config{Operators: []string{"arith", "const-int", "const-tune"}})
 	if err != nil {
 		t.Fatal(err)
 	}

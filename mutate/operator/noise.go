@@ -106,3 +106,93 @@ func intBounds(b *types.Basic) (lo, hi constant.Value) {
 	half := constant.Shift(one, token.SHL, bits-1)
 	return constant.UnaryOp(token.SUB, half, 0), constant.BinaryOp(half, token.SUB, one)
 }
+
+// Arguments whose callee treats a whole range of values alike, so that
+// n±1 within the range is the same call (facts from the functions' Go
+// documentation): a negative count or precision means "no limit" or
+// "as few digits as needed", and ParseFloat parses as float64 for every
+// bitSize but 32.
+var (
+	// negativeAlike: callee (types.Func.FullName) -> argument index
+	negativeAlike = map[string]int{
+		"strings.Replace": 3, "strings.SplitN": 2, "strings.SplitAfterN": 2,
+		"bytes.Replace": 3, "bytes.SplitN": 2, "bytes.SplitAfterN": 2,
+		"strconv.FormatFloat": 2, "strconv.AppendFloat": 2,
+		"(*math/big.Float).Text": 1, "(*math/big.Float).Append": 2,
+		"(*regexp.Regexp).FindAll": 1, "(*regexp.Regexp).FindAllIndex": 1,
+		"(*regexp.Regexp).FindAllString": 1, "(*regexp.Regexp).FindAllStringIndex": 1,
+		"(*regexp.Regexp).FindAllSubmatch": 1, "(*regexp.Regexp).FindAllSubmatchIndex": 1,
+		"(*regexp.Regexp).FindAllStringSubmatch": 1, "(*regexp.Regexp).FindAllStringSubmatchIndex": 1,
+		"(*regexp.Regexp).Split": 1,
+	}
+	// float64Alike: callee -> the bitSize argument, where every value but
+	// 32 means float64
+	float64Alike = map[string]int{"strconv.ParseFloat": 1}
+)
+
+// sameCall reports whether changing the integer literal lit (the node
+// after the pass's stack) from its value to v, both with the sign of a
+// unary minus over it, leaves a call the same by its callee's contract
+// (negativeAlike, float64Alike).
+func sameCall(p *Pass, lit *ast.BasicLit, old, v uint64) bool {
+	var arg ast.Node = lit
+	negative := false
+	i := len(p.Stack) - 1
+	for ; i >= 0; i-- {
+		switch u := p.Stack[i].(type) {
+		case *ast.ParenExpr:
+			arg = u
+			continue
+		case *ast.UnaryExpr:
+			if u.Op == token.SUB && !negative {
+				negative = true
+				arg = u
+				continue
+			}
+		}
+		break
+	}
+	if i < 0 {
+		return false
+	}
+	call, ok := p.Stack[i].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := calleeFunc(p.Info, call)
+	if fn == nil {
+		return false
+	}
+	index := -1
+	for k, a := range call.Args {
+		if a == arg {
+			index = k
+		}
+	}
+	if index < 0 {
+		return false
+	}
+	if k, ok := negativeAlike[fn.FullName()]; ok && k == index {
+		return negative && old > 0 && v > 0 // -old and -v are both negative
+	}
+	if k, ok := float64Alike[fn.FullName()]; ok && k == index {
+		return !negative && old != 32 && v != 32
+	}
+	return false
+}
+
+// calleeFunc returns the function or method a call calls, nil for a
+// builtin, a conversion or a function value.
+func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	return fn
+}

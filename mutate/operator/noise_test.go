@@ -69,8 +69,13 @@ func TestConstIntNoiseRules(t *testing.T) {
 	if n := count(got, "const-int keyed:"); n != 0 {
 		t.Errorf("const-int made %d mutants in a keyed 16-element table", n)
 	}
-	if n := count(got, "const-int small:"); n != 30 {
-		t.Errorf("const-int made %d mutants in the 15-element literal, want 30", n)
+	// a 15-element package-level literal is no const-table table, but its
+	// entries only tune: const-tune's (tune_test.go)
+	if n := count(got, "const-int small:"); n != 0 {
+		t.Errorf("const-int made %d mutants in the 15-element package-level literal, want 0", n)
+	}
+	if n := count(mutantsOf(t, noiseSrc, "const-tune"), "const-tune small:"); n != 30 {
+		t.Errorf("const-tune made %d mutants in the 15-element literal, want 30", n)
 	}
 	// only what the literal's type holds
 	for _, want := range []string{"const-int b: 255 -> 254", "const-int i8: 128 -> 127", "const-int u8: 0 -> 1",
@@ -107,14 +112,14 @@ func TestSelectOperators(t *testing.T) {
 		return strings.Join(s, ",")
 	}
 	def, err := SelectOperators(nil)
-	if err != nil || strings.Contains(names(def), "const-table") || !strings.Contains(names(def), "const-int") || len(def) != len(Operators)-1 {
+	if err != nil || strings.Contains(names(def), "const-table") || strings.Contains(names(def), "const-tune") || !strings.Contains(names(def), "const-int") || len(def) != len(Operators)-2 {
 		t.Errorf("default set: %s %v", names(def), err)
 	}
 	all, _ := SelectOperators([]string{"all"})
 	if len(all) != len(Operators) {
 		t.Errorf("all: %s", names(all))
 	}
-	plus, _ := SelectOperators([]string{"default", "const-table", "arith"})
+	plus, _ := SelectOperators([]string{"default", "const-table", "const-tune", "arith"})
 	if len(plus) != len(Operators) {
 		t.Errorf("default,const-table: %s", names(plus))
 	}
@@ -123,5 +128,48 @@ func TestSelectOperators(t *testing.T) {
 	}
 	if _, err := SelectOperators([]string{"const-tabel"}); err == nil {
 		t.Errorf("unknown operator accepted")
+	}
+}
+
+const contractSrc = `package p
+
+import (
+	"strconv"
+	"strings"
+)
+
+func Replace(s string) string { return strings.Replace(s, ",", "", -1) }
+
+func Parse64(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+func Parse32(s string) (float64, error) { return strconv.ParseFloat(s, 32) }
+
+func Shortest(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func Six(f float64) string { return strconv.FormatFloat(f, 'f', 6, 64) }
+
+func Two(s string) []string { return strings.SplitN(s, ",", (2)) }
+`
+
+// TestConstIntCalleeContract: const-int makes no mutant that its callee's
+// documented contract makes the same call (a negative count or precision
+// to another negative one, ParseFloat's bitSize 64 to 63 or 65), and
+// keeps every other.
+func TestConstIntCalleeContract(t *testing.T) {
+	got := strings.Join(mutantsOf(t, contractSrc, "const-int"), "\n") + "\n"
+	for _, c := range []struct {
+		mutant string
+		made   bool
+	}{
+		{"Replace: 1 -> 0\n", true}, {"Replace: 1 -> 2\n", false},
+		{"Parse64: 64 -> 65\n", false}, {"Parse64: 64 -> 63\n", false},
+		{"Parse32: 32 -> 33\n", true}, {"Parse32: 32 -> 31\n", true},
+		{"Shortest: 1 -> 0\n", true}, {"Shortest: 1 -> 2\n", false}, {"Shortest: 64 -> 65\n", true},
+		{"Six: 6 -> 7\n", true}, {"Six: 6 -> 5\n", true},
+		{"Two: 2 -> 3\n", true}, {"Two: 2 -> 1\n", true},
+	} {
+		if strings.Contains(got, c.mutant) != c.made {
+			t.Errorf("%q made: %v, want %v; mutants:\n%s", strings.TrimSpace(c.mutant), !c.made, c.made, got)
+		}
 	}
 }

@@ -31,7 +31,7 @@ type suppressions []suppression
 
 func (s suppressions) match(m mutant.Mutant) (string, bool) {
 	for _, sup := range s {
-		if sup.line == m.Pos.Line && (len(sup.operators) == 0 || slices.Contains(sup.operators, m.Operator)) {
+		if sup.line == m.Pos.Line && (len(sup.operators) == 0 || slices.ContainsFunc(sup.operators, func(name string) bool { return namesOperator(name, m.Operator) })) {
 			return sup.reason, true
 		}
 	}
@@ -102,4 +102,12 @@ func standsAlone(src []byte, offset int) bool {
 		}
 	}
 	return true
+}
+
+// namesOperator reports whether an operator name in a suppression or a
+// catalog Equivalent covers a mutant of operator op: its own name, and
+// const-int also its split-off parts const-table and const-tune, so that
+// a suppression written for const-int keeps covering the same literals.
+func namesOperator(name, op string) bool {
+	return name == op || (name == "const-int" && (op == "const-table" || op == "const-tune"))
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -117,6 +116,12 @@ type Meta struct {
 	ExitCode exitcode.Code `json:"exitCode"`
 	Reason   string        `json:"reason"`
 
+	// Tests and Commands are tables of the file's lean form (lean.go):
+	// the full id of each short test id, and the command templates. A
+	// report in memory has neither.
+	Tests    []string `json:"tests,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+
 	// Paths are replaced in everything Build writes; they are not part
 	// of the report.
 	Paths Paths `json:"-"`
@@ -200,18 +205,23 @@ type MutantResult struct {
 	CoveredBy      []string  `json:"coveredBy,omitempty"`
 	Duration       float64   `json:"duration"` // milliseconds
 	TestsCompleted int       `json:"testsCompleted"`
-	Description    string    `json:"description"`
+	Description    string    `json:"description,omitempty"` // left out of the file where the evidence gives it (lean.go)
 	Static         bool      `json:"static,omitempty"`
 	Gathermut      *Evidence `json:"gathermut"`
 }
 
 // Evidence is this tool's own record of a mutant: the mutant and its
 // result, less what the schema's fields already hold (killedBy,
-// coveredBy), and the command that reruns it.
+// coveredBy), and the command that reruns it. In the file it is lean
+// (lean.go): Read gives it back whole.
 type Evidence struct {
 	Mutant mutant.Mutant `json:"mutant"`
 	Result mutant.Result `json:"result"`
 	Rerun  string        `json:"rerun,omitempty"` // run from the module root
+	// Run holds Result.Commands in the file (nil in memory).
+	Run *CommandRefs `json:"run,omitempty"`
+
+	omit leanKeys // keys of Mutant the file leaves out
 }
 
 // Framework names the tool.
@@ -354,9 +364,10 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		}
 		ev := &Evidence{Mutant: m, Result: o.Result, Rerun: RerunCommand(meta, m)}
 		// what the schema's fields hold, and what only discovery and
-		// test selection use, stays out of the evidence
+		// test selection use, stays out of the evidence; the edit stays:
+		// with the source it gives the diff (lean.go)
 		ev.Mutant.ID, ev.Mutant.Operator, ev.Mutant.Replacement = "", "", ""
-		ev.Mutant.Edit, ev.Mutant.ResultHash = nil, ""
+		ev.Mutant.ResultHash = ""
 		ev.Result.KilledBy, ev.Result.CoveredBy, ev.Result.Duration, ev.Result.TestsRun = nil, nil, 0, 0
 		fr.Mutants = append(fr.Mutants, MutantResult{
 			ID:             m.ID,
@@ -412,6 +423,9 @@ func cleanConfig(c config.Config, p Paths) config.Config {
 	}
 	c.Dir = dir(c.Dir)
 	c.ReportDir = dir(c.ReportDir)
+	if c.SARIF != "" {
+		c.SARIF = dir(c.SARIF)
+	}
 	if c.Incremental != "" && c.Incremental != config.IncrementalDefault {
 		c.Incremental = dir(c.Incremental)
 	}
@@ -570,12 +584,13 @@ func (r *Report) Inputs() Inputs {
 	return in
 }
 
-// Write writes <dir>/<name>.json and <dir>/<name>.md.
+// Write writes <dir>/<name>.json (the lean form, lean.go), <dir>/<name>.md
+// and <dir>/<name>.html (HTMLPath).
 func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	data, err := json.MarshalIndent(r, "", " ")
+	data, err := encode(r)
 	if err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
@@ -587,7 +602,19 @@ func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.WriteFile(mdPath, []byte(Markdown(r)), 0o644); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
+	page, err := HTML(r)
+	if err != nil {
+		return "", "", err
+	}
+	if err := os.WriteFile(HTMLPath(jsonPath), page, 0o644); err != nil {
+		return "", "", fmt.Errorf("report: %w", err)
+	}
 	return jsonPath, mdPath, nil
+}
+
+// HTMLPath is the page Write writes beside the JSON report at jsonPath.
+func HTMLPath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, ".json") + ".html"
 }
 
 // Read reads a JSON report written by Write.
@@ -596,12 +623,12 @@ func Read(p string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
+	r, err := decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("report: %s: %w", p, err)
 	}
 	if r.SchemaVersion != "2" {
 		return nil, fmt.Errorf("report: %s: schemaVersion %q, want \"2\"", p, r.SchemaVersion)
 	}
-	return &r, nil
+	return r, nil
 }

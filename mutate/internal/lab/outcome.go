@@ -232,8 +232,11 @@ func (l *lab) finish(meta report.Meta, d *discovery, outcomes []mutant.Outcome, 
 	if err != nil {
 		return Fail(exitcode.Config, "%v", err)
 	}
+	if err := report.WriteExtras(l.cfg, rep, l.stdout); err != nil {
+		return Fail(exitcode.Config, "%v", err)
+	}
 	l.printSummary(rep, outcomes, jsonPath)
-	fmt.Fprintf(l.stdout, "reports: %s, %s\n", jsonPath, mdPath)
+	fmt.Fprintf(l.stdout, "reports: %s, %s, %s\n", jsonPath, mdPath, report.HTMLPath(jsonPath))
 	return &Exit{Code: rep.Gathermut.ExitCode, Reason: rep.Gathermut.Reason}
 }
 

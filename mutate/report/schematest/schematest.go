@@ -98,6 +98,80 @@ func Validate(data []byte, forbidden ...string) error {
 	return nil
 }
 
+//go:embed testdata/sarif-schema-2.1.0.json
+var sarifSchemaJSON []byte
+
+var (
+	sarifOnce     sync.Once
+	sarifCompiled *jsonschema.Schema
+	sarifErr      error
+)
+
+// ValidateSARIF checks a SARIF log against the official SARIF 2.1.0
+// schema (pinned in testdata/), then that no string holds an absolute
+// path.
+func ValidateSARIF(data []byte) error {
+	sarifOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarifSchemaJSON))
+		if err != nil {
+			sarifErr = fmt.Errorf("schematest: read the SARIF schema: %w", err)
+			return
+		}
+		c := jsonschema.NewCompiler()
+		const url = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+		if err := c.AddResource(url, doc); err != nil {
+			sarifErr = fmt.Errorf("schematest: %w", err)
+			return
+		}
+		sarifCompiled, sarifErr = c.Compile(url)
+	})
+	if sarifErr != nil {
+		return sarifErr
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("schematest: SARIF: not JSON: %w", err)
+	}
+	if err := sarifCompiled.Validate(inst); err != nil {
+		return fmt.Errorf("schematest: not a valid SARIF 2.1.0 log: %w", err)
+	}
+	var strs []string
+	collectStrings(inst, &strs)
+	for _, s := range strs {
+		if loc := report.AbsolutePath.FindStringIndex(s); loc != nil {
+			return fmt.Errorf("schematest: an absolute path in the SARIF log: %q", excerpt(s, loc[0]))
+		}
+	}
+	return nil
+}
+
+// HTMLReport returns the report a page written by report.HTML carries.
+func HTMLReport(page []byte) ([]byte, error) {
+	const open = `<script type="application/json" id="gathermut-report">`
+	i := bytes.Index(page, []byte(open))
+	if i < 0 {
+		return nil, fmt.Errorf("schematest: the page carries no report")
+	}
+	data := page[i+len(open):]
+	j := bytes.Index(data, []byte("</script>"))
+	if j < 0 {
+		return nil, fmt.Errorf("schematest: the page's report element does not end")
+	}
+	return data[:j], nil
+}
+
+// ValidateHTML checks the report a page carries as Validate does.
+func ValidateHTML(page []byte, forbidden ...string) error {
+	data, err := HTMLReport(page)
+	if err != nil {
+		return err
+	}
+	if err := Validate(data, forbidden...); err != nil {
+		return fmt.Errorf("the page's report: %w", err)
+	}
+	return nil
+}
+
 // ValidateFile reads and validates a report file.
 func ValidateFile(path string, forbidden ...string) error {
 	data, err := os.ReadFile(path)
