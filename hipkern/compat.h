@@ -69,6 +69,9 @@ static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipMemcpyToSymbol cudaMemcpyToSymbol
+#define hipMemcpyFromSymbol cudaMemcpyFromSymbol
+#define HIP_SYMBOL(x) x
 
 // gm_arch_of writes "sm_<major><minor>", e.g. "sm_90".
 static inline void gm_arch_of(const hipDeviceProp_t& p, char* buf, size_t n) {
@@ -289,6 +292,83 @@ static inline unsigned long long atomicMin(unsigned long long* p, unsigned long 
 #define gm_group() ((uint64_t)blockIdx.x)
 #define gm_groups() ((uint64_t)gridDim.x)
 #define gm_thread() ((uint32_t)threadIdx.x)
+#endif
+
+// ---------------------------------------------------------------------------
+// Mutant schemata. A mutation run (package mutate/cxx) builds the library
+// once with every kernel mutant it can switch: each mutated expression or
+// statement becomes a choice on GATHERMUT_ON(n), true in a process started
+// with GATHERMUT_MUTANT=n, and GATHERMUT_HIT(s) records that site s ran,
+// in the file GATHERMUT_KERNEL_HITS names (one byte per site), so that a
+// test's coverage is known. The rendered entry file defines
+// GATHERMUT_SCHEMA and GATHERMUT_SITES; without them (every ordinary
+// build) none of this exists and the hooks below are empty.
+//
+// On a GPU the mutant's number is a __constant__ of each device, written
+// by gathermut_bind when the launcher first binds that device, and the
+// hits are a __device__ array read back after every kernel
+// (gathermut_collect); in the host emulation both are plain globals.
+#if defined(GATHERMUT_SCHEMA)
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+// gathermut_env_int is the integer in environment variable name, 0 when
+// it is unset or not a number.
+static inline int gathermut_env_int(const char* name) {
+  const char* v = getenv(name);
+  return v == NULL ? 0 : atoi(v);
+}
+
+// gathermut_map_hits maps the GATHERMUT_KERNEL_HITS file (GATHERMUT_SITES
+// bytes, made by the tool), or returns private memory when there is none.
+static inline unsigned char* gathermut_map_hits(void) {
+  const char* path = getenv("GATHERMUT_KERNEL_HITS");
+  if (path != NULL && path[0] != '\0') {
+    int fd = open(path, O_RDWR);
+    if (fd >= 0) {
+      void* p = mmap(NULL, GATHERMUT_SITES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      close(fd);
+      if (p != MAP_FAILED) return (unsigned char*)p;
+    }
+  }
+  return (unsigned char*)calloc(GATHERMUT_SITES, 1);
+}
+
+#if defined(GM_HOST_EMULATION)
+static int gathermut_active = gathermut_env_int("GATHERMUT_MUTANT");
+static unsigned char* gathermut_hits = gathermut_map_hits();
+#define GATHERMUT_ON(n) (gathermut_active == (n))
+#define GATHERMUT_HIT(s) (gathermut_hits[(s)] = 1)
+static inline void gathermut_bind(int) {}
+static inline void gathermut_collect(void) {}
+#else
+__constant__ int gathermut_active;
+__device__ unsigned char gathermut_hits[GATHERMUT_SITES];
+#define GATHERMUT_ON(n) (gathermut_active == (n))
+#define GATHERMUT_HIT(s) (gathermut_hits[(s)] = 1)
+static unsigned char* gathermut_host_hits = NULL;
+static unsigned long long gathermut_bound = 0;  // devices whose switch is set, one bit each
+
+// gathermut_bind sets the switch of the device just made current, once.
+static inline void gathermut_bind(int device) {
+  if (device < 0 || device >= 64 || (gathermut_bound >> device & 1)) return;
+  const int n = gathermut_env_int("GATHERMUT_MUTANT");
+  if (hipMemcpyToSymbol(HIP_SYMBOL(gathermut_active), &n, sizeof n) == hipSuccess) gathermut_bound |= 1ull << device;
+}
+
+// gathermut_collect adds the current device's hits to the hits file.
+static inline void gathermut_collect(void) {
+  static unsigned char buf[GATHERMUT_SITES];
+  if (gathermut_host_hits == NULL) gathermut_host_hits = gathermut_map_hits();
+  if (hipMemcpyFromSymbol(buf, HIP_SYMBOL(gathermut_hits), GATHERMUT_SITES) != hipSuccess) return;
+  for (int i = 0; i < GATHERMUT_SITES; ++i) gathermut_host_hits[i] |= buf[i];
+}
+#endif
+#else
+#define gathermut_bind(device) ((void)0)
+#define gathermut_collect() ((void)0)
 #endif
 
 #endif  // GATHERMUT_HIPKERN_COMPAT_H

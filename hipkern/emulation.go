@@ -16,6 +16,12 @@ import (
 // emulation.
 const NoEmulationEnv = "GATHERMUT_NO_EMULATION"
 
+// EmulationLibEnv names a host emulation library to load instead of
+// building one: a mutation run's kernel under test (a kernel mutant, or
+// the kernel schema, built with build.sh --compiler emulate). While it is
+// set, Load opens no GPU library, so the tests run on that emulation.
+const EmulationLibEnv = "GATHERMUT_HIPKERN_EMULATION"
+
 // ErrNoEmulation is LoadEmulation's error when the host emulation is not to
 // be used here: NoEmulationEnv is set, LibEnv names a library under test
 // (which must not be replaced), or bash or c++ is missing to build it. The
@@ -47,9 +53,12 @@ func LoadEmulation() error {
 	if p := os.Getenv(LibEnv); p != "" {
 		return fmt.Errorf("%w: %s names %s, the library under test", ErrNoEmulation, LibEnv, p)
 	}
-	path, err := EmulationLibrary()
-	if err != nil {
-		return err
+	path := os.Getenv(EmulationLibEnv)
+	if path == "" {
+		var err error
+		if path, err = EmulationLibrary(); err != nil {
+			return err
+		}
 	}
 	emulationRequest.Store(&path)
 	defer emulationRequest.Store(nil)

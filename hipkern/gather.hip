@@ -425,6 +425,7 @@ static bool gm_injected(int step, char* err, int errlen) {
 // the ambient current device.
 static bool gm_bind(int device, char* err, int errlen) {
   if (!gm_check(hipSetDevice(device), "hipSetDevice", device, err, errlen)) return false;
+  gathermut_bind(device);  // a mutation run's kernel schema: this device's switch (compat.h)
   // A failed runtime call of an earlier request (a bad device ordinal, a
   // failed allocation) leaves its error as the last error, which the
   // launch checks below read with hipGetLastError: clear it, so a request
@@ -545,6 +546,7 @@ static int gm_run(const gm_kind* k, int out_bf16, unsigned grid, const gm_args& 
   if (!gm_check(hipGetLastError(), "kernel launch", device, err, errlen)) return GM_ERROR;
   if (gm_injected(GM_STEP_SYNC, err, errlen)) return GM_ERROR;
   if (!gm_check(hipDeviceSynchronize(), "kernel", device, err, errlen)) return GM_ERROR;
+  gathermut_collect();  // a mutation run's kernel schema: the sites this kernel ran (compat.h)
   if (gm_injected(GM_STEP_READBACK, err, errlen)) return GM_ERROR;
   unsigned long long first_bad = GM_NO_ERROR;
   if (!gm_check(hipMemcpy(&first_bad, a.bad, sizeof first_bad, hipMemcpyDeviceToHost), "reading the error record",

@@ -85,6 +85,33 @@ fi
 if [ "${NO_MUTATE:-}" = 1 ]; then
 	exit 0
 fi
+# The catalog on the GPU, as a new user runs it (-j JOBS, default 16: every
+# CPU), then again with -j 4 (COMPARE_JOBS; 0 skips it): the verdicts must
+# be the same (GPU slots bound the processes on the GPU, whatever -j).
 left=$((540 - $(elapsed)))
-timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j "$(nproc)" > "$OUT/mutate.log" 2>&1
-echo "mutate rc=$? t=$(elapsed)" >> "$OUT/mutate.log"
+jobs=${JOBS:-16}
+timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j "$jobs" --no-cache > "$OUT/mutate.log" 2>&1
+echo "mutate -j $jobs rc=$? t=$(elapsed)" >> "$OUT/mutate.log"
+compare=${COMPARE_JOBS:-4}
+if [ "$compare" != 0 ]; then
+	left=$((540 - $(elapsed)))
+	mkdir -p /tmp/cmp
+	timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu-j$compare --report-dir /tmp/cmp -j "$compare" --no-cache > "$OUT/mutate-j$compare.log" 2>&1
+	echo "mutate -j $compare rc=$? t=$(elapsed)" >> "$OUT/mutate-j$compare.log"
+	# one line per mutant: id, status, expected killer, in both runs
+	for f in "$OUT/gather-row-gpu.json" "/tmp/cmp/gather-row-gpu-j$compare.json"; do
+		python3 -c 'import json,sys
+r=json.load(open(sys.argv[1]))
+for f in r["files"].values():
+    for m in f["mutants"]:
+        g=m.get("gathermut",{}).get("result",{})
+        print(m["id"], m["status"], g.get("expectedKiller",False))' "$f" | sort > "$f.verdicts" 2>/dev/null
+	done
+	if cmp -s "$OUT/gather-row-gpu.json.verdicts" "/tmp/cmp/gather-row-gpu-j$compare.json.verdicts"; then
+		echo "verdicts -j $jobs and -j $compare: identical ($(wc -l < "$OUT/gather-row-gpu.json.verdicts") mutants)" >> "$OUT/mutate.log"
+	else
+		echo "verdicts -j $jobs and -j $compare differ:" >> "$OUT/mutate.log"
+		diff "$OUT/gather-row-gpu.json.verdicts" "/tmp/cmp/gather-row-gpu-j$compare.json.verdicts" >> "$OUT/mutate.log"
+	fi
+	rm -f "$OUT/gather-row-gpu.json.verdicts"
+fi

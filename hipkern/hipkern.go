@@ -124,6 +124,8 @@ func Load() error {
 	path, emulation := "", false
 	if p := emulationRequest.Load(); p != nil {
 		path, emulation = *p, true
+	} else if p := os.Getenv(EmulationLibEnv); p != "" && os.Getenv(LibEnv) == "" {
+		return fmt.Errorf("hipkern: %s names %s, a host emulation under test: no GPU library is loaded", EmulationLibEnv, p)
 	} else {
 		var err error
 		if path, err = libraryPath(); err != nil {

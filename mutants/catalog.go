@@ -42,6 +42,7 @@ func Catalog() catalog.Catalog {
 	entries = append(entries, decoderEntries()...)
 	entries = append(entries, edgeEntries()...)
 	entries = append(entries, kernelEntries()...)
+	entries = append(entries, asmEntries()...)
 	return catalog.Catalog{Entries: entries, Equivalents: equivalents(), Kernel: kernelRecipe()}
 }
 
@@ -338,11 +339,15 @@ func kernelText(id string, class int, file, match, replacement, reason string, k
 // points the hipkern tests at it.
 func kernelRecipe() *catalog.Kernel {
 	return &catalog.Kernel{
-		Sources: []string{"hipkern/*.hip", "hipkern/*.h", "hipkern/build.sh"},
-		Build:   []string{"bash", "{src}/hipkern/build.sh", "--src", "{src}/hipkern", "--out", "{out}"},
-		LibEnv:  "GATHERMUT_HIPKERN_LIB",
-		Package: pkgHipkern,
-		Tools:   []string{"nvcc", "hipcc"},
+		Sources:        []string{"hipkern/*.hip", "hipkern/*.h", "hipkern/build.sh"},
+		Entry:          "hipkern/gather.hip",
+		Build:          []string{"bash", "{src}/hipkern/build.sh", "--src", "{src}/hipkern", "--out", "{out}"},
+		LibEnv:         "GATHERMUT_HIPKERN_LIB",
+		Package:        pkgHipkern,
+		Tools:          []string{"nvcc", "hipcc"},
+		Emulation:      []string{"bash", "{src}/hipkern/build.sh", "--compiler", "emulate", "--src", "{src}/hipkern", "--out", "{out}"},
+		EmulationTools: []string{"c++"},
+		EmulationEnv:   "GATHERMUT_HIPKERN_EMULATION",
 	}
 }
 

@@ -203,12 +203,60 @@
 // Reused verdicts are marked in the reports (result.reused, statusReason,
 // the markdown) and counted apart from the rate.
 //
+// # Assembly and kernel mutants
+//
+// A Go package's code is more than its Go files where it has assembly,
+// and the row's gather runs in a GPU kernel too. Both get generic mutants,
+// judged by the same rules (the tests that ran the code, the catalog's
+// expected killers first), and each result says which backend judged it:
+// go, asm-amd64, kernel-emulation or kernel-gpu. The summary prints a
+// score per backend, and the markdown has a table of them.
+//
+//   - Assembly: the .s files a package builds for this GOARCH are parsed
+//     (package goasm) and mutated by the asm-* operators (a twin
+//     instruction, a shuffle selector, a shift count, an immediate, a
+//     constant table's value, a load or store displacement, a branch
+//     condition or boundary, a deleted instruction). Generated code
+//     unrolls its loops, so each routine keeps the first occurrence of an
+//     instruction text and at most 12 mutants of each operator, spread
+//     evenly (operator.AsmPerClass): every routine gets every class that
+//     applies. Assembly mutants are Go mutants of their package: in a
+//     schema run each routine that holds one dispatches at its entry to a
+//     copy with the running mutant made (the schema's switch and hits,
+//     read from the assembly), so one test binary holds them all; without
+//     schemata each builds through an -overlay of the .s file. A test
+//     covers one when it entered its routine. The catalog's asm-text
+//     operator names an assembly change and its expected killer.
+//   - Kernel: the catalog's Kernel recipe names the kernel's Entry file;
+//     package cxx reads its C++ (a real lexer and a conditional
+//     preprocessor: comments, strings and preprocessor lines are never
+//     mutated) and mutates the device functions (__device__ or
+//     __global__, directly or through a macro) with the generic operators
+//     that have a C++ meaning, in the code the host emulation compiles.
+//     Kernel mutants are judged on a GPU where the recipe's GPU compiler
+//     (Tools) builds the unmutated library and the kernel package's tests
+//     run on it, on the recipe's host emulation elsewhere, each backend
+//     judging the mutants whose code its compiler sees (a change inside
+//     #if defined(__CUDA_ARCH__) only on an NVIDIA GPU). Each backend
+//     builds one kernel schema (package kernel: every kernel mutant behind
+//     GATHERMUT_MUTANT, read by the kernel's own hooks; a mutant the
+//     schema cannot hold builds on its own), runs the kernel package's
+//     tests each alone on it with GATHERMUT_KERNEL_HITS (which tests ran
+//     which mutant's code), then runs each mutant's covering tests in
+//     rising cost. --no-schemata builds every kernel mutant on its own.
+//   - The GPU: test processes that use it (kernel mutants on a GPU and the
+//     kernel baseline there) hold one of --gpu-jobs slots (default 2) as
+//     well as one of -j's: a GPU serves few processes at once, whatever
+//     -j, and a verdict must not depend on -j. An expected killer that
+//     times out is run again alone, with the GPU to itself and twice the
+//     time, before the catalog mutant is reported not killed by it.
+//
 // # Verdicts
 //
 // killed (the failing tests are named), survived, timed out, unviable (does
 // not type-check or compile: reported apart, outside the score), not run
-// (with why: no compiler for a kernel mutant, every selected test
-// skipped), error (no test ran under the selection, an expected killer
+// (with why: no GPU and no host emulation for a kernel mutant, every
+// selected test skipped), error (no test ran under the selection, an expected killer
 // that does not exist, a catalog entry that does not resolve or whose diff
 // is empty), ignored (equivalent: a //gathermut:equivalent <reason> comment
 // or a catalog Equivalent). A skipped test is neither a pass nor a kill. A
@@ -301,4 +349,5 @@
 //	GATHERMUT_KEEP_TMP   keep a run's temp dir (the schemata, binaries, overlays) and say where
 //	GATHERMUT_MUTANT     set by the tool: the mutant a schema binary runs
 //	GATHERMUT_HITS       set by the tool: the file a schema binary counts site hits in
+//	GATHERMUT_KERNEL_HITS set by the tool: the file a kernel schema counts site hits in
 package main

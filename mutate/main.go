@@ -69,6 +69,8 @@ flags:
   --timeout-factor F    each test's timeout = F * its baseline time + floor (default 3)
   --timeout-floor D     constant part of each test's timeout (default 2s)
   --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
+  --gpu-jobs N          test processes that use the GPU at once (default 2)
+  --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
   --dir DIR             a directory of the module to test (default .)
   --report-dir DIR      where reports go (default reports)
   --name NAME           report base name (default mutation)
@@ -100,6 +102,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.IntVar(&c.Jobs, "j", runtime.NumCPU(), "parallel workers")
 	fs.Float64Var(&c.TimeoutFactor, "timeout-factor", c.TimeoutFactor, "each test's timeout = factor * its baseline time + floor")
 	fs.Func("timeout-floor", "the constant part of each test's timeout", durationFlag(&c.TimeoutFloor))
+	fs.IntVar(&c.GPUJobs, "gpu-jobs", 2, "test processes that use the GPU at once (kernel mutants judged on a GPU, and the kernel package's tests)")
 	fs.BoolVar(&c.StrictTimeouts, "strict-timeouts", false, "fail the run (exit 4) when a generic mutant times out, instead of counting it as detected")
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
 	fs.StringVar(&c.ReportDir, "report-dir", c.ReportDir, "where reports are written (relative to the current directory)")
@@ -109,6 +112,14 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(shard, "shard", "", "run shard k of n (k in 0..n-1); shards split the mutants by expected work")
 	fs.StringVar(&c.Catalog, "catalog", c.Catalog, "catalog package (import path, or ./dir in the module); empty: none")
 	fs.StringVar(operators, "operators", "", "comma-separated generic operators (default: all)")
+	fs.Func("lang", "comma-separated kinds of code the generic operators mutate: go, asm, kernel (default: all)", func(s string) error {
+		for _, l := range strings.Split(s, ",") {
+			if l = strings.TrimSpace(l); l != "" {
+				c.Languages = append(c.Languages, l)
+			}
+		}
+		return nil
+	})
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })

@@ -12,6 +12,7 @@ const (
 	ReplaceValue  Operator = "replace-value"  // replace the value of the element keyed Target.Match (and its field Target.Field if set), or of the const/var Target.Func when Match is empty
 	ReplaceExpr   Operator = "replace-expr"   // replace the one expression whose source equals Target.Match inside Target.Func
 	KernelText    Operator = "kernel-text"    // replace the one occurrence of Target.Match in the non-Go file Target.File
+	AsmText       Operator = "asm-text"       // replace the one occurrence of Target.Match in the assembly file Target.File of Target.Package
 )
 
 // Target says where an entry's mutation applies; it must resolve to exactly
@@ -49,6 +50,18 @@ type Kernel struct {
 	LibEnv  string   // env var the tests read the library path from
 	Package string   // Go package whose tests kill kernel mutants
 	Tools   []string // compilers; at least one must be on PATH, else "not run: no compiler"
+	// Entry is the module-relative file a build compiles (the others are
+	// included by it): generic kernel mutants are made in the device code
+	// it reaches, and a kernel schema starts with its switches there.
+	// Empty: only the catalog's kernel-text entries.
+	Entry string
+	// Emulation builds the kernel as a host emulation ({src}, {out} as in
+	// Build), with one of EmulationTools on PATH; EmulationEnv names the
+	// variable the tests read that library's path from. Where no GPU runs,
+	// kernel mutants are judged there.
+	Emulation      []string
+	EmulationTools []string
+	EmulationEnv   string
 }
 
 // Catalog is what a catalog package's Catalog function returns.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,26 +25,31 @@ var DefaultPatterns = []string{"./gguf/...", "./gather", "./gather/internal/..."
 
 // Config is one run's configuration.
 type Config struct {
-	Command         Command  `json:"command"`          // all, list, run, diff, merge, bench
-	Select          string   `json:"select,omitempty"` // the id glob of run and diff
-	Dir             string   `json:"dir"`              // a directory of the module to test
-	Patterns        []string `json:"patterns"`         // package patterns (from the project file or ./... when none given)
-	Jobs            int      `json:"jobs"`             // parallel workers
-	TimeoutFactor   float64  `json:"timeoutFactor"`    // each test's timeout = factor * its baseline time + floor
-	TimeoutFloor    Duration `json:"timeoutFloor"`     //
-	BaselineTimeout Duration `json:"baselineTimeout"`  // the limit on one baseline test process
-	StrictTimeouts  bool     `json:"strictTimeouts"`   // a timed-out generic mutant fails the run
-	ReportDir       string   `json:"reportDir"`        // where reports go
-	Name            string   `json:"name"`             // report base name
-	Catalog         string   `json:"catalog"`          // catalog package, import path or ./dir; "" for none
-	CatalogExplicit bool     `json:"catalogExplicit"`  // --catalog was given (a missing catalog is then an error)
-	OnlyCatalog     bool     `json:"onlyCatalog"`      // only catalog mutants
-	InDiff          string   `json:"inDiff,omitempty"` // only mutants on lines changed since this git ref
-	Shard           Shard    `json:"shard"`            // the part of the mutants to run
-	Operators       []string `json:"operators"`        // generic operators; empty: all
-	Verbose         bool     `json:"verbose"`          // print each verdict as it comes
-	Schemata        bool     `json:"schemata"`         // schema builds (false: one overlay build per mutant)
-	NoCache         bool     `json:"noCache"`          // do not read or write the discovery cache
+	Command         Command  `json:"command"`           // all, list, run, diff, merge, bench
+	Select          string   `json:"select,omitempty"`  // the id glob of run and diff
+	Dir             string   `json:"dir"`               // a directory of the module to test
+	Patterns        []string `json:"patterns"`          // package patterns (from the project file or ./... when none given)
+	Jobs            int      `json:"jobs"`              // parallel workers
+	TimeoutFactor   float64  `json:"timeoutFactor"`     // each test's timeout = factor * its baseline time + floor
+	TimeoutFloor    Duration `json:"timeoutFloor"`      //
+	BaselineTimeout Duration `json:"baselineTimeout"`   // the limit on one baseline test process
+	StrictTimeouts  bool     `json:"strictTimeouts"`    // a timed-out generic mutant fails the run
+	GPUJobs         int      `json:"gpuJobs,omitempty"` // test processes that use the GPU at once
+	ReportDir       string   `json:"reportDir"`         // where reports go
+	Name            string   `json:"name"`              // report base name
+	Catalog         string   `json:"catalog"`           // catalog package, import path or ./dir; "" for none
+	CatalogExplicit bool     `json:"catalogExplicit"`   // --catalog was given (a missing catalog is then an error)
+	OnlyCatalog     bool     `json:"onlyCatalog"`       // only catalog mutants
+	InDiff          string   `json:"inDiff,omitempty"`  // only mutants on lines changed since this git ref
+	Shard           Shard    `json:"shard"`             // the part of the mutants to run
+	Operators       []string `json:"operators"`         // generic operators; empty: all
+	// Languages are the kinds of code generic operators mutate: "go",
+	// "asm" (assembly files of the packages), "kernel" (the catalog's
+	// kernel recipe's device code); empty: all three.
+	Languages []string `json:"languages,omitempty"`
+	Verbose   bool     `json:"verbose"`  // print each verdict as it comes
+	Schemata  bool     `json:"schemata"` // schema builds (false: one overlay build per mutant)
+	NoCache   bool     `json:"noCache"`  // do not read or write the discovery cache
 	// Incremental reuses the verdicts of earlier runs whose inputs are
 	// unchanged: "" off, IncrementalDefault for the file in the user
 	// cache dir, else the cache file's path.
@@ -86,6 +92,7 @@ type Judging struct {
 	OnlyCatalog    bool
 	InDiff         string
 	Operators      string
+	Languages      string
 	StrictTimeouts bool
 	TimeoutFactor  float64
 	TimeoutFloor   Duration
@@ -97,7 +104,7 @@ type Judging struct {
 func (c Config) Judging() Judging {
 	return Judging{
 		Select: c.Select, Catalog: c.Catalog, OnlyCatalog: c.OnlyCatalog, InDiff: c.InDiff,
-		Operators: strings.Join(c.Operators, ","), StrictTimeouts: c.StrictTimeouts,
+		Operators: strings.Join(c.Operators, ","), Languages: strings.Join(c.Languages, ","), StrictTimeouts: c.StrictTimeouts,
 		TimeoutFactor: c.TimeoutFactor, TimeoutFloor: c.TimeoutFloor,
 		Exclude: strings.Join(c.Exclude, ","), Threshold: c.Threshold,
 	}
@@ -118,6 +125,11 @@ func (j Judging) Diff(other Judging) []string {
 
 // Validate checks what the flags alone can tell.
 func (c Config) Validate() error {
+	for _, l := range c.Languages {
+		if !slices.Contains(AllLanguages, l) {
+			return fmt.Errorf("--lang %q: want some of %s", l, strings.Join(AllLanguages, ", "))
+		}
+	}
 	if c.Jobs < 1 {
 		return fmt.Errorf("-j must be at least 1")
 	}
@@ -197,4 +209,13 @@ func (d *Duration) UnmarshalJSON(data []byte) error {
 	}
 	*d = Duration(v)
 	return nil
+}
+
+// AllLanguages are the kinds of code the generic operators mutate.
+var AllLanguages = []string{"go", "asm", "kernel"}
+
+// Mutates reports whether the generic operators run on code of language
+// lang ("go", "asm" or "kernel").
+func (c Config) Mutates(lang string) bool {
+	return len(c.Languages) == 0 || slices.Contains(c.Languages, lang)
 }

@@ -44,6 +44,9 @@ type Package struct {
 	Name  string
 	Dir   string
 	Files []*File // non-test Go files, in GoFiles order
+	// Asm are the package's assembly files (.s) that the build for this
+	// GOOS and GOARCH includes (cmd/go's OtherFiles less the excluded).
+	Asm   []*File
 	Types *types.Package
 	Info  *types.Info
 	Cgo   bool
@@ -451,6 +454,20 @@ func (p *Program) target(pkg *packages.Package) (*Package, error) {
 			Src:       src,
 			Generated: IsGenerated(f),
 		})
+	}
+	for _, name := range pkg.OtherFiles {
+		if !strings.HasSuffix(name, ".s") || slices.Contains(pkg.IgnoredFiles, name) {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		rel, err := filepath.Rel(p.Root, name)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		t.Asm = append(t.Asm, &File{Path: name, Rel: filepath.ToSlash(rel), Src: src})
 	}
 	return t, nil
 }

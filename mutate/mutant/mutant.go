@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"gathermut/mutate/catalog"
@@ -50,6 +51,10 @@ type Mutant struct {
 	// catalog error, the equivalence reason, the type-check or vet error.
 	State State  `json:"state,omitempty"`
 	Note  string `json:"note,omitempty"`
+	// Compiled lists the kernel builds that compile a kernel mutant's code
+	// ("emulation", "nvcc", "hipcc"): a backend judges only what it
+	// compiles.
+	Compiled []string `json:"compiled,omitempty"`
 }
 
 // ReplacementHash is the short hash used in generic mutant ids.
@@ -111,7 +116,38 @@ type Result struct {
 	// Reused marks a verdict taken from the incremental cache: this run
 	// did not build or test the mutant (see package incremental).
 	Reused bool `json:"reused,omitempty"`
+	// Backend names what judged the mutant: "go", "asm-amd64",
+	// "kernel-emulation" or "kernel-gpu" (BackendOf says which for a
+	// mutant without one).
+	Backend string `json:"backend,omitempty"`
 }
+
+// BackendOf returns the backend that judges m's kind of code: its
+// result's when set, else "asm-<arch>" for an assembly file, "kernel" for
+// a kernel mutant not judged, "go" otherwise.
+func BackendOf(m Mutant, r Result) string {
+	switch {
+	case r.Backend != "":
+		return r.Backend
+	case m.Kind == Kernel:
+		return "kernel"
+	case m.Assembly():
+		return "asm-" + asmArch(m.File)
+	}
+	return "go"
+}
+
+// asmArch is the architecture an assembly file's name says (x_amd64.s).
+func asmArch(file string) string {
+	base := strings.TrimSuffix(file[strings.LastIndex(file, "/")+1:], ".s")
+	if i := strings.LastIndex(base, "_"); i >= 0 {
+		return base[i+1:]
+	}
+	return "any"
+}
+
+// Assembly reports whether m mutates an assembly file.
+func (m Mutant) Assembly() bool { return strings.HasSuffix(m.File, ".s") }
 
 // Mode is how a mutant was judged.
 type Mode string

@@ -20,6 +20,15 @@ const (
 	// and each of its uses (the largest constant expression around it) is
 	// an ExprSite switching to the value the mutated constant gives it.
 	UsesSite SiteKind = "uses"
+	// AsmSite: an assembly mutant; the schema switches its whole routine
+	// (package goasm): Name is the routine, [Start, End) the edit.
+	AsmSite SiteKind = "asm"
+	// KernelExprSite, KernelStmtSite: a kernel mutant's expression or
+	// statement in the kernel schema (package cxx): [Start, End) the
+	// range, Text its text under the mutant, Probe the function body's
+	// opening brace.
+	KernelExprSite SiteKind = "kernel-expr"
+	KernelStmtSite SiteKind = "kernel-stmt"
 )
 
 // Statement positions of a StmtSite.

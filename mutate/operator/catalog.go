@@ -16,6 +16,7 @@ import (
 	"github.com/go-toolsmith/astcopy"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/goasm"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
 )
@@ -87,6 +88,10 @@ func resolve(prog *load.Program, e catalog.Entry) (mutant.Mutant, *candidate, er
 	}
 	if e.Operator == catalog.KernelText {
 		m, err := resolveKernel(prog, e)
+		return m, nil, err
+	}
+	if e.Operator == catalog.AsmText {
+		m, err := resolveAsm(prog, e)
 		return m, nil, err
 	}
 	pkg, ok := prog.Package(e.Target.Package)
@@ -539,4 +544,66 @@ func offsetPos(text string, off int) mutant.Position {
 	line := strings.Count(text[:off], "\n") + 1
 	col := off - strings.LastIndex(text[:off], "\n")
 	return mutant.Position{Line: line, Column: col}
+}
+
+// resolveAsm resolves an asm-text entry: the one occurrence of its match in
+// an assembly file of its package, a Go mutant switched with its routine
+// (package goasm) like the generic assembly mutants.
+func resolveAsm(prog *load.Program, e catalog.Entry) (mutant.Mutant, error) {
+	pkg, ok := prog.Package(e.Target.Package)
+	if !ok {
+		return mutant.Mutant{}, fmt.Errorf("package %q is not loaded (not in the module, or not a target)", e.Target.Package)
+	}
+	var file *load.File
+	for _, f := range pkg.Asm {
+		if f.Rel == e.Target.File {
+			file = f
+		}
+	}
+	if file == nil {
+		return mutant.Mutant{}, fmt.Errorf("%s is not an assembly file that package %s builds here", e.Target.File, e.Target.Package)
+	}
+	text := string(file.Src)
+	switch n := strings.Count(text, e.Target.Match); {
+	case e.Target.Match == "":
+		return mutant.Mutant{}, errors.New("asm-text needs Target.Match")
+	case n == 0:
+		return mutant.Mutant{}, fmt.Errorf("%q not found in %s", e.Target.Match, e.Target.File)
+	case n > 1:
+		return mutant.Mutant{}, fmt.Errorf("%q is ambiguous in %s: %d occurrences", e.Target.Match, e.Target.File, n)
+	}
+	if e.Replacement == e.Target.Match {
+		return mutant.Mutant{}, ErrEmptyDiff
+	}
+	off := strings.Index(text, e.Target.Match)
+	edit := mutant.Edit{Start: off, End: off + len(e.Target.Match), Text: e.Replacement}
+	f, err := goasm.Parse(file.Src)
+	if err != nil {
+		return mutant.Mutant{}, fmt.Errorf("%s: %w", e.Target.File, err)
+	}
+	am, err := f.MutantAt("asm-text", edit.Start, edit.Start, edit.Text)
+	if err != nil || am.Routine == "" {
+		return mutant.Mutant{}, fmt.Errorf("%s: the match does not start in a routine's instruction", e.Target.File)
+	}
+	r := f.RoutineOf(am.Instr)
+	if r == nil || edit.End > r.End {
+		return mutant.Mutant{}, fmt.Errorf("%s: the match runs past routine %s", e.Target.File, am.Routine)
+	}
+	return mutant.Mutant{
+		Kind:        mutant.Go,
+		Package:     e.Target.Package,
+		File:        e.Target.File,
+		Func:        strings.TrimPrefix(am.Routine, "·"),
+		Pos:         offsetPos(text, off),
+		End:         offsetPos(text, edit.End),
+		InBody:      true,
+		BodyStart:   offsetPos(text, r.Start),
+		BodyEnd:     offsetPos(text, r.End),
+		Original:    e.Target.Match,
+		Replacement: e.Replacement,
+		Edit:        &edit,
+		ResultHash:  resultHash(file.Src, edit),
+		Diff:        mutant.EditDiff(e.Target.File, file.Src, edit),
+		Schema:      &mutant.Site{Kind: mutant.AsmSite, Start: edit.Start, End: edit.End, Text: edit.Text, Name: am.Routine, Probe: -1},
+	}, nil
 }

@@ -38,3 +38,26 @@ func SelectOperators(names []string) ([]*Operator, error) {
 	}
 	return ops, nil
 }
+
+// GoOperatorNames returns the Go operators among names for Generate: nil
+// (the default set) for no names; names of assembly or kernel operators
+// only (package goasm's and cxx's) are left out, so one --operators list
+// serves every language; a name no language knows is an error. An empty,
+// non-nil result means no Go operator was named.
+func GoOperatorNames(names []string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	out := []string{}
+	for _, n := range names {
+		_, isGo := OperatorByName(n)
+		switch {
+		case isGo || n == "default" || n == "all":
+			out = append(out, n)
+		case isAsmOperator(n) || isKernelOperator(n):
+		default:
+			return nil, fmt.Errorf("operator: unknown operator %q (see mutate/operator's doc; \"default\" and \"all\" name sets)", n)
+		}
+	}
+	return out, nil
+}

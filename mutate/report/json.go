@@ -70,16 +70,17 @@ type IncrementalInfo struct {
 // for the mutants' builds and test processes the seconds summed over
 // workers.
 type Timing struct {
-	Discovery      float64 `json:"discovery"`      // wall: catalog, load, mutants (TypeCheck included)
-	TypeCheck      float64 `json:"typeCheck"`      // wall: type-checking the mutants
-	Baseline       float64 `json:"baseline"`       // wall of each package's baseline, summed (with schemata they overlap the mutants)
-	SchemaBuilds   float64 `json:"schemaBuilds"`   // wall: rendering and building the schema binaries
-	SchemaRounds   int     `json:"schemaRounds"`   // schema builds until one compiled
-	Mutants        float64 `json:"mutants"`        // wall: running the mutants
-	FallbackBuilds float64 `json:"fallbackBuilds"` // summed: per-mutant overlay builds
-	Builds         int     `json:"builds"`         // how many
-	TestProcesses  float64 `json:"testProcesses"`  // summed: mutant test processes
-	Processes      int     `json:"processes"`      // how many
+	Discovery      float64 `json:"discovery"`              // wall: catalog, load, mutants (TypeCheck included)
+	TypeCheck      float64 `json:"typeCheck"`              // wall: type-checking the mutants
+	Baseline       float64 `json:"baseline"`               // wall of each package's baseline, summed (with schemata they overlap the mutants)
+	SchemaBuilds   float64 `json:"schemaBuilds"`           // wall: rendering and building the schema binaries
+	SchemaRounds   int     `json:"schemaRounds"`           // schema builds until one compiled
+	Mutants        float64 `json:"mutants"`                // wall: running the mutants
+	FallbackBuilds float64 `json:"fallbackBuilds"`         // summed: per-mutant overlay builds
+	Builds         int     `json:"builds"`                 // how many
+	TestProcesses  float64 `json:"testProcesses"`          // summed: mutant test processes
+	Processes      int     `json:"processes"`              // how many
+	KernelSchema   float64 `json:"kernelSchema,omitempty"` // summed: building the kernel schema libraries (per backend)
 }
 
 // Meta is the run-level information of a report.
@@ -109,9 +110,13 @@ type Meta struct {
 	Baseline      BaselineInfo        `json:"baseline"`
 	Timing        Timing              `json:"timing"`
 	Modes         map[mutant.Mode]int `json:"modes,omitempty"` // how many mutants each mode judged
-	Summary       outcome.Summary     `json:"summary"`
-	ExitCode      exitcode.Code       `json:"exitCode"`
-	Reason        string              `json:"reason"`
+	// GPUOnly are the kernel mutants left out of a run where no GPU
+	// compiler is on PATH: their code only a GPU compiler sees (inline
+	// PTX), so only a GPU run can judge them.
+	GPUOnly  []string        `json:"gpuOnly,omitempty"`
+	Summary  outcome.Summary `json:"summary"`
+	ExitCode exitcode.Code   `json:"exitCode"`
+	Reason   string          `json:"reason"`
 
 	// Tests and Commands are tables of the file's lean form (lean.go):
 	// the full id of each short test id, and the command templates. A

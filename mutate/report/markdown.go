@@ -53,7 +53,8 @@ func (md *mdReport) jsonName() string { return md.g.Name + ".json" }
 
 func (md *mdReport) render() string {
 	head := md.head()
-	tail := md.section("Scores by package", md.scoreTable("Package", packageKey, capPackages)) +
+	tail := md.section("Scores by backend", md.scoreTable("Backend", backendKey, capPackages)) +
+		md.section("Scores by package", md.scoreTable("Package", packageKey, capPackages)) +
 		md.section("Scores by file", md.scoreTable("File", fileKey, capFiles)) +
 		md.section("Catalog", md.catalogTable()) +
 		md.section("Scores by operator", md.scoreTable("Operator", func(o mutant.Outcome) string { return o.Mutant.Operator }, capOps)) +
@@ -114,6 +115,9 @@ func (md *mdReport) head() string {
 	}
 	if s.Reused > 0 {
 		fmt.Fprintf(&b, "%d verdicts were reused from the incremental cache (marked *reused*); this run judged the other %d. ", s.Reused, s.Judged-s.Reused)
+	}
+	if n := len(g.GPUOnly); n > 0 {
+		fmt.Fprintf(&b, "Left to GPU runs: %s of code only a GPU compiler sees (%s). ", plural(n, "kernel mutant", "kernel mutants"), cellText(strings.Join(g.GPUOnly, ", "), 400))
 	}
 	b.WriteString("\n\n")
 	after := "unchanged after the run"
@@ -686,3 +690,7 @@ func cellText(s string, n int) string {
 func oneLine(s string) string {
 	return truncate(strings.Join(strings.Fields(s), " "), 80)
 }
+
+// backendKey groups outcomes by what judged them: Go, assembly, the
+// kernel on the host emulation or on a GPU (mutant.BackendOf).
+func backendKey(o mutant.Outcome) string { return mutant.BackendOf(o.Mutant, o.Result) }

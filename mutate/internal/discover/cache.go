@@ -41,6 +41,7 @@ func (x *discoverer) key(tr tree.Tree) string {
 	fmt.Fprintf(h, "discovery\x00%s\x00%s\x00%s\x00", cache.Tool(), x.Root, tr.Hash)
 	fmt.Fprintf(h, "%s\x00%q\x00%v\x00%v\x00%s\x00", strings.Join(x.cfg.Patterns, " "), x.cfg.Catalog, x.cfg.CatalogExplicit, x.cfg.OnlyCatalog, strings.Join(x.cfg.Operators, ","))
 	fmt.Fprintf(h, "exclude\x00%s\x00%v\x00", strings.Join(x.cfg.Exclude, ","), x.cfg.Given.Packages)
+	fmt.Fprintf(h, "lang\x00%s\x00", strings.Join(x.cfg.Languages, ","))
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,9 +56,16 @@ func (x *discoverer) mutants(files func(string) bool, generic bool) ([]mutant.Mu
 	}
 	var ms []mutant.Mutant
 	if len(genericPkgs) > 0 && generic {
-		if ms, err = x.generic(genericPkgs, files, excl); err != nil {
+		if x.cfg.Mutates("go") && len(x.Ops) > 0 {
+			if ms, err = x.generic(genericPkgs, files, excl); err != nil {
+				return nil, nil, err
+			}
+		}
+		more, err := x.otherLanguages(genericPkgs, files)
+		if err != nil {
 			return nil, nil, err
 		}
+		ms = append(ms, more...)
 	}
 	ms = append(ms, x.catalogMutants(generic)...)
 	return WithoutCatalogTwins(ms), genericPkgs, nil
@@ -209,4 +217,30 @@ func ListPackages(dir string, patterns []string) ([]string, error) {
 		return nil, fmt.Errorf("packages that do not load: %s", strings.Join(broken, "; "))
 	}
 	return pkgs, nil
+}
+
+// otherLanguages makes the generic mutants of what a Go package runs that
+// is not Go: its assembly files (package goasm's operators) and, when the
+// catalog's kernel recipe names an entry file and its package is among
+// the generic ones, the kernel's device code (package cxx's).
+func (x *discoverer) otherLanguages(genericPkgs []string, files func(string) bool) ([]mutant.Mutant, error) {
+	var asm []mutant.Mutant
+	if x.cfg.Mutates("asm") {
+		var err error
+		asm, err = operator.GenerateAsm(x.prog, operator.AsmConfig{
+			Packages: genericPkgs, Files: files, Operators: operator.AsmOperatorNames(x.cfg.Operators), Equivalents: x.cat.Equivalents,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("assembly mutants: %w", err)
+		}
+	}
+	k := x.cat.Kernel
+	if k == nil || k.Entry == "" || !slices.Contains(genericPkgs, k.Package) || !x.cfg.Mutates("kernel") {
+		return asm, nil
+	}
+	kern, err := operator.GenerateKernel(x.Root, k, operator.KernelOperatorNames(x.cfg.Operators), files, x.cat.Equivalents)
+	if err != nil {
+		return nil, fmt.Errorf("kernel mutants: %w", err)
+	}
+	return append(asm, kern...), nil
 }

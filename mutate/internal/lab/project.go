@@ -19,8 +19,16 @@ func (l *lab) applyProject() error {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	l.cfg.Apply(proj)
-	if l.ops, err = operator.SelectOperators(l.cfg.Operators); err != nil {
+	// the Go operators among --operators (the assembly and kernel ones
+	// are their generators'; a name no language knows is an error)
+	goNames, err := operator.GoOperatorNames(l.cfg.Operators)
+	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
+	}
+	if goNames == nil || len(goNames) > 0 {
+		if l.ops, err = operator.SelectOperators(goNames); err != nil {
+			return exitcode.Fail(exitcode.Config, "%v", err)
+		}
 	}
 	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))
 	return nil

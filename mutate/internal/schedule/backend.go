@@ -17,12 +17,13 @@ type backend interface {
 	judge(ctx context.Context, m mutant.Mutant) mutant.Result
 }
 
-// backendFor picks a runnable mutant's backend: the kernel rebuild for a
-// kernel mutant, the Go tests (schema binary or a build of its own) for
-// the rest.
+// backendFor picks a runnable mutant's backend: the kernel (its schema
+// or a rebuild, on a GPU or the host emulation: kernel.go) for a kernel
+// mutant, the Go tests (schema binary or a build of its own) for the rest,
+// assembly mutants included (they are Go mutants of their package).
 func (r *Runner) backendFor(m mutant.Mutant) backend {
 	if m.Kind == mutant.Kernel {
-		return kernelBuild{r}
+		return kernelBackend{r}
 	}
 	return goTests{r}
 }

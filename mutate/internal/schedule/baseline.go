@@ -218,12 +218,19 @@ func (b *Baseline) sort() {
 
 // packageOptions configure one package's baseline.
 type packageOptions struct {
-	Binary  string
-	Cover   bool // the binary was built with -cover: each test writes a profile
-	Hits    int  // a schema binary: each test maps a hits file of this size
+	Binary string
+	Cover  bool // the binary was built with -cover: each test writes a profile
+	Hits   int  // a schema binary: each test maps a hits file of this size
+	// HitsEnv names the variable the hits file is given in (default
+	// GATHERMUT_HITS; the kernel schema's is GATHERMUT_KERNEL_HITS).
+	HitsEnv string
+	Env     []string // more environment for every test process
 	TempDir string
 	Timeout time.Duration
 	Slots   slots
+	// GPU, when set, are slots each test process also takes (its tests
+	// use the GPU).
+	GPU slots
 	// Progress is called after each test process.
 	Progress func()
 }
@@ -281,10 +288,17 @@ type firstRun struct {
 
 // run runs one test process in a slot.
 func (pr *packageRun) run(ctx context.Context, opts testbin.Options) (*testbin.Result, error) {
+	if pr.o.GPU != nil {
+		if err := pr.o.GPU.acquire(ctx); err != nil {
+			return nil, err
+		}
+		defer pr.o.GPU.release()
+	}
 	if err := pr.o.Slots.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer pr.o.Slots.release()
+	opts.Env = append(append([]string(nil), pr.o.Env...), opts.Env...)
 	res, err := testbin.Run(ctx, opts)
 	if pr.o.Progress != nil {
 		pr.o.Progress()
@@ -303,7 +317,11 @@ func (pr *packageRun) alone(ctx context.Context, name string) error {
 		if err := os.WriteFile(profile, make([]byte, o.Hits), 0o644); err != nil {
 			return err
 		}
-		opts.Env = []string{"GATHERMUT_HITS=" + profile, "GATHERMUT_MUTANT=0"}
+		hitsEnv := o.HitsEnv
+		if hitsEnv == "" {
+			hitsEnv = "GATHERMUT_HITS"
+		}
+		opts.Env = []string{hitsEnv + "=" + profile, "GATHERMUT_MUTANT=0"}
 	case o.Cover:
 		opts.Cover = profile
 	}

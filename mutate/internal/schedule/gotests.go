@@ -189,7 +189,7 @@ func writeOverlay(dir, root string, m mutant.Mutant) (string, error) {
 // compileError keeps the compiler's messages from go test -c output.
 func compileError(out string) string {
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, ".go:") {
+		if strings.Contains(line, ".go:") || strings.Contains(line, ".s:") {
 			return strings.TrimSpace(line)
 		}
 	}
@@ -349,12 +349,8 @@ func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (str
 // did, and is done when the result is final (an error, an interrupt).
 func (j *goJudging) runTiers(ctx context.Context, bin string, env []string, p pkgRun, killers bool) (mutant.Result, bool) {
 	for _, group := range byCost(p, killers) {
-		if err := j.slots.acquire(ctx); err != nil {
-			return j.res, true
-		}
 		t0 := time.Now()
-		run, err := testbin.Run(ctx, j.testOptions(bin, env, group))
-		j.slots.release()
+		run, err := j.testProcess(ctx, group.pkg.Path, j.testOptions(bin, env, group))
 		j.runTime += time.Since(t0)
 		j.runs++
 		if run != nil {
@@ -395,4 +391,20 @@ func (j *goJudging) testOptions(bin string, env []string, group pkgRun) testbin.
 		},
 		Env: env,
 	}
+}
+
+// testProcess runs one test process of package path in a slot, and in a
+// GPU slot too where the package's tests may use the GPU (gpuSlotsOf).
+func (r *Runner) testProcess(ctx context.Context, path string, o testbin.Options) (*testbin.Result, error) {
+	if gpu := r.gpuSlotsOf(path); gpu != nil {
+		if err := gpu.acquire(ctx); err != nil {
+			return nil, err
+		}
+		defer gpu.release()
+	}
+	if err := r.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer r.slots.release()
+	return testbin.Run(ctx, o)
 }

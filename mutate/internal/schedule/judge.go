@@ -5,16 +5,19 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"gathermut/mutate/config"
+	"gathermut/mutate/cxx"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/internal/discover"
 	"gathermut/mutate/internal/progress"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 	"gathermut/mutate/report"
 )
 
@@ -49,6 +52,9 @@ type Judgement struct {
 	Interrupted   bool
 	InterruptedIn string
 	Incremental   *report.IncrementalInfo
+	// GPUOnly are the kernel mutants left out because no backend here
+	// compiles their code (see withoutGPUOnly).
+	GPUOnly []string
 }
 
 // scheduler is one run's scheduling state, shared by the baselines, the
@@ -71,6 +77,7 @@ func Judge(ctx context.Context, in Input) (*Judgement, error) {
 	s := &scheduler{Input: in, cfg: in.Config, prog: in.Discovery.Prog, root: in.Discovery.Prog.Root, slots: newSlots(in.Config.Jobs)}
 	j := &Judgement{}
 	ms := in.Discovery.Mutants
+	ms, j.GPUOnly = s.withoutGPUOnly(ms)
 	var inc *incrementalRun
 	var reused []mutant.Outcome
 	if s.cfg.Incremental != "" {
@@ -117,10 +124,13 @@ func Judge(ctx context.Context, in Input) (*Judgement, error) {
 
 // newRunner makes the runner of the run's mutants.
 func (s *scheduler) newRunner() *Runner {
-	return &Runner{Prog: s.prog, slots: s.slots, Opts: Options{
+	r := &Runner{Prog: s.prog, slots: s.slots, Opts: Options{
 		Jobs: s.cfg.Jobs, TimeoutFactor: s.cfg.TimeoutFactor, TimeoutFloor: s.cfg.TimeoutFloor.D(), TempDir: s.Temp,
 		Kernel: s.Discovery.Catalog.Kernel, BaselineTimeout: s.cfg.BaselineTimeout.D(),
+		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata,
 	}}
+	r.initSlots()
+	return r
 }
 
 // observing lists the packages the runnable Go mutants are in and the
@@ -148,7 +158,7 @@ func (s *scheduler) prepare(ctx context.Context, ms []mutant.Mutant, runner *Run
 	var sr *schemaRun
 	switch {
 	case s.cfg.Schemata && len(mutated) > 0 && runtime.GOOS != "windows" && runtime.GOOS != "plan9":
-		sr = s.startSchema(ctx, ms, mutated, observers, j)
+		sr = s.startSchema(ctx, ms, mutated, observers, runner, j)
 		if j.InterruptedIn != "" {
 			return nil, nil
 		}
@@ -165,7 +175,7 @@ func (s *scheduler) prepare(ctx context.Context, ms []mutant.Mutant, runner *Run
 // startSchema builds the schema binaries of the mutated packages that
 // have tests and starts their baselines; nil when the schema does not
 // build (every mutant then gets its own build, as --no-schemata).
-func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated, observers map[string]bool, j *Judgement) *schemaRun {
+func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated, observers map[string]bool, runner *Runner, j *Judgement) *schemaRun {
 	var eager []string
 	for p := range mutated {
 		if observers[p] {
@@ -187,8 +197,10 @@ func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated
 	j.Timing.SchemaBuilds, j.Timing.SchemaRounds = time.Since(start).Seconds(), sr.rounds
 	s.progressf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n",
 		j.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
-	// The mutated packages' baselines start now; mutants start at once
-	// too, each waiting only for the baselines it needs.
+	// The mutated packages' baselines start now (in GPU slots where they
+	// use the GPU); mutants start at once too, each waiting only for the
+	// baselines it needs.
+	sr.runner = runner
 	for _, obs := range eager {
 		go sr.baseline(ctx, obs)
 	}
@@ -247,6 +259,10 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	j.Timing.Mutants = line.JudgingTime().Seconds()
 	j.Timing.FallbackBuilds, j.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds
 	j.Timing.TestProcesses, j.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
+	j.Timing.KernelSchema = runner.timing.kernelSchema.Seconds()
+	for _, note := range runner.KernelNotes() {
+		s.progressf("mutate: %s\n", note)
+	}
 	j.Interrupted = ctx.Err() != nil
 	return outcomes
 }
@@ -311,4 +327,45 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// withoutGPUOnly leaves out, where no GPU compiler of the kernel recipe is
+// on PATH, the kernel mutants whose code no other build compiles (inline
+// PTX under #if defined(__CUDA_ARCH__)): no backend here can judge them, and
+// a GPU run does. It returns the rest and the ids left out.
+func (s *scheduler) withoutGPUOnly(ms []mutant.Mutant) ([]mutant.Mutant, []string) {
+	k := s.Discovery.Catalog.Kernel
+	if k == nil || k.Entry == "" {
+		return ms, nil
+	}
+	if _, ok := FindTool(k.Tools); ok {
+		return ms, nil
+	}
+	var units map[string][]*cxx.Source
+	files, err := operator.KernelSources(s.root, k)
+	if err == nil {
+		units, err = operator.KernelUnits(files, k.Entry)
+	}
+	if err != nil {
+		return ms, nil // the kernel's preparation reports it
+	}
+	var kept []mutant.Mutant
+	var out []string
+	for _, m := range ms {
+		if m.Kind == mutant.Kernel && m.Edit != nil {
+			compiled := m.Compiled
+			if len(compiled) == 0 {
+				compiled = operator.Compiled(units, m.File, m.Edit.Start, m.Edit.End)
+			}
+			if len(compiled) > 0 && !slices.Contains(compiled, cxx.Emulation.Name) {
+				out = append(out, m.ID)
+				continue
+			}
+		}
+		kept = append(kept, m)
+	}
+	if len(out) > 0 {
+		s.progressf("mutate: %d kernel mutants of code only a GPU compiler sees are left to GPU runs: %s\n", len(out), strings.Join(out, ", "))
+	}
+	return kept, out
 }

@@ -1,39 +1,62 @@
 package schedule
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"gathermut/mutate/catalog"
-	"gathermut/mutate/load"
+	"gathermut/mutate/kernel"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/operator"
 	"gathermut/mutate/testbin"
 )
 
-// kernelState is built once per run: the kernel package's test binary and
-// the baseline of the unmutated kernel.
+// kernelState is built once per run: the kernel's sources, the kernel
+// package's test binary, and per backend the schema library and the
+// coverage baseline on it.
 type kernelState struct {
 	once     sync.Once
-	base     *testbin.Result // the killers on the unmutated kernel
+	src      *kernel.Sources
 	bin      string
-	dir      string
-	notRun   string // every kernel mutant is not run, for this reason
 	err      string // every kernel mutant is an error, for this reason
 	commands []string
+	// numbers are the kernel mutants' numbers in the run (GATHERMUT_MUTANT
+	// for the kernel package's plain test binary, which has no Go switch).
+	numbers map[string]int
+	// gpu is the GPU backend when a GPU compiler built the unmutated
+	// library and the kernel's tests ran on a GPU; nil otherwise, and
+	// gpuWhy says why. emulation is the host emulation, nil without its
+	// compiler (emulationWhy).
+	gpu, emulation       *backendState
+	gpuWhy, emulationWhy string
+	// compiled are the builds that compile each kernel mutant's code.
+	compiled map[string][]string
 	// claimed is set when a worker takes the run's first kernel mutant,
-	// settled once that mutant knows whether the kernel needs preparing
-	// and, if so, it is prepared: in between, the other workers take other
-	// mutants rather than wait on once.
+	// settled once the kernel is prepared: in between, the other workers
+	// take other mutants rather than wait on once.
 	claimed, settled atomic.Bool
+}
+
+// backendState is one backend's schema library and the baseline of the
+// kernel package's tests on it (each test alone, with the kernel's hits).
+type backendState struct {
+	backend kernel.Backend
+	env     string // the build environment (cxx Env name) of its compiler
+	libEnv  string // the variable that points the tests at a library
+	muts    []kernel.Numbered
+	once    sync.Once
+	lib     *kernel.Library
+	dropped map[int]string // not switched: built on their own, and why
+	base    *PackageBaseline
+	err     string
 }
 
 // free reports whether a worker may take a kernel mutant without waiting
@@ -50,190 +73,408 @@ func FindTool(tools []string) (string, bool) {
 	return "", false
 }
 
-// kernelBuild is the backend of a kernel mutant: the kernel library
-// rebuilt from the catalog's Kernel.Sources with the rewrite, and the
-// mutant's expected killers run against it.
-type kernelBuild struct{ r *Runner }
+// kernelBackend judges a kernel mutant: on the GPU when one runs and its
+// compiler compiles the mutant's code, else on the host emulation; switched
+// in that backend's kernel schema when it could be, else in a library of
+// its own; by its expected killers first (a catalog mutant), then by the
+// kernel package's tests that ran its code, in rising cost.
+type kernelBackend struct{ r *Runner }
 
-func (kb kernelBuild) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
+func (kb kernelBackend) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 	r := kb.r
 	k, ks := r.Opts.Kernel, &r.kernel
 	if k == nil {
 		ks.settled.Store(true)
-		return mutant.Result{Status: mutant.Error, Why: "kernel-text entry, but the catalog has no Kernel config"}
+		return mutant.Result{Status: mutant.Error, Why: "kernel mutant, but the catalog has no Kernel recipe"}
 	}
-	if _, ok := FindTool(k.Tools); !ok {
-		ks.settled.Store(true)
-		return mutant.Result{Status: mutant.NotRun, Why: fmt.Sprintf("no compiler (none of %s on PATH)", strings.Join(k.Tools, ", "))}
-	}
-	ks.once.Do(func() { r.prepareKernel(ctx, m.Expected) })
+	ks.once.Do(func() { r.prepareKernel(ctx) })
 	ks.settled.Store(true)
-	res := mutant.Result{Commands: append([]string(nil), ks.commands...)}
-	switch {
-	case ks.err != "":
+	res := mutant.Result{Mode: mutant.ModeKernel, Commands: append([]string(nil), ks.commands...)}
+	if ks.err != "" {
 		res.Status, res.Why = mutant.Error, ks.err
 		return res
-	case ks.notRun != "":
-		res.Status, res.Why = mutant.NotRun, ks.notRun
+	}
+	bs, why := ks.backendFor(m)
+	if bs == nil {
+		res.Status, res.Why = mutant.NotRun, why
 		return res
 	}
-	dir, err := os.MkdirTemp(r.Opts.TempDir, "kernel-")
-	if err != nil {
-		return mutant.Result{Status: mutant.Error, Why: err.Error()}
+	bs.once.Do(func() { r.prepareBackend(ctx, bs) })
+	res.Backend = "kernel-" + string(bs.backend)
+	if bs.lib != nil {
+		res.Commands = append(res.Commands, bs.lib.Command)
 	}
-	defer os.RemoveAll(dir)
-	lib, cmdline, out, err := buildKernel(ctx, r.Prog.Root, k, dir, &m)
-	res.Commands = append(res.Commands, cmdline)
-	if ctx.Err() != nil {
+	if bs.err != "" {
+		res.Status, res.Why = mutant.Error, bs.err
 		return res
 	}
-	if err != nil {
-		res.Status, res.Why, res.Excerpt = mutant.Unviable, "kernel build failed: "+firstLine(out), testbin.Limit(out, 4<<10)
-		res.ExitCode = testbin.ExitCode(err)
-		return res
-	}
-	expected := expectedSet(m)
-	var tests []*TestBaseline
-	for name, t := range ks.base.Tests {
-		tests = append(tests, &TestBaseline{Name: name, Elapsed: t.Elapsed})
-	}
-	limit := func(name string) time.Duration {
-		if t := ks.base.Tests[name]; t != nil {
-			return testTimeout(&TestBaseline{Elapsed: t.Elapsed}, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
+	n := ks.numbers[m.ID]
+	env := []string{bs.libEnv + "=" + bs.lib.Path, fmt.Sprintf("GATHERMUT_MUTANT=%d", n)}
+	if r.Opts.NoSchemata || !bs.lib.Switched[n] {
+		res.ModeNote = "built on its own: " + bs.dropped[n]
+		if r.Opts.NoSchemata {
+			res.ModeNote = "built on its own: --no-schemata"
 		}
-		return r.Opts.TimeoutFloor
-	}
-	if err := r.slots.acquire(ctx); err != nil {
-		return res
-	}
-	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(m.Expected), Env: []string{k.LibEnv + "=" + lib},
-		Timeout: timeoutFor(tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor), TestTimeout: limit})
-	r.slots.release()
-	if run != nil {
-		res.Commands = append(res.Commands, run.Command)
-	}
-	if err != nil {
-		if ctx.Err() == nil {
-			res.Status, res.Why = mutant.Error, err.Error()
+		dir, err := os.MkdirTemp(r.Opts.TempDir, "kernel-")
+		if err != nil {
+			return mutant.Result{Status: mutant.Error, Why: err.Error()}
 		}
-		return res
+		defer os.RemoveAll(dir)
+		if err := r.slots.acquire(ctx); err != nil {
+			return res
+		}
+		t0 := time.Now()
+		lib, out, err := ks.src.BuildMutant(ctx, bs.backend, dir, &m)
+		r.slots.release()
+		r.timing.add(time.Since(t0), 0, 1, 0)
+		if lib != nil {
+			res.Commands = append(res.Commands, lib.Command)
+		}
+		if ctx.Err() != nil {
+			return res
+		}
+		if err != nil {
+			res.Status, res.Why, res.Excerpt = mutant.Unviable, "kernel build failed: "+firstLine(out), testbin.Limit(out, 4<<10)
+			res.ExitCode = testbin.ExitCode(err)
+			return res
+		}
+		env = []string{bs.libEnv + "=" + lib.Path}
 	}
-	v := verdict{skipped: map[string]string{}}
-	v.add(k.Package, run)
-	return v.result(res, m, expected)
+	return r.kernelTests(ctx, m, bs, n, env, res)
 }
 
-// prepareKernel builds the kernel package's test binary and runs the
-// killers against the unmutated kernel: when they all skip (no GPU), every
-// kernel mutant is "not run" with their message.
-func (r *Runner) prepareKernel(ctx context.Context, killers []mutant.TestID) {
+// backendFor picks the backend that judges m: the GPU when there is one
+// and its compiler compiles m's code, else the host emulation when it
+// compiles it. Without a parse of the kernel (a recipe with no Entry) every
+// backend compiles everything.
+func (ks *kernelState) backendFor(m mutant.Mutant) (*backendState, string) {
+	compiled, parsed := ks.compiled[m.ID], ks.src != nil && ks.src.Units != nil
+	compiles := func(bs *backendState) bool { return bs != nil && (!parsed || slices.Contains(compiled, bs.env)) }
+	switch {
+	case compiles(ks.gpu):
+		return ks.gpu, ""
+	case compiles(ks.emulation):
+		return ks.emulation, ""
+	case parsed && len(compiled) == 0:
+		return nil, "no build of the kernel compiles this code"
+	case ks.emulation == nil && ks.emulationWhy != "":
+		return nil, ks.gpuWhy + "; " + ks.emulationWhy
+	case ks.emulation == nil:
+		return nil, ks.gpuWhy
+	}
+	return nil, fmt.Sprintf("only a GPU compiler compiles this code (%s), and no GPU runs here: %s", strings.Join(compiled, ", "), ks.gpuWhy)
+}
+
+// prepareKernel reads the kernel, builds the kernel package's test binary,
+// numbers the run's kernel mutants, and finds the backends: the GPU when
+// its compiler builds the unmutated library and the expected killers run
+// on it (not skipped for want of a device), the host emulation when its
+// compiler is there.
+func (r *Runner) prepareKernel(ctx context.Context) {
 	k, ks := r.Opts.Kernel, &r.kernel
-	ks.dir = r.Prog.Dir(k.Package)
-	if ks.dir == "" {
+	var err error
+	if ks.src, err = kernel.Read(r.Prog.Root, k); err != nil {
+		ks.err = "kernel sources: " + err.Error()
+		return
+	}
+	dir := r.Prog.Dir(k.Package)
+	if dir == "" {
 		ks.err = fmt.Sprintf("kernel package %s is not a package of module %s", k.Package, r.Prog.Module)
 		return
 	}
 	ks.bin = filepath.Join(r.Opts.TempDir, "kernel.test")
+	if err := r.slots.acquire(ctx); err != nil {
+		return
+	}
 	cmdline, out, err := testbin.Go(ctx, r.Prog.Root, "test", "-c", "-o", ks.bin, k.Package)
+	r.slots.release()
 	ks.commands = append(ks.commands, cmdline)
 	if err != nil {
 		ks.err = "kernel package test build failed: " + firstLine(compileError(out))
 		return
 	}
-	dir := filepath.Join(r.Opts.TempDir, "kernel-base")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		ks.err = err.Error()
+	ks.numbers, ks.compiled = map[string]int{}, map[string][]string{}
+	var muts []mutant.Mutant
+	for _, m := range r.kernelMutants {
+		mm := m
+		if len(mm.Compiled) == 0 && mm.Edit != nil && ks.src.Units != nil {
+			mm.Compiled = operator.Compiled(ks.src.Units, mm.File, mm.Edit.Start, mm.Edit.End)
+		}
+		ks.numbers[mm.ID] = len(ks.numbers) + 1
+		ks.compiled[mm.ID] = mm.Compiled
+		muts = append(muts, mm)
+	}
+	if tool, ok := FindTool(k.Tools); ok {
+		r.probeGPU(ctx, tool)
+	} else {
+		ks.gpuWhy = fmt.Sprintf("no compiler (none of %s on PATH)", strings.Join(k.Tools, ", "))
+	}
+	switch _, ok := FindTool(k.EmulationTools); {
+	case len(k.Emulation) == 0 || k.EmulationEnv == "":
+		// the recipe has no emulation: the GPU alone judges
+	case !ok:
+		ks.emulationWhy = fmt.Sprintf("no host emulation compiler (none of %s on PATH)", strings.Join(k.EmulationTools, ", "))
+	default:
+		ks.emulation = &backendState{backend: kernel.Emulation, env: kernel.Emulation.Env(""), libEnv: k.EmulationEnv}
+	}
+	for i := range muts {
+		if bs, _ := ks.backendFor(muts[i]); bs != nil {
+			bs.muts = append(bs.muts, kernel.Numbered{Num: ks.numbers[muts[i].ID], Mutant: &muts[i]})
+		}
+	}
+}
+
+// probeGPU builds the unmutated GPU library and runs the kernel
+// package's tests on it: when some run (not all skipped for want of a
+// device), the GPU backend is there.
+func (r *Runner) probeGPU(ctx context.Context, tool string) {
+	k, ks := r.Opts.Kernel, &r.kernel
+	dir := filepath.Join(r.Opts.TempDir, "kernel-probe")
+	if err := r.slots.acquire(ctx); err != nil {
 		return
 	}
-	lib, cmdline, out, err := buildKernel(ctx, r.Prog.Root, k, dir, nil)
-	ks.commands = append(ks.commands, cmdline)
+	lib, out, err := ks.src.Build(ctx, kernel.GPU, dir, nil)
+	r.slots.release()
+	if lib != nil {
+		ks.commands = append(ks.commands, lib.Command)
+	}
 	if err != nil {
-		ks.err = "unmutated kernel does not build: " + firstLine(out)
+		ks.gpuWhy = "the unmutated kernel does not build with " + filepath.Base(tool) + ": " + firstLine(out)
 		return
 	}
-	run, err := testbin.Run(ctx, testbin.Options{Binary: ks.bin, Dir: ks.dir, Package: k.Package, Run: killerPattern(killers), Env: []string{k.LibEnv + "=" + lib}, Timeout: r.Opts.BaselineTimeout})
+	run, err := r.gpuRun(ctx, testbin.Options{Binary: ks.bin, Dir: r.Prog.Dir(k.Package), Package: k.Package,
+		Env: []string{k.LibEnv + "=" + lib.Path}, Timeout: r.Opts.BaselineTimeout})
 	if err != nil {
-		ks.err = err.Error()
+		ks.gpuWhy = err.Error()
 		return
 	}
 	ks.commands = append(ks.commands, run.Command)
-	ks.base = run
-	if failed := run.Failed(); len(failed) > 0 {
-		ks.err = "kernel baseline failing: " + strings.Join(failed, ", ")
-		return
-	}
 	if len(run.Ran()) == 0 {
-		var skipped []string
+		ks.gpuWhy = "the kernel's tests skip on the GPU library"
 		for name, t := range run.Tests {
 			if t.Action == "skip" {
-				skipped = append(skipped, k.Package+"."+name+": "+testbin.SkipMessage(t.Output))
+				ks.gpuWhy = "skipped: " + k.Package + "." + name + ": " + testbin.SkipMessage(t.Output)
+				break
 			}
 		}
-		if len(skipped) > 0 {
-			ks.notRun = "skipped: " + skipped[0]
-		} else {
-			ks.err = "no kernel killer ran against the unmutated kernel"
-		}
+		return
 	}
+	ks.gpu = &backendState{backend: kernel.GPU, env: kernel.GPU.Env(tool), libEnv: k.LibEnv}
 }
 
-func killerPattern(ids []mutant.TestID) string {
-	var names []string
-	for _, id := range ids {
-		names = append(names, regexp.QuoteMeta(id.Name))
+// prepareBackend builds the backend's kernel schema (every mutant it
+// judges that can be switched) and runs the kernel package's tests on it,
+// each alone with the kernel's hits: a kernel mutant then runs the tests
+// that ran its code.
+func (r *Runner) prepareBackend(ctx context.Context, bs *backendState) {
+	k, ks := r.Opts.Kernel, &r.kernel
+	dir := filepath.Join(r.Opts.TempDir, "kernel-schema-"+string(bs.backend))
+	if err := r.slots.acquire(ctx); err != nil {
+		bs.err = "interrupted"
+		return
 	}
-	return "^(" + strings.Join(names, "|") + ")$"
+	t0 := time.Now()
+	lib, dropped, out, err := ks.src.BuildSchema(ctx, bs.backend, bs.env, dir, bs.muts, 8)
+	r.slots.release()
+	r.timing.addKernelSchema(time.Since(t0))
+	if err != nil {
+		bs.err = fmt.Sprintf("kernel schema (%s) does not build: %v", bs.backend, err)
+		if out != "" {
+			bs.err += ": " + firstLine(out)
+		}
+		return
+	}
+	bs.lib, bs.dropped = lib, dropped
+	pb, err := runPackageBaseline(ctx, r.Prog, k.Package, packageOptions{
+		Binary: ks.bin, Hits: lib.Sites, HitsEnv: "GATHERMUT_KERNEL_HITS", Env: []string{bs.libEnv + "=" + lib.Path},
+		TempDir: r.Opts.TempDir, Timeout: r.Opts.BaselineTimeout, Slots: r.slots, GPU: r.gpuSlotsFor(bs),
+	})
+	if err != nil {
+		bs.err = fmt.Sprintf("kernel baseline (%s): %v", bs.backend, err)
+		return
+	}
+	bs.base = pb
+	r.kernelMu.Lock()
+	defer r.kernelMu.Unlock()
+	r.kernelNotes = append(r.kernelNotes, fmt.Sprintf("kernel on %s: schema of %d mutants in %d round(s) (%d built on their own), %d tests each alone (%.1f s)",
+		bs.backend, len(lib.Switched), lib.Rounds, len(dropped), len(pb.Names), pb.Elapsed.Seconds()))
 }
 
-// buildKernel copies the kernel sources into dir/src (with m's rewrite
-// applied when m is not nil) and runs the build command; it returns the
-// built library's path.
-func buildKernel(ctx context.Context, root string, k *catalog.Kernel, dir string, m *mutant.Mutant) (lib, cmdline, out string, err error) {
-	src := filepath.Join(dir, "src")
-	lib = filepath.Join(dir, "out", "libkernel.so")
-	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
-		return "", "", "", err
+// gpuSlotsFor returns the GPU slots a backend's test processes take: the
+// GPU's, nil for the emulation.
+func (r *Runner) gpuSlotsFor(bs *backendState) slots {
+	if bs.backend == kernel.GPU {
+		return r.gpuSlots
 	}
-	placed := m == nil
-	for _, glob := range k.Sources {
-		matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(glob)))
-		if err != nil {
-			return "", "", "", fmt.Errorf("kernel source glob %q: %w", glob, err)
+	return nil
+}
+
+// gpuRun runs a test process that uses the GPU, in one of the run's GPU
+// slots: a GPU serves few processes at once, whatever -j.
+func (r *Runner) gpuRun(ctx context.Context, o testbin.Options) (*testbin.Result, error) {
+	if r.gpuSlots != nil {
+		if err := r.gpuSlots.acquire(ctx); err != nil {
+			return nil, err
 		}
-		for _, path := range matches {
-			rel, _ := filepath.Rel(root, path)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return "", "", "", err
-			}
-			if m != nil && filepath.ToSlash(rel) == m.File {
-				if data, err = m.Apply(data); err != nil {
-					return "", "", "", err
+		defer r.gpuSlots.release()
+	}
+	if err := r.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer r.slots.release()
+	return testbin.Run(ctx, o)
+}
+
+// kernelTests runs a kernel mutant's tests: its expected killers alone
+// first (a catalog mutant), then the kernel package's other tests that
+// ran its code on the backend's schema (its site, or for a mutant built
+// on its own its function's probe), in processes of rising cost. An
+// expected killer that times out is run again alone, with the GPU to
+// itself and twice the time, before the mutant is reported not killed by
+// it: a GPU shared by many processes can slow a correct test past its
+// limit.
+func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendState, n int, env []string, res mutant.Result) mutant.Result {
+	k := r.Opts.Kernel
+	pb := bs.base
+	expected := map[string]bool{}
+	killers := map[string]bool{}
+	for _, e := range m.Expected {
+		expected[e.String()] = true
+		if e.Package != k.Package {
+			return mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer %s is not a test of the kernel package %s", e, k.Package), Mode: res.Mode}
+		}
+		killers[e.Name] = true
+	}
+	site, hasSite := bs.lib.SiteOf[n]
+	var first, rest pkgRun
+	first.pkg, rest.pkg = pb, pb
+	for _, name := range pb.Names {
+		t := pb.Tests[name]
+		if t.Status != BasePass && t.Status != BaseSkip {
+			continue
+		}
+		switch {
+		case killers[name]:
+			first.tests = append(first.tests, t)
+		case hasSite && t.HitSite(site), !hasSite && t.hitAny():
+			rest.tests = append(rest.tests, t)
+		}
+	}
+	for name := range killers {
+		if _, ok := pb.Tests[name]; !ok {
+			first.tests = append(first.tests, &TestBaseline{Name: name, Status: BaseGone})
+		}
+	}
+	var groups []pkgRun
+	if len(first.tests) > 0 {
+		groups = append(groups, first)
+	}
+	if len(rest.tests) > 0 {
+		groups = append(groups, byCost(rest, false)...)
+	}
+	if len(groups) == 0 {
+		res.Status, res.Why, res.Mode = mutant.Survived, "not covered by any test", mutant.ModeStatic
+		return res
+	}
+	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
+	v := verdict{skipped: map[string]string{}}
+	for i, g := range groups {
+		opts := testbin.Options{Binary: r.kernel.bin, Dir: pb.Dir, Package: pb.Path, Run: g.runPattern(), Failfast: m.Catalog == nil,
+			Env: env, Timeout: timeoutFor(g.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
+			TestTimeout: func(name string) time.Duration {
+				if t := pb.Tests[name]; t != nil {
+					return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
 				}
-				placed = true
+				return r.Opts.TimeoutFloor
+			}}
+		t0 := time.Now()
+		run, err := r.kernelRun(ctx, bs, opts)
+		r.timing.add(0, time.Since(t0), 0, 1)
+		if run != nil {
+			res.Commands = append(res.Commands, run.Command)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				res.Status, res.Why = mutant.Error, err.Error()
 			}
-			dst := filepath.Join(src, rel)
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return "", "", "", err
-			}
-			if err := os.WriteFile(dst, data, 0o644); err != nil {
-				return "", "", "", err
+			return res
+		}
+		if run.TimedOut && i == 0 && len(first.tests) > 0 {
+			// the expected killers timed out: alone, with the GPU to
+			// themselves and twice the time, before that stands
+			opts.Timeout *= 2
+			base := opts.TestTimeout
+			opts.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
+			t0 := time.Now()
+			again, err := r.kernelRunAlone(ctx, bs, opts)
+			r.timing.add(0, time.Since(t0), 0, 1)
+			if err == nil {
+				res.Commands = append(res.Commands, again.Command)
+				res.ModeNote = strings.TrimSpace(res.ModeNote + " expected killers timed out among other processes, run again alone")
+				run = again
 			}
 		}
+		v.add(pb.Path, run)
+		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
+			break
+		}
 	}
-	if !placed {
-		return "", "", "", fmt.Errorf("kernel file %s is not among the Kernel.Sources %v", m.File, k.Sources)
+	return v.result(res, m, expected)
+}
+
+// kernelRun runs a kernel mutant's test process: a GPU backend's in a GPU
+// slot.
+func (r *Runner) kernelRun(ctx context.Context, bs *backendState, o testbin.Options) (*testbin.Result, error) {
+	if bs.backend == kernel.GPU {
+		return r.gpuRun(ctx, o)
 	}
-	var argv []string
-	for _, a := range k.Build {
-		argv = append(argv, strings.NewReplacer("{src}", src, "{out}", lib).Replace(a))
+	if err := r.slots.acquire(ctx); err != nil {
+		return nil, err
 	}
-	if len(argv) == 0 {
-		return "", "", "", fmt.Errorf("kernel: empty Build command")
+	defer r.slots.release()
+	return testbin.Run(ctx, o)
+}
+
+// kernelRunAlone runs a test process with every GPU slot taken (on the
+// emulation, like kernelRun).
+func (r *Runner) kernelRunAlone(ctx context.Context, bs *backendState, o testbin.Options) (*testbin.Result, error) {
+	if bs.backend != kernel.GPU || r.gpuSlots == nil {
+		return r.kernelRun(ctx, bs, o)
 	}
-	cmd := testbin.Command(ctx, root, load.Env(), argv...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
-	return lib, testbin.CommandLine(root, argv), buf.String(), err
+	taken := 0
+	defer func() {
+		for ; taken > 0; taken-- {
+			r.gpuSlots.release()
+		}
+	}()
+	for taken < cap(r.gpuSlots) {
+		if err := r.gpuSlots.acquire(ctx); err != nil {
+			return nil, err
+		}
+		taken++
+	}
+	if err := r.slots.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer r.slots.release()
+	return testbin.Run(ctx, o)
+}
+
+// hitAny reports whether the test ran any kernel site (the kernel at all).
+func (t *TestBaseline) hitAny() bool {
+	for _, b := range t.hits {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// KernelNotes are the lines the kernel preparation printed, sorted.
+func (r *Runner) KernelNotes() []string {
+	r.kernelMu.Lock()
+	defer r.kernelMu.Unlock()
+	out := append([]string(nil), r.kernelNotes...)
+	sort.Strings(out)
+	return out
 }

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,6 +20,11 @@ type Options struct {
 	// BaselineTimeout limits a run of the unmutated kernel's killers.
 	BaselineTimeout time.Duration
 	Kernel          *catalog.Kernel
+	// GPUJobs bounds the test processes that use the GPU at once.
+	GPUJobs int
+	// NoSchemata builds every kernel mutant on its own (the kernel schema
+	// still gives the coverage).
+	NoSchemata bool
 }
 
 // Runner runs mutants against the tests that can observe them.
@@ -40,6 +46,17 @@ type Runner struct {
 	slots  slots
 	redMu  sync.Mutex
 	cancel context.CancelFunc
+
+	// kernelMutants are the run's kernel mutants that are to be judged
+	// (set by Run): the kernel schema holds them.
+	kernelMutants []mutant.Mutant
+	// gpuSlots bound the test processes that use the GPU at once (nil
+	// where no GPU compiler is on PATH): a GPU serves few processes at
+	// once, whatever -j.
+	gpuSlots    slots
+	slotsOnce   sync.Once
+	kernelMu    sync.Mutex
+	kernelNotes []string
 }
 
 // timing adds up where workers spent their time.
@@ -47,6 +64,13 @@ type timing struct {
 	mu                   sync.Mutex
 	overlayBuilds, tests time.Duration
 	builds, runs         int
+	kernelSchema         time.Duration
+}
+
+func (t *timing) addKernelSchema(d time.Duration) {
+	t.mu.Lock()
+	t.kernelSchema += d
+	t.mu.Unlock()
 }
 
 func (t *timing) add(build, run time.Duration, builds, runs int) {
@@ -62,8 +86,12 @@ func (t *timing) add(build, run time.Duration, builds, runs int) {
 // one goroutine at a time) as each finishes. Mutants not judged when ctx is
 // cancelled are reported Interrupted (no verdict).
 func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.Outcome)) []mutant.Outcome {
-	if r.slots == nil {
-		r.slots = newSlots(r.Opts.Jobs)
+	r.initSlots()
+	r.kernelMutants = nil
+	for _, m := range ms {
+		if m.Kind == mutant.Kernel && m.Runs() {
+			r.kernelMutants = append(r.kernelMutants, m)
+		}
 	}
 	ctx, r.cancel = context.WithCancel(ctx)
 	defer r.cancel()
@@ -187,6 +215,9 @@ func (r *Runner) One(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if res.Mode == "" {
 		res.Mode = mutant.ModeStatic
 	}
+	if res.Backend == "" {
+		res.Backend = mutant.BackendOf(m, res)
+	}
 	if r.Schema != nil && m.Kind == mutant.Go && res.Mode == mutant.ModeOverlay && res.ModeNote == "" {
 		res.ModeNote = r.Schema.whyNotSwitched(m)
 	}
@@ -233,4 +264,33 @@ func (r *Runner) one(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return static(m)
 	}
 	return r.backendFor(m).judge(ctx, m)
+}
+
+// initSlots makes the run's process slots and, where a GPU compiler is on
+// PATH, its GPU slots.
+func (r *Runner) initSlots() {
+	r.slotsOnce.Do(func() {
+		if r.slots == nil {
+			r.slots = newSlots(r.Opts.Jobs)
+		}
+		if k := r.Opts.Kernel; k != nil {
+			if _, ok := FindTool(k.Tools); ok {
+				r.gpuSlots = newSlots(max(r.Opts.GPUJobs, 1))
+			}
+		}
+	})
+}
+
+// gpuSlotsOf returns the GPU slots a test process of package path takes:
+// where a GPU compiler is on PATH (gpuSlots is set), the kernel package's
+// and its importers' tests may run on the GPU.
+func (r *Runner) gpuSlotsOf(path string) slots {
+	if r.gpuSlots == nil || r.Opts.Kernel == nil {
+		return nil
+	}
+	k := r.Opts.Kernel.Package
+	if path == k || slices.Contains(r.Prog.Observers(k), path) {
+		return r.gpuSlots
+	}
+	return nil
 }

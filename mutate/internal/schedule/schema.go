@@ -21,6 +21,7 @@ import (
 
 	"github.com/sourcegraph/conc/pool"
 
+	"gathermut/mutate/goasm"
 	"gathermut/mutate/internal/cache"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/schema"
@@ -48,6 +49,7 @@ type schemaRun struct {
 	binaries  map[string]*future[*binary]
 	baselines map[string]*future[*PackageBaseline]
 	unusable  map[string]string // observing package -> why its schema binary is not used
+	runner    *Runner           // the run's runner (its GPU slots), once it exists
 	builds    time.Duration     // summed over builds
 	rounds    int
 }
@@ -184,15 +186,20 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	replace := map[string]string{}
 	next := 0
 	for i, path := range paths {
-		entries, sources, err := sr.entries(r, path)
+		entries, sources, asm, err := sr.entries(r, path)
 		if err != nil {
 			return nil, err
 		}
-		if len(entries) == 0 {
+		if len(entries) == 0 && len(asm) == 0 {
 			continue
 		}
 		if next, err = sr.renderPackage(r, i, path, entries, sources, next, replace); err != nil {
 			return nil, err
+		}
+		if len(asm) > 0 {
+			if next, err = sr.renderAsm(r, r.pkgs[path], filepath.Join(r.dir, fmt.Sprintf("p%d", i)), asm, next, replace); err != nil {
+				return nil, err
+			}
 		}
 	}
 	r.sites = max(next, 1)
@@ -211,12 +218,20 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 // entries are a package's schema entries in render r: each mutant's
 // switch (a dropped one keeps only its probe), a constant's switched
 // uses, the probes at a variable's readers; sources holds the files
-// they are in.
-func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string][]byte, error) {
+// they are in. Its assembly mutants (not dropped) come apart: their
+// switches are whole routines (renderAsm).
+func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string][]byte, []mutant.Mutant, error) {
 	root := sr.s.root
 	var entries []schema.Entry
+	var asm []mutant.Mutant
 	sources := map[string][]byte{}
 	for _, m := range sr.byPkg[path] {
+		if m.Schema.Kind == mutant.AsmSite {
+			if _, gone := r.dropped[m.ID]; !gone {
+				asm = append(asm, m)
+			}
+			continue
+		}
 		site := *m.Schema
 		if _, gone := r.dropped[m.ID]; gone && site.Switched() {
 			site = mutant.Site{Probe: m.Schema.Probe}
@@ -229,7 +244,7 @@ func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string
 			// mutated constant gives it; they also count its coverage
 			for _, u := range site.Uses {
 				if err := readSource(sources, root, u.File); err != nil {
-					return nil, nil, err
+					return nil, nil, nil, err
 				}
 				use := &mutant.Site{Kind: mutant.ExprSite, Start: u.Start, End: u.End, Type: u.Type, Text: u.Text, Probe: -1}
 				entries = append(entries, schema.Entry{N: sr.number[m.ID], File: u.File, Site: use})
@@ -238,7 +253,7 @@ func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string
 			continue
 		}
 		if err := readSource(sources, root, m.File); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		entries = append(entries, schema.Entry{N: sr.number[m.ID], File: m.File, Site: &site, NoCover: m.Schema.Readers != nil})
 		if site.Switched() {
@@ -246,12 +261,12 @@ func (sr *schemaRun) entries(r *render, path string) ([]schema.Entry, map[string
 		}
 		for _, rd := range m.Schema.Readers {
 			if err := readSource(sources, root, rd.File); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			entries = append(entries, schema.Entry{N: sr.number[m.ID], File: rd.File, Site: &mutant.Site{Probe: rd.At}})
 		}
 	}
-	return entries, sources, nil
+	return entries, sources, asm, nil
 }
 
 // renderPackage renders package path (the i-th) from its entries, its
@@ -263,9 +278,11 @@ func (sr *schemaRun) renderPackage(r *render, i int, path string, entries []sche
 	if err != nil {
 		return 0, err
 	}
-	sp, nextSite, err := schema.Render(names, sources, entries, next)
-	if err != nil {
-		return 0, err
+	sp, nextSite := &schema.Package{Files: map[string]*schema.File{}, Cover: map[int][]int{}}, next
+	if len(entries) > 0 {
+		if sp, nextSite, err = schema.Render(names, sources, entries, next); err != nil {
+			return 0, err
+		}
 	}
 	pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
 	r.pkgs[path] = pkg
@@ -298,11 +315,16 @@ func (sr *schemaRun) writeSupport(r *render, i int, path string, replace map[str
 	if pkg == nil {
 		return nil
 	}
-	name := filepath.Join(pkg.dir, "zz_gathermut_schema.go")
+	// The support file sorts first among the package's files: Go
+	// initializes package variables in file order where no dependency
+	// says otherwise, and an assembly routine that a variable's
+	// initializer calls (a CPU feature check) reads the switch without
+	// the compiler seeing it.
+	name := filepath.Join(pkg.dir, "0gathermut_schema.go")
 	for j := 0; fileExists(name); j++ {
-		name = filepath.Join(pkg.dir, fmt.Sprintf("zz_gathermut_schema%d.go", j))
+		name = filepath.Join(pkg.dir, fmt.Sprintf("0gathermut_schema%d.go", j))
 	}
-	out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "zz_gathermut_schema.go")
+	out := filepath.Join(r.dir, fmt.Sprintf("p%d", i), "0gathermut_schema.go")
 	if err := os.WriteFile(out, schema.Support(sr.s.prog.Name(path), pkg.names, r.sites), 0o644); err != nil {
 		return err
 	}
@@ -421,6 +443,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		}
 		pb, err := runPackageBaseline(ctx, sr.s.prog, obs, packageOptions{
 			Binary: b.path, Hits: b.r.sites, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
+			GPU: sr.gpu(obs),
 		})
 		if err != nil {
 			return nil, err
@@ -751,4 +774,70 @@ func (sr *schemaRun) baselineReady(obs string) bool {
 	f := sr.baselines[obs]
 	sr.mu.Unlock()
 	return f != nil && f.done.Load()
+}
+
+// renderAsm renders the package's assembly mutants (package goasm: each
+// routine that holds one dispatches at its entry to a copy with the
+// mutant made) from coverage site next on, writing each file under dir
+// and into replace; it returns the next free site.
+func (sr *schemaRun) renderAsm(r *render, pkg *schemaPkg, dir string, asm []mutant.Mutant, next int, replace map[string]string) (int, error) {
+	byFile := map[string][]mutant.Mutant{}
+	var files []string
+	for _, m := range asm {
+		if byFile[m.File] == nil {
+			files = append(files, m.File)
+		}
+		byFile[m.File] = append(byFile[m.File], m)
+	}
+	sort.Strings(files)
+	for _, rel := range files {
+		orig := filepath.Join(sr.s.root, filepath.FromSlash(rel))
+		src, err := os.ReadFile(orig)
+		if err != nil {
+			return next, err
+		}
+		f, err := goasm.Parse(src)
+		if err != nil {
+			return next, fmt.Errorf("lab: %s: %w", rel, err)
+		}
+		var sms []goasm.SchemaMutant
+		for _, m := range byFile[rel] {
+			am, err := f.MutantAt(m.Operator, m.Edit.Start, m.Edit.End, m.Edit.Text)
+			if err != nil {
+				return next, fmt.Errorf("lab: %s: mutant %s: %w", rel, m.ID, err)
+			}
+			sms = append(sms, goasm.SchemaMutant{Num: sr.number[m.ID], Mutant: am})
+		}
+		sch, err := goasm.Render(f, sms, goasm.Names{Active: pkg.names.Active, Hits: pkg.names.Hits}, next)
+		if err != nil {
+			return next, fmt.Errorf("lab: %s: %w", rel, err)
+		}
+		out := filepath.Join(dir, filepath.Base(rel))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return next, err
+		}
+		if err := os.WriteFile(out, sch.Src, 0o644); err != nil {
+			return next, err
+		}
+		replace[orig] = out
+		pkg.files[out] = rel
+		pkg.files[orig] = rel
+		for _, m := range byFile[rel] {
+			for _, routine := range sch.Routines[sr.number[m.ID]] {
+				r.site[m.ID] = append(r.site[m.ID], sch.SiteOf[routine])
+			}
+			r.switched[m.ID] = true
+		}
+		next += len(sch.SiteOf)
+	}
+	return next, nil
+}
+
+// gpu returns the GPU slots of the run's runner for obs's baseline (see
+// Runner.gpuSlotsOf); nil before the runner exists.
+func (sr *schemaRun) gpu(obs string) slots {
+	if sr.runner == nil {
+		return nil
+	}
+	return sr.runner.gpuSlotsOf(obs)
 }

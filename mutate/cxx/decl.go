@@ -1,0 +1,411 @@
+package cxx
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Func is a function definition found in a file: its name (Struct::name
+// for a member), whether it is device code, and its body.
+type Func struct {
+	Name   string
+	Device bool
+	// Specs are the tokens before the name (template head, specifiers,
+	// return type): where __device__ / __global__ are looked for.
+	Specs []Token
+	// Body is the compound statement, parsed; BodyErr says why it could
+	// not be (then the function gets no mutants and the error is
+	// reported by Mutants).
+	Body    *Stmt
+	BodyErr error
+	// Open and Close are the byte offsets of the body's braces,
+	// ParamsStart that of the parameter list's opening parenthesis.
+	Open, Close, ParamsStart int
+}
+
+// Source is a parsed file: its active tokens (what the compiler sees in
+// the unit's Env, comments and directives dropped) and its functions.
+type Source struct {
+	Name  string
+	Src   []byte
+	Toks  []Token
+	Funcs []*Func
+	// Templates are the names declared with a template head in any file
+	// of the unit: a < after one of them opens a template argument list.
+	Templates map[string]bool
+	// Types are the names that name a type (struct, class, typedef,
+	// template type parameters, the fixed-width integer types): a
+	// parenthesized one starts a cast.
+	Types map[string]bool
+}
+
+// deviceMarkers are the specifiers that make a function device code. A
+// macro counts when its replacement, expanded, holds one of them (GM_DEV is
+// "__device__ __forceinline__"); the markers themselves are not expanded,
+// so the emulation's empty definitions of them do not hide them.
+var deviceMarkers = map[string]bool{"__device__": true, "__global__": true}
+
+// Parse finds the function definitions of every file of the unit and parses
+// the bodies of the device functions.
+func Parse(u *Unit) ([]*Source, error) {
+	templates, types := map[string]bool{}, map[string]bool{}
+	var srcs []*Source
+	for _, name := range u.Order {
+		ft := u.Files[name]
+		s := &Source{Name: name, Src: ft.Src, Templates: templates, Types: types}
+		for i, t := range ft.Tokens {
+			if ft.Active[i] && t.Kind != Directive && t.Kind != Comment {
+				s.Toks = append(s.Toks, t)
+			}
+		}
+		collectNames(s.Toks, templates, types)
+		srcs = append(srcs, s)
+	}
+	for _, s := range srcs {
+		if err := s.scan(u); err != nil {
+			return nil, fmt.Errorf("cxx: %s: %w", s.Name, err)
+		}
+	}
+	return srcs, nil
+}
+
+// collectNames records the names introduced by struct/class/typedef/using
+// and template heads.
+func collectNames(toks []Token, templates, types map[string]bool) {
+	for _, t := range []string{"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t", "size_t", "intptr_t", "ptrdiff_t"} {
+		types[t] = true
+	}
+	for i := 0; i < len(toks); i++ {
+		switch toks[i].Text {
+		case "struct", "class", "union", "enum":
+			// a type parameter "class C" in a template head is a type too
+			if name := typeName(toks[i+1:]); name != "" {
+				types[name] = true
+			}
+		case "typedef":
+			// the name is the last identifier before ';' outside parentheses
+			depth, last := 0, ""
+			for j := i + 1; j < len(toks) && !(depth == 0 && toks[j].Text == ";"); j++ {
+				switch toks[j].Text {
+				case "(":
+					depth++
+				case ")":
+					depth--
+				}
+				if toks[j].Kind == Ident && depth <= 1 {
+					last = toks[j].Text
+				}
+			}
+			if last != "" {
+				types[last] = true
+			}
+		case "template":
+			if i+1 >= len(toks) || toks[i+1].Text != "<" {
+				continue
+			}
+			close := matchAngle(toks, i+1)
+			if close < 0 {
+				continue
+			}
+			for j := i + 2; j < close; j++ {
+				if (toks[j].Text == "class" || toks[j].Text == "typename") && j+1 < close && toks[j+1].Kind == Ident {
+					types[toks[j+1].Text] = true
+				}
+			}
+			// the declared name: the identifier before the first '(' or
+			// '{' or ';' after the head (a function or a struct)
+			name := ""
+			for j := close + 1; j < len(toks); j++ {
+				tx := toks[j].Text
+				if tx == "(" || tx == "{" || tx == ";" || tx == "=" {
+					break
+				}
+				if toks[j].Kind == Ident && tx != "struct" && tx != "class" {
+					name = tx
+				}
+			}
+			if name != "" {
+				templates[name] = true
+			}
+		}
+	}
+}
+
+// matchAngle returns the index of the > closing the < at open, counting
+// nested <>, (), and >> as two closers; -1 if there is none.
+func matchAngle(toks []Token, open int) int {
+	depth, paren := 0, 0
+	for j := open; j < len(toks); j++ {
+		switch toks[j].Text {
+		case "(":
+			paren++
+		case ")":
+			paren--
+		case "<":
+			if paren == 0 {
+				depth++
+			}
+		case ">":
+			if paren == 0 {
+				depth--
+			}
+		case ">>":
+			if paren == 0 {
+				depth -= 2
+			}
+		case ";", "{", "}":
+			return -1
+		}
+		if depth <= 0 && paren == 0 {
+			return j
+		}
+	}
+	return -1
+}
+
+// matchClose returns the index of the token closing the bracket at open.
+func matchClose(toks []Token, open int) int {
+	pairs := map[string]string{"(": ")", "[": "]", "{": "}"}
+	want := pairs[toks[open].Text]
+	depth := 0
+	for j := open; j < len(toks); j++ {
+		switch toks[j].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				if toks[j].Text != want {
+					return -1
+				}
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+type scope struct {
+	name   string // the struct's name, "" for a namespace or linkage block
+	isType bool
+}
+
+// scan walks the file's declarations: struct and class bodies and linkage
+// blocks are entered, initializers skipped, and each function definition
+// recorded (its body parsed when it is device code).
+func (s *Source) scan(u *Unit) error {
+	toks := s.Toks
+	var scopes []scope
+	start := 0 // first token of the declaration being read
+	for i := 0; i < len(toks); i++ {
+		t := toks[i].Text
+		switch t {
+		case ";":
+			start = i + 1
+		case ":":
+			// an access specifier (public:) ends nothing but itself
+			if i > 0 && (toks[i-1].Text == "public" || toks[i-1].Text == "private" || toks[i-1].Text == "protected") {
+				start = i + 1
+			}
+		case "}":
+			if len(scopes) == 0 {
+				return fmt.Errorf("offset %d: unbalanced }", toks[i].Start)
+			}
+			scopes = scopes[:len(scopes)-1]
+			start = i + 1
+		case "(", "[":
+			c := matchClose(toks, i)
+			if c < 0 {
+				return fmt.Errorf("offset %d: unbalanced %s", toks[i].Start, t)
+			}
+			i = c
+		case "{":
+			seg := toks[start:i]
+			kind, name := classify(seg)
+			switch kind {
+			case declType:
+				scopes = append(scopes, scope{name: name, isType: true})
+				start = i + 1
+			case declBlock:
+				scopes = append(scopes, scope{})
+				start = i + 1
+			case declFunc:
+				c := matchClose(toks, i)
+				if c < 0 {
+					return fmt.Errorf("offset %d: unbalanced {", toks[i].Start)
+				}
+				f := s.function(u, seg, name, scopes, i, c)
+				s.Funcs = append(s.Funcs, f)
+				i, start = c, c+1
+			default:
+				c := matchClose(toks, i)
+				if c < 0 {
+					return fmt.Errorf("offset %d: unbalanced {", toks[i].Start)
+				}
+				i = c
+			}
+		}
+	}
+	if len(scopes) != 0 {
+		return fmt.Errorf("unbalanced { at end of file")
+	}
+	return nil
+}
+
+type declKind int
+
+const (
+	declOther declKind = iota
+	declType           // struct/class/union/enum body
+	declBlock          // extern "C" { or namespace {
+	declFunc           // a function definition's body
+)
+
+// classify says what the { after seg opens, and the name it belongs to.
+func classify(seg []Token) (declKind, string) {
+	if len(seg) == 0 {
+		return declOther, ""
+	}
+	hasParen, hasAssign := false, false
+	for _, t := range seg {
+		switch t.Text {
+		case "(":
+			hasParen = true
+		case "=":
+			hasAssign = true
+		}
+	}
+	if hasAssign {
+		return declOther, ""
+	}
+	if (seg[0].Text == "extern" && len(seg) == 2 && seg[1].Kind == String) || seg[0].Text == "namespace" {
+		return declBlock, ""
+	}
+	// the last parenthesized group before the brace (skipping trailing
+	// const/noexcept/override) is a function's parameter list
+	last := len(seg) - 1
+	for last >= 0 && (seg[last].Text == "const" || seg[last].Text == "noexcept" || seg[last].Text == "override") {
+		last--
+	}
+	if hasParen && last >= 0 && seg[last].Text == ")" {
+		depth := 0
+		for j := last; j >= 0; j-- {
+			switch seg[j].Text {
+			case ")":
+				depth++
+			case "(":
+				depth--
+			}
+			if depth == 0 {
+				if j > 0 && seg[j-1].Kind == Ident {
+					return declFunc, seg[j-1].Text
+				}
+				return declOther, ""
+			}
+		}
+		return declOther, ""
+	}
+	for j := 0; j < len(seg); j++ {
+		switch seg[j].Text {
+		case "template":
+			// the template head's "class T" parameters are not the type
+			if j+1 < len(seg) && seg[j+1].Text == "<" {
+				if c := matchAngle(seg, j+1); c > 0 {
+					j = c
+				}
+			}
+		case "struct", "class", "union", "enum":
+			return declType, typeName(seg[j+1:])
+		}
+	}
+	return declOther, ""
+}
+
+func (s *Source) function(u *Unit, seg []Token, name string, scopes []scope, open, close int) *Func {
+	var prefix []string
+	for _, sc := range scopes {
+		if sc.isType && sc.name != "" {
+			prefix = append(prefix, sc.name)
+		}
+	}
+	full := strings.Join(append(prefix, name), "::")
+	f := &Func{Name: full, Open: s.Toks[open].Start, Close: s.Toks[close].Start}
+	for k, t := range seg {
+		if t.Text == name && k+1 < len(seg) && seg[k+1].Text == "(" {
+			f.ParamsStart = seg[k+1].Start
+			break
+		}
+		f.Specs = append(f.Specs, t)
+	}
+	f.Device = isDevice(u, f.Specs)
+	// Host bodies are parsed too, for SiteAt (a catalog entry's change in
+	// host code can still be switched); Mutants only reads device bodies.
+	p := &parser{toks: s.Toks, src: s, i: open, end: close + 1}
+	body, err := p.block()
+	if err == nil && p.i != close+1 {
+		err = fmt.Errorf("body ends at offset %d, not at its closing brace", s.Toks[p.i-1].End)
+	}
+	f.Body, f.BodyErr = body, err
+	return f
+}
+
+// isDevice reports whether specs hold a device marker, directly or in the
+// expansion of a macro.
+func isDevice(u *Unit, specs []Token) bool {
+	seen := map[string]bool{}
+	var visit func(name string, depth int) bool
+	visit = func(name string, depth int) bool {
+		if deviceMarkers[name] {
+			return true
+		}
+		m, ok := u.Macros[name]
+		if !ok || m.Func || depth > 16 || seen[name] {
+			return false
+		}
+		seen[name] = true
+		toks, err := Lex([]byte(m.Body))
+		if err != nil {
+			return false
+		}
+		for _, t := range toks {
+			if t.Kind == Ident && visit(t.Text, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range specs {
+		if t.Kind == Ident && visit(t.Text, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeName returns the name after struct, class, union or enum: the last
+// identifier before the body, a base clause, a declarator or the end,
+// past attributes such as alignas(16); "" for an anonymous one.
+func typeName(toks []Token) string {
+	name := ""
+	for k := 0; k < len(toks); k++ {
+		switch t := toks[k]; {
+		case t.Text == "{" || t.Text == ":" || t.Text == ";" || t.Text == "," || t.Text == ">" || t.Text == "=":
+			return name
+		case t.Text == "(":
+			c := matchClose(toks, k)
+			if c < 0 {
+				return name
+			}
+			k = c
+		case t.Text == "alignas" || t.Text == "final":
+		case t.Kind == Ident:
+			if name != "" {
+				return name // a declarator after the type: struct T x;
+			}
+			name = t.Text
+		default:
+			return name
+		}
+	}
+	return name
+}

@@ -1,0 +1,81 @@
+// Package cxx reads the GPU kernel's C++ (HIP) sources and makes mutants
+// of their device code, and renders the kernel schema: one copy of the
+// sources in which every mutant that can be switched sits behind a
+// run-time switch, so one build of the kernel library serves every mutant.
+//
+// # Reading the sources
+//
+// Nothing here is a regular expression over source text: mutants come from
+// tokens and a parse tree.
+//
+//   - Lex splits a file into tokens. Comments (// and /* */), string and
+//     character literals (with encoding prefixes, and raw strings
+//     R"d(...)d") and whole preprocessor lines (a # first on its line, to
+//     the end of the line, backslash-newline continuing it) are tokens of
+//     their own; no mutant ever lies in one.
+//   - Preprocess follows the entry file's quoted #includes and its
+//     conditionals in one build environment (Env: the macros the build
+//     predefines), evaluating #if expressions with the macros defined so
+//     far, so it knows which tokens each compiler sees. Mutants are made in
+//     what the host emulation compiles (Emulation: GM_HOST_EMULATION set),
+//     the build every machine can run; code that only a GPU compiler sees
+//     (an #if defined(__CUDA_ARCH__) branch, inline PTX) gets catalog
+//     entries instead, judged on the GPU. Macros are not expanded in the
+//     code: a mutant is a change of the source as written.
+//   - Parse finds the function definitions at file scope, in linkage
+//     blocks and in struct bodies (Struct::name), and parses the bodies of
+//     the device functions into statements and expressions (C++'s
+//     precedence, casts told from parenthesized expressions by the type
+//     names the sources declare, template argument lists by the template
+//     names they declare).
+//
+// # What is device code
+//
+// A function is device code when its specifiers hold __device__ or
+// __global__, directly or in the expansion of a macro (GM_DEV is
+// "__device__ __forceinline__"; the markers are recognised before
+// expansion, so the emulation's empty definitions of them do not hide
+// them). Everything else is host code and is not mutated: the launchers,
+// the runtime calls, the extern "C" ABI, compat.h's emulation of the HIP
+// runtime (its functions are host stand-ins for the runtime, not device
+// code; a __device__ helper added there would be mutated like the
+// others). A device function whose body does not parse is an error, not
+// a silent skip.
+//
+// # Operators
+//
+// The Operators table: the generic classes of package operator where the
+// meaning is the same (arith, boundary, negate, logical, bitwise, shift,
+// unary-not, unary-minus, incdec, assign, const-int, const-float,
+// remove-stmt, remove-call, zero-return, branch-if, branch-true,
+// branch-false, branch-else, loop-control), plus the kernel's own:
+// shift-amount (a computed shift amount + 1), index (a computed index
+// +-1), unary-bitnot (~m -> m). Declarations are never deleted (their
+// initializers are mutated); asm statements are never touched. Without
+// types, a mutant may fail to compile (x += n -> x = n for a pointer the
+// parser cannot see as one): the schema build drops it and it is built on
+// its own, where it is reported unviable.
+//
+// # The kernel schema
+//
+// Render rewrites each mutant's site, the smallest whole expression or
+// statement holding its change: an expression becomes
+//
+//	(GATHERMUT_HIT(s), !(GATHERMUT_ON(n1) || GATHERMUT_ON(n2)) ? (original) : GATHERMUT_ON(n1) ? (text1) : (text2))
+//
+// (evaluated once, either way), a statement
+//
+//	{ GATHERMUT_HIT(s); if (!(GATHERMUT_ON(n1))) { original } else if (GATHERMUT_ON(n1)) { text1 } }
+//
+// Sites nest: a site inside another is switched inside the other's
+// original text. The kernel's compat.h defines the two macros when the
+// entry file starts with Schema.Header (GATHERMUT_SCHEMA and
+// GATHERMUT_SITES): on the host emulation plain globals read from
+// GATHERMUT_MUTANT and a hits file mapped from GATHERMUT_KERNEL_HITS; on a
+// GPU a __constant__ per device and a __device__ hits array read back
+// after each kernel. A mutant in a constant expression (a template
+// argument, an array bound, a case label, a static initializer) cannot be
+// switched and is built on its own; its coverage is a hit at its
+// function's entry (a probe). Regions map a compile error in a rendered
+// file back to the mutants whose code it lies in.
+package cxx

@@ -1,0 +1,269 @@
+package cxx
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is a token's lexical class.
+type Kind int
+
+const (
+	Ident     Kind = iota + 1 // identifiers and keywords
+	Number                    // integer and floating literals, with suffixes
+	String                    // string literals (raw strings too), with prefixes
+	Char                      // character literals
+	Punct                     // operators and punctuation
+	Comment                   // // and /* */ comments
+	Directive                 // a whole preprocessor line, continuations included
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Ident:
+		return "ident"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case Char:
+		return "char"
+	case Punct:
+		return "punct"
+	case Comment:
+		return "comment"
+	case Directive:
+		return "directive"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Token is one lexeme of a source file: its class, its text and its byte
+// range [Start, End) in the file.
+type Token struct {
+	Kind       Kind
+	Text       string
+	Start, End int
+}
+
+// LexError is a lexing failure at a byte offset of the file.
+type LexError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *LexError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+
+// puncts are the multi-character punctuators, longest first within each
+// leading character, so the lexer takes the longest match.
+var puncts = []string{
+	"<<=", ">>=", "...", "->*",
+	"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*", "##",
+}
+
+// Lex splits src into tokens. Whitespace is dropped; comments and
+// preprocessor lines are tokens of their own (a directive runs to the end
+// of its line, backslash-newline continuing it, and may hold comments), so
+// a caller sees them and never mutates inside them. It fails on what a C++
+// compiler would reject at this level: an unterminated comment, string or
+// character literal, or a byte that starts no token.
+func Lex(src []byte) ([]Token, error) {
+	s := string(src)
+	var toks []Token
+	lineStart := true // only whitespace since the last newline
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '\\' && i+1 < len(s) && (s[i+1] == '\n' || (s[i+1] == '\r' && i+2 < len(s) && s[i+2] == '\n')):
+			// a line continuation outside a directive joins two lines
+			i += 2
+			if s[i-1] == '\r' {
+				i++
+			}
+			continue
+		}
+		start := i
+		var kind Kind
+		var err error
+		switch {
+		case c == '#' && lineStart:
+			kind, i = Directive, lexDirective(s, i)
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			kind, i = Comment, lineEnd(s, i)
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			kind = Comment
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return nil, &LexError{i, "unterminated /* comment"}
+			}
+			i += 2 + end + 2
+		case isDigit(c) || (c == '.' && i+1 < len(s) && isDigit(s[i+1])):
+			kind, i = Number, lexNumber(s, i)
+		case isIdentStart(c):
+			j := i
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			// encoding prefixes of string and character literals
+			if j < len(s) && (s[j] == '"' || s[j] == '\'') && isLiteralPrefix(s[i:j]) {
+				if s[j] == '"' {
+					kind = String
+					if strings.HasSuffix(s[i:j], "R") {
+						i, err = lexRawString(s, i, j)
+					} else {
+						i, err = lexQuoted(s, j, '"')
+					}
+				} else {
+					kind = Char
+					i, err = lexQuoted(s, j, '\'')
+				}
+			} else {
+				kind, i = Ident, j
+			}
+		case c == '"':
+			kind = String
+			i, err = lexQuoted(s, i, '"')
+		case c == '\'':
+			kind = Char
+			i, err = lexQuoted(s, i, '\'')
+		default:
+			kind = Punct
+			i = lexPunct(s, i)
+			if i == start {
+				return nil, &LexError{i, fmt.Sprintf("unexpected byte %q", c)}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, Token{Kind: kind, Text: s[start:i], Start: start, End: i})
+		lineStart = kind == Directive
+	}
+	return toks, nil
+}
+
+func lineEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// lexDirective returns the end of the preprocessor line at i: the newline
+// not preceded by a backslash, skipping block comments (which may span
+// lines) and literals.
+func lexDirective(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == '\n':
+			return i
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			i += 2
+		case s[i] == '\\' && i+2 < len(s) && s[i+1] == '\r' && s[i+2] == '\n':
+			i += 3
+		case s[i] == '/' && i+1 < len(s) && s[i+1] == '*':
+			if end := strings.Index(s[i+2:], "*/"); end >= 0 {
+				i += 2 + end + 2
+			} else {
+				return len(s)
+			}
+		case s[i] == '/' && i+1 < len(s) && s[i+1] == '/':
+			return lineEnd(s, i)
+		default:
+			i++
+		}
+	}
+	return i
+}
+
+// lexNumber takes a pp-number: digits, letters, dots, digit separators and
+// exponent signs (1e-3, 0x1p+4).
+func lexNumber(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case isIdentPart(c) || c == '.':
+			i++
+		case c == '\'' && i+1 < len(s) && isIdentPart(s[i+1]):
+			i++
+		case (c == '+' || c == '-') && strings.ContainsRune("eEpP", rune(s[i-1])) && !isHexNumber(s, i):
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// isHexNumber reports whether the pp-number ending before i is hexadecimal
+// with an 'e' or 'E' as a digit (0x1e+2 is 0x1e plus 2), not an exponent.
+func isHexNumber(s string, i int) bool {
+	j := i - 1
+	for j > 0 && (isIdentPart(s[j-1]) || s[j-1] == '.') {
+		j--
+	}
+	num := strings.ToLower(s[j:i])
+	return strings.HasPrefix(num, "0x") && (strings.HasSuffix(num, "e"))
+}
+
+func lexQuoted(s string, i int, quote byte) (int, error) {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\n':
+			return 0, &LexError{i, "unterminated literal"}
+		case quote:
+			return j + 1, nil
+		}
+	}
+	return 0, &LexError{i, "unterminated literal"}
+}
+
+// lexRawString takes R"delim( ... )delim" starting at prefix start i, the
+// quote at q.
+func lexRawString(s string, i, q int) (int, error) {
+	open := strings.IndexByte(s[q:], '(')
+	if open < 0 || open > 17 {
+		return 0, &LexError{i, "malformed raw string delimiter"}
+	}
+	delim := s[q+1 : q+open]
+	closing := ")" + delim + "\""
+	end := strings.Index(s[q+open:], closing)
+	if end < 0 {
+		return 0, &LexError{i, "unterminated raw string"}
+	}
+	return q + open + end + len(closing), nil
+}
+
+func lexPunct(s string, i int) int {
+	for _, p := range puncts {
+		if strings.HasPrefix(s[i:], p) {
+			return i + len(p)
+		}
+	}
+	if strings.IndexByte("{}[]()<>;:,.?~!+-*/%^&|=#", s[i]) >= 0 {
+		return i + 1
+	}
+	return i
+}
+
+func isLiteralPrefix(p string) bool {
+	switch p {
+	case "L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R":
+		return true
+	}
+	return false
+}
+
+func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
+func isIdentStart(c byte) bool { return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+func isIdentPart(c byte) bool  { return isIdentStart(c) || isDigit(c) }

@@ -1,0 +1,932 @@
+package cxx
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StmtKind is a statement's form.
+type StmtKind int
+
+const (
+	BlockStmt StmtKind = iota + 1
+	IfStmt
+	ForStmt
+	WhileStmt
+	DoStmt
+	SwitchStmt
+	CaseStmt // case X: or default:, the label alone
+	ReturnStmt
+	BreakStmt
+	ContinueStmt
+	ExprStmt
+	DeclStmt
+	EmptyStmt
+	AsmStmt // asm(...) / asm volatile(...): never mutated
+)
+
+// Stmt is a statement of a device function body. First and Last are
+// indices of its first and last token in the file's active tokens.
+type Stmt struct {
+	Kind        StmtKind
+	First, Last int
+	List        []*Stmt // BlockStmt, SwitchStmt's body
+	Init        *Stmt   // ForStmt
+	Cond        *Expr   // IfStmt, ForStmt (may be nil), WhileStmt, DoStmt, SwitchStmt
+	Post        *Expr   // ForStmt (may be nil)
+	Body, Else  *Stmt   // IfStmt, ForStmt, WhileStmt, DoStmt
+	X           *Expr   // ExprStmt, ReturnStmt (may be nil), CaseStmt's value
+	Decls       []*Declarator
+	DeclConst   bool // DeclStmt: static, constexpr or const of a constant initializer context
+}
+
+// Declarator is one name a declaration introduces: its array bounds
+// (constant expressions) and its initializer.
+type Declarator struct {
+	Name   int // token index
+	Bounds []*Expr
+	Init   *Expr
+}
+
+// ExprKind is an expression's form.
+type ExprKind int
+
+const (
+	NameExpr     ExprKind = iota + 1 // an identifier, possibly qualified (a::b, C::template f)
+	LitExpr                          // a number, string, character, true/false/nullptr
+	ParenExpr                        // ( X )
+	UnaryExpr                        // Op X: + - ! ~ * & ++ -- sizeof
+	PostfixExpr                      // X Op: ++ --
+	BinaryExpr                       // X Op Y
+	AssignExpr                       // X Op Y with = or a compound assignment
+	CondExpr                         // X ? Y : Z
+	CallExpr                         // X(Args)
+	IndexExpr                        // X[Y]
+	MemberExpr                       // X.name, X->name
+	CastExpr                         // (T)X; T is tokens First+1 .. X.First-2
+	TemplateExpr                     // X<Args>: template arguments, constant
+	BracedExpr                       // T{Args} or {Args}
+	CommaExpr                        // X, Y
+)
+
+// Expr is an expression. OpTok is the operator's token index (BinaryExpr,
+// AssignExpr, UnaryExpr, PostfixExpr, CondExpr's ?).
+type Expr struct {
+	Kind        ExprKind
+	First, Last int
+	OpTok       int
+	Op          string
+	X, Y, Z     *Expr
+	Args        []*Expr
+	// Const marks an expression the language requires to be constant
+	// (a template argument, an array bound, a case label, the initializer
+	// of a static or constexpr variable): a run-time switch cannot stand
+	// there.
+	Const bool
+}
+
+type parser struct {
+	toks []Token
+	src  *Source
+	i    int
+	end  int // parsing stops before this token
+}
+
+func (p *parser) peek() string {
+	if p.i < p.end {
+		return p.toks[p.i].Text
+	}
+	return ""
+}
+
+func (p *parser) peekAt(k int) string {
+	if p.i+k < p.end {
+		return p.toks[p.i+k].Text
+	}
+	return ""
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	off := 0
+	if p.i < len(p.toks) {
+		off = p.toks[p.i].Start
+	} else if len(p.toks) > 0 {
+		off = p.toks[len(p.toks)-1].End
+	}
+	return fmt.Errorf("offset %d: %s", off, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) expect(text string) error {
+	if p.peek() != text {
+		return p.errorf("want %q, found %q", text, p.peek())
+	}
+	p.i++
+	return nil
+}
+
+func (p *parser) block() (*Stmt, error) {
+	s := &Stmt{Kind: BlockStmt, First: p.i}
+	if err := p.expect("{"); err != nil {
+		return nil, err
+	}
+	for p.peek() != "}" {
+		if p.i >= p.end {
+			return nil, p.errorf("unterminated block")
+		}
+		st, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		s.List = append(s.List, st)
+	}
+	s.Last = p.i
+	p.i++
+	return s, nil
+}
+
+func (p *parser) stmt() (*Stmt, error) {
+	first := p.i
+	done := func(s *Stmt) (*Stmt, error) {
+		s.First, s.Last = first, p.i-1
+		return s, nil
+	}
+	switch p.peek() {
+	case "{":
+		return p.block()
+	case ";":
+		p.i++
+		return done(&Stmt{Kind: EmptyStmt})
+	case "if":
+		p.i++
+		cond, err := p.parenCond()
+		if err != nil {
+			return nil, err
+		}
+		body, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		s := &Stmt{Kind: IfStmt, Cond: cond, Body: body}
+		if p.peek() == "else" {
+			p.i++
+			if s.Else, err = p.stmt(); err != nil {
+				return nil, err
+			}
+		}
+		return done(s)
+	case "for":
+		return p.forStmt()
+	case "while":
+		p.i++
+		cond, err := p.parenCond()
+		if err != nil {
+			return nil, err
+		}
+		body, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: WhileStmt, Cond: cond, Body: body})
+	case "do":
+		p.i++
+		body, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect("while"); err != nil {
+			return nil, err
+		}
+		cond, err := p.parenCond()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: DoStmt, Cond: cond, Body: body})
+	case "switch":
+		p.i++
+		cond, err := p.parenCond()
+		if err != nil {
+			return nil, err
+		}
+		body, err := p.block()
+		if err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: SwitchStmt, Cond: cond, Body: body})
+	case "case":
+		p.i++
+		x, err := p.conditional()
+		if err != nil {
+			return nil, err
+		}
+		markConst(x)
+		if err := p.expect(":"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: CaseStmt, X: x})
+	case "default":
+		p.i++
+		if err := p.expect(":"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: CaseStmt})
+	case "return":
+		p.i++
+		s := &Stmt{Kind: ReturnStmt}
+		if p.peek() != ";" {
+			x, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			s.X = x
+		}
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(s)
+	case "break", "continue":
+		kind := BreakStmt
+		if p.peek() == "continue" {
+			kind = ContinueStmt
+		}
+		p.i++
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: kind})
+	case "asm", "__asm__", "__asm":
+		for p.i < p.end && p.peek() != ";" {
+			if p.peek() == "(" {
+				c := matchClose(p.toks, p.i)
+				if c < 0 || c >= p.end {
+					return nil, p.errorf("unbalanced asm statement")
+				}
+				p.i = c
+			}
+			p.i++
+		}
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: AsmStmt})
+	}
+	if p.isDecl() {
+		s, err := p.decl()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(s)
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(";"); err != nil {
+		return nil, err
+	}
+	return done(&Stmt{Kind: ExprStmt, X: x})
+}
+
+func (p *parser) parenCond() (*Expr, error) {
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	return x, p.expect(")")
+}
+
+func (p *parser) forStmt() (*Stmt, error) {
+	first := p.i
+	p.i++
+	if err := p.expect("("); err != nil {
+		return nil, err
+	}
+	s := &Stmt{Kind: ForStmt}
+	initFirst := p.i
+	switch {
+	case p.peek() == ";":
+	case p.isDecl():
+		d, err := p.decl()
+		if err != nil {
+			return nil, err
+		}
+		s.Init = d
+	default:
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		s.Init = &Stmt{Kind: ExprStmt, X: x}
+	}
+	if s.Init != nil {
+		s.Init.First, s.Init.Last = initFirst, p.i-1
+	}
+	if err := p.expect(";"); err != nil {
+		return nil, err
+	}
+	if p.peek() != ";" {
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		s.Cond = x
+	}
+	if err := p.expect(";"); err != nil {
+		return nil, err
+	}
+	if p.peek() != ")" {
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		s.Post = x
+	}
+	if err := p.expect(")"); err != nil {
+		return nil, err
+	}
+	body, err := p.stmt()
+	if err != nil {
+		return nil, err
+	}
+	s.Body = body
+	s.First, s.Last = first, p.i-1
+	return s, nil
+}
+
+var declStarters = map[string]bool{
+	"const": true, "static": true, "constexpr": true, "volatile": true, "register": true, "auto": true,
+	"unsigned": true, "signed": true, "int": true, "char": true, "short": true, "long": true, "float": true,
+	"double": true, "bool": true, "void": true, "struct": true, "typedef": true, "__shared__": true,
+}
+
+// isDecl reports whether the statement at p.i declares names: it starts
+// with a declaration keyword or a type name followed by a declarator, or
+// reads "Name [<...>] [* & const]* Name" (two names in a row cannot start
+// an expression).
+func (p *parser) isDecl() bool {
+	t := p.peek()
+	if declStarters[t] {
+		return true
+	}
+	if p.i >= p.end || p.toks[p.i].Kind != Ident {
+		return false
+	}
+	j := p.i + 1
+	for j < p.end && p.toks[j].Text == "::" {
+		j++
+		if j < p.end && p.toks[j].Text == "template" {
+			j++
+		}
+		if j >= p.end || p.toks[j].Kind != Ident {
+			return false
+		}
+		j++
+	}
+	if j < p.end && p.toks[j].Text == "<" && p.src.Templates[p.toks[j-1].Text] || (j < p.end && p.toks[j].Text == "<" && p.src.Types[p.toks[j-1].Text]) {
+		c := matchAngle(p.toks, j)
+		if c < 0 {
+			return false
+		}
+		j = c + 1
+	}
+	for j < p.end && (p.toks[j].Text == "*" || p.toks[j].Text == "&" || p.toks[j].Text == "const") {
+		j++
+	}
+	return j < p.end && p.toks[j].Kind == Ident && (p.src.Types[t] || j == p.i+1 || p.toks[j-1].Text != "*")
+}
+
+// decl parses "specifiers type declarator [= init] {, declarator [= init]}"
+// up to (not including) the ';'.
+func (p *parser) decl() (*Stmt, error) {
+	s := &Stmt{Kind: DeclStmt}
+	// specifiers and the type: up to the first declarator name, which is
+	// the identifier followed by = , ; [ ( or {
+	for p.i < p.end {
+		t := p.toks[p.i]
+		if t.Text == "static" || t.Text == "constexpr" {
+			s.DeclConst = true
+		}
+		if t.Text == "<" {
+			c := matchAngle(p.toks, p.i)
+			if c < 0 {
+				return nil, p.errorf("unbalanced < in a declaration")
+			}
+			p.i = c + 1
+			continue
+		}
+		if t.Kind == Ident && !declStarters[t.Text] {
+			next := p.peekAt(1)
+			if next == "=" || next == "," || next == ";" || next == "[" || next == "{" || next == "(" {
+				break
+			}
+		}
+		p.i++
+	}
+	for {
+		if p.i >= p.end || p.toks[p.i].Kind != Ident {
+			return nil, p.errorf("want a declarator name, found %q", p.peek())
+		}
+		d := &Declarator{Name: p.i}
+		p.i++
+		for p.peek() == "[" {
+			p.i++
+			b, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			markConst(b)
+			d.Bounds = append(d.Bounds, b)
+			if err := p.expect("]"); err != nil {
+				return nil, err
+			}
+		}
+		switch p.peek() {
+		case "=":
+			p.i++
+			x, err := p.assign()
+			if err != nil {
+				return nil, err
+			}
+			d.Init = x
+		case "{", "(":
+			x, err := p.initList()
+			if err != nil {
+				return nil, err
+			}
+			d.Init = x
+		}
+		if d.Init != nil && s.DeclConst {
+			markConst(d.Init)
+		}
+		s.Decls = append(s.Decls, d)
+		if p.peek() != "," {
+			return s, nil
+		}
+		p.i++
+		for p.peek() == "*" || p.peek() == "&" {
+			p.i++
+		}
+	}
+}
+
+// initList parses a braced or parenthesized initializer as a BracedExpr or
+// a CallExpr without a callee.
+func (p *parser) initList() (*Expr, error) {
+	open := p.i
+	closer := map[string]string{"{": "}", "(": ")"}[p.peek()]
+	p.i++
+	e := &Expr{Kind: BracedExpr, First: open}
+	for p.peek() != closer {
+		a, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		e.Args = append(e.Args, a)
+		if p.peek() == "," {
+			p.i++
+		} else if p.peek() != closer {
+			return nil, p.errorf("want , or %s in an initializer, found %q", closer, p.peek())
+		}
+	}
+	e.Last = p.i
+	p.i++
+	return e, nil
+}
+
+func markConst(e *Expr) {
+	if e == nil {
+		return
+	}
+	e.Const = true
+	for _, c := range []*Expr{e.X, e.Y, e.Z} {
+		markConst(c)
+	}
+	for _, a := range e.Args {
+		markConst(a)
+	}
+}
+
+// expr parses a comma expression.
+func (p *parser) expr() (*Expr, error) {
+	x, err := p.assign()
+	if err != nil {
+		return nil, err
+	}
+	for p.peek() == "," {
+		op := p.i
+		p.i++
+		y, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		x = &Expr{Kind: CommaExpr, First: x.First, Last: y.Last, OpTok: op, Op: ",", X: x, Y: y}
+	}
+	return x, nil
+}
+
+var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true, "&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+
+func (p *parser) assign() (*Expr, error) {
+	x, err := p.conditional()
+	if err != nil {
+		return nil, err
+	}
+	if assignOps[p.peek()] {
+		op := p.i
+		p.i++
+		y, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		return &Expr{Kind: AssignExpr, First: x.First, Last: y.Last, OpTok: op, Op: p.toks[op].Text, X: x, Y: y}, nil
+	}
+	return x, nil
+}
+
+func (p *parser) conditional() (*Expr, error) {
+	c, err := p.binary(0)
+	if err != nil {
+		return nil, err
+	}
+	if p.peek() != "?" {
+		return c, nil
+	}
+	op := p.i
+	p.i++
+	a, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	b, err := p.assign()
+	if err != nil {
+		return nil, err
+	}
+	return &Expr{Kind: CondExpr, First: c.First, Last: b.Last, OpTok: op, Op: "?", X: c, Y: a, Z: b}, nil
+}
+
+var binaryLevels = [][]string{{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}}
+
+func (p *parser) binary(level int) (*Expr, error) {
+	if level == len(binaryLevels) {
+		return p.unary()
+	}
+	x, err := p.binary(level + 1)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		op := p.peek()
+		found := false
+		for _, o := range binaryLevels[level] {
+			found = found || o == op
+		}
+		if !found {
+			return x, nil
+		}
+		opTok := p.i
+		p.i++
+		y, err := p.binary(level + 1)
+		if err != nil {
+			return nil, err
+		}
+		x = &Expr{Kind: BinaryExpr, First: x.First, Last: y.Last, OpTok: opTok, Op: op, X: x, Y: y}
+	}
+}
+
+func (p *parser) unary() (*Expr, error) {
+	first := p.i
+	switch op := p.peek(); op {
+	case "+", "-", "!", "~", "*", "&", "++", "--":
+		p.i++
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &Expr{Kind: UnaryExpr, First: first, Last: x.Last, OpTok: first, Op: op, X: x}, nil
+	case "sizeof":
+		p.i++
+		if p.peek() == "(" && p.isTypeAt(p.i+1) {
+			c := matchClose(p.toks, p.i)
+			if c < 0 || c >= p.end {
+				return nil, p.errorf("unbalanced sizeof(")
+			}
+			p.i = c + 1
+			return &Expr{Kind: LitExpr, First: first, Last: c, Const: true}, nil
+		}
+		x, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		return &Expr{Kind: UnaryExpr, First: first, Last: x.Last, OpTok: first, Op: op, X: x, Const: true}, nil
+	case "(":
+		if p.isTypeAt(p.i + 1) {
+			c := matchClose(p.toks, p.i)
+			if c < 0 || c >= p.end {
+				return nil, p.errorf("unbalanced cast")
+			}
+			// a parenthesized type followed by an operand is a cast
+			if c+1 < p.end && p.startsOperand(c+1) {
+				p.i = c + 1
+				x, err := p.unary()
+				if err != nil {
+					return nil, err
+				}
+				return &Expr{Kind: CastExpr, First: first, Last: x.Last, X: x}, nil
+			}
+		}
+	}
+	return p.postfix()
+}
+
+// isTypeAt reports whether the tokens at i spell a type (inside a cast's
+// parentheses): keywords, known type names and template types, then
+// pointers, references and const, up to the closing parenthesis.
+func (p *parser) isTypeAt(i int) bool {
+	if i >= p.end {
+		return false
+	}
+	seenType := false
+	for j := i; j < p.end; j++ {
+		t := p.toks[j]
+		switch {
+		case t.Text == ")":
+			return seenType
+		case t.Text == "const" || t.Text == "volatile" || t.Text == "*" || t.Text == "&" || t.Text == "struct":
+		case declStarters[t.Text] && t.Text != "static" && t.Text != "typedef":
+			seenType = true
+		case t.Kind == Ident && p.src.Types[t.Text]:
+			seenType = true
+		case t.Text == "::" && seenType:
+			seenType = false
+		case t.Text == "<" && seenType:
+			c := matchAngle(p.toks, j)
+			if c < 0 {
+				return false
+			}
+			j = c
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// startsOperand reports whether token i can begin a cast's operand.
+func (p *parser) startsOperand(i int) bool {
+	t := p.toks[i]
+	switch t.Kind {
+	case Ident, Number, String, Char:
+		return true
+	}
+	switch t.Text {
+	case "(", "!", "~", "-", "+", "*", "&", "++", "--", "{":
+		return true
+	}
+	return false
+}
+
+func (p *parser) postfix() (*Expr, error) {
+	x, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		switch p.peek() {
+		case "(":
+			open := p.i
+			args, last, err := p.args("(", ")")
+			if err != nil {
+				return nil, err
+			}
+			x = &Expr{Kind: CallExpr, First: x.First, Last: last, OpTok: open, X: x, Args: args}
+		case "[":
+			p.i++
+			y, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if p.peek() != "]" {
+				return nil, p.errorf("want ], found %q", p.peek())
+			}
+			x = &Expr{Kind: IndexExpr, First: x.First, Last: p.i, X: x, Y: y}
+			p.i++
+		case ".", "->":
+			op := p.i
+			p.i++
+			if p.peek() == "template" {
+				p.i++
+			}
+			if p.i >= p.end || p.toks[p.i].Kind != Ident {
+				return nil, p.errorf("want a member name after %s", p.toks[op].Text)
+			}
+			x = &Expr{Kind: MemberExpr, First: x.First, Last: p.i, OpTok: op, Op: p.toks[op].Text, X: x}
+			p.i++
+			if err := p.templateArgs(x); err != nil {
+				return nil, err
+			}
+		case "++", "--":
+			x = &Expr{Kind: PostfixExpr, First: x.First, Last: p.i, OpTok: p.i, Op: p.peek(), X: x}
+			p.i++
+		case "{":
+			if x.Kind != NameExpr && x.Kind != TemplateExpr {
+				return x, nil
+			}
+			args, last, err := p.args("{", "}")
+			if err != nil {
+				return nil, err
+			}
+			x = &Expr{Kind: BracedExpr, First: x.First, Last: last, X: x, Args: args}
+		default:
+			return x, nil
+		}
+	}
+}
+
+// templateArgs wraps x in a TemplateExpr when a template argument list
+// follows it; the arguments are constant expressions.
+func (p *parser) templateArgs(x *Expr) error {
+	if p.peek() != "<" {
+		return nil
+	}
+	name := p.toks[x.Last].Text
+	if !p.src.Templates[name] && !p.src.Types[name] && !strings.HasSuffix(name, "_cast") && !(x.Last > 0 && p.toks[x.Last-1].Text == "template") {
+		return nil
+	}
+	c := matchAngle(p.toks, p.i)
+	if c < 0 || c >= p.end {
+		return p.errorf("unbalanced template argument list")
+	}
+	inner := *x
+	sub := &parser{toks: p.toks, src: p.src, i: p.i + 1, end: c}
+	var args []*Expr
+	for sub.i < c {
+		var a *Expr
+		if sub.isTypeAt(sub.i) || sub.typeArgEnds(c) {
+			a = &Expr{Kind: NameExpr, First: sub.i}
+			sub.skipArg(c)
+			a.Last = sub.i - 1
+		} else {
+			var err error
+			if a, err = sub.conditionalNoGT(); err != nil {
+				return err
+			}
+		}
+		markConst(a)
+		args = append(args, a)
+		if sub.peek() == "," {
+			sub.i++
+		} else if sub.i < c {
+			return sub.errorf("want , or > in template arguments, found %q", sub.peek())
+		}
+	}
+	*x = Expr{Kind: TemplateExpr, First: inner.First, Last: c, X: &inner, Args: args}
+	p.i = c + 1
+	return nil
+}
+
+// typeArgEnds reports whether the template argument at p.i is a bare type
+// name (a known type alone up to , or the closer).
+func (p *parser) typeArgEnds(c int) bool {
+	j := p.i
+	for j < c && (p.toks[j].Kind == Ident || p.toks[j].Text == "::") {
+		j++
+	}
+	return j > p.i && (j == c || p.toks[j].Text == ",") && p.src.Types[p.toks[j-1].Text]
+}
+
+func (p *parser) skipArg(c int) {
+	depth := 0
+	for p.i < c {
+		switch p.peek() {
+		case "(", "<", "[":
+			depth++
+		case ")", ">", "]":
+			depth--
+		case ",":
+			if depth == 0 {
+				return
+			}
+		}
+		p.i++
+	}
+}
+
+// conditionalNoGT parses a template argument expression: the sub-parser
+// ends at the list's closing >, so a > inside cannot be taken for it.
+func (p *parser) conditionalNoGT() (*Expr, error) { return p.conditional() }
+
+func (p *parser) args(open, close string) ([]*Expr, int, error) {
+	if err := p.expect(open); err != nil {
+		return nil, 0, err
+	}
+	var args []*Expr
+	for p.peek() != close {
+		if p.i >= p.end {
+			return nil, 0, p.errorf("unterminated argument list")
+		}
+		var a *Expr
+		var err error
+		if p.peek() == "{" {
+			a, err = p.initList()
+		} else {
+			a, err = p.assign()
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		args = append(args, a)
+		if p.peek() == "," {
+			p.i++
+		} else if p.peek() != close {
+			return nil, 0, p.errorf("want , or %s, found %q", close, p.peek())
+		}
+	}
+	last := p.i
+	p.i++
+	return args, last, nil
+}
+
+func (p *parser) primary() (*Expr, error) {
+	if p.i >= p.end {
+		return nil, p.errorf("unexpected end of expression")
+	}
+	t := p.toks[p.i]
+	first := p.i
+	switch t.Kind {
+	case Number, String, Char:
+		p.i++
+		// adjacent string literals concatenate
+		for t.Kind == String && p.i < p.end && p.toks[p.i].Kind == String {
+			p.i++
+		}
+		return &Expr{Kind: LitExpr, First: first, Last: p.i - 1}, nil
+	case Ident:
+		switch t.Text {
+		case "true", "false", "nullptr", "NULL":
+			p.i++
+			return &Expr{Kind: LitExpr, First: first, Last: first}, nil
+		}
+		p.i++
+		for p.peek() == "::" {
+			p.i++
+			if p.peek() == "template" {
+				p.i++
+			}
+			if p.i >= p.end || p.toks[p.i].Kind != Ident {
+				return nil, p.errorf("want a name after ::")
+			}
+			p.i++
+		}
+		x := &Expr{Kind: NameExpr, First: first, Last: p.i - 1}
+		if err := p.templateArgs(x); err != nil {
+			return nil, err
+		}
+		// a qualified name after template arguments: GmFloat<T>::size
+		for p.peek() == "::" {
+			p.i++
+			if p.peek() == "template" {
+				p.i++
+			}
+			if p.i >= p.end || p.toks[p.i].Kind != Ident {
+				return nil, p.errorf("want a name after ::")
+			}
+			p.i++
+			x = &Expr{Kind: NameExpr, First: first, Last: p.i - 1, X: x}
+			if err := p.templateArgs(x); err != nil {
+				return nil, err
+			}
+		}
+		return x, nil
+	}
+	switch t.Text {
+	case "(":
+		p.i++
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek() != ")" {
+			return nil, p.errorf("want ), found %q", p.peek())
+		}
+		e := &Expr{Kind: ParenExpr, First: first, Last: p.i, X: x}
+		p.i++
+		return e, nil
+	case "{":
+		return p.initList()
+	case "::":
+		p.i++
+		return p.primary()
+	}
+	return nil, p.errorf("unexpected %q in an expression", t.Text)
+}

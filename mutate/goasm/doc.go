@@ -1,0 +1,67 @@
+// Package goasm reads Go assembly (the syntax of cmd/asm, as in
+// gather/decode_amd64.s) and makes mutants of its routines, and renders
+// the assembly part of a package's mutant schema.
+//
+// # Reading
+//
+// Parse works line by line: comments (// and /* */, which may span lines)
+// and preprocessor lines (#include, #define with continuations, #ifdef ...)
+// are skipped; statements are split at newlines and at semicolons outside
+// parentheses; a statement is optional labels ("name:"), an opcode and
+// operands split at commas outside parentheses and brackets. TEXT starts a
+// routine, which runs to its last instruction before the next TEXT; DATA
+// and GLOBL lines are data, not part of a routine's body. Operands that
+// name a label of their routine are marked, so a copy of the routine can
+// rename them.
+//
+// # Operators
+//
+// The classes that make real SIMD bugs (Operators): asm-arith (an
+// instruction replaced by its twin: ADD and SUB, MUL to ADD, AND and OR,
+// XOR to AND, SHL and SHR, sign extension to zero extension (not the
+// reverse: zero-extending a value below 128, which most widened nibbles
+// and codes are, equals sign-extending it), MIN and MAX),
+// asm-shuffle (the low bit of a shuffle, permute, blend, insert or extract
+// selector), asm-shift-count (an immediate shift count +-1 within the
+// lane width), asm-const (any other immediate +-1: strides, masks, loop
+// bounds, CPUID leaves), asm-data (a constant table's value +1: every
+// entry of a mask or control vector of up to 32 bytes, the first, middle
+// and last entry of a larger lookup table, nothing of a symbol no routine
+// reads), asm-disp (a register-based load or store one byte off; argument
+// slots (FP) and symbols (SB) are left alone), asm-branch (a conditional
+// jump or SETcc inverted), asm-boundary (its boundary moved: JB and JBE,
+// JL and JLE, ...) and asm-drop (an instruction deleted; never RET, a
+// directive, or VZEROUPPER, which only avoids a transition penalty).
+//
+// Generated code unrolls its loops: the same instruction text appears
+// many times in a routine and each copy breaks the same way under the same
+// tests. So by default only the first occurrence of an instruction text in
+// a routine is mutated (Options.Repeats keeps them all), and
+// Options.PerClass keeps at most that many mutants of each operator in each
+// routine, spread evenly over it. Every routine still gets every class
+// that applies to it; the tool's setting is in mutate/doc.go.
+//
+// # The assembly schema
+//
+// A Go schema switches expressions; assembly has no expressions to wrap,
+// and a compare-and-branch in the middle of a routine would clobber the
+// flags a loop counter left for its jump. So Render switches whole
+// routines: at the entry of each routine that holds a mutant (where no
+// register or flag is live: ABI0 passes arguments on the stack) it marks
+// the routine's coverage site in the package's hits (the Go schema's
+// []byte, whose first word is its data pointer; skipped while it is still
+// nil during package initialization) and compares the running mutant
+// (the Go schema's int) with each of the routine's mutants, jumping to a
+// copy of the body with that mutant made and its labels renamed. The
+// original body follows the dispatch unchanged, so a process that runs no
+// mutant of the routine runs it as written. A DATA mutant gets a renamed
+// copy of its symbol with the changed value, and a variant of each routine
+// that reads the symbol. A routine whose last instruction is not RET or
+// JMP is refused (a copy after it would run on).
+//
+// The Go side must initialize the switch before any package variable whose
+// initializer calls a routine (the CPU feature check runs at
+// initialization): the schema's support file is named so that it sorts
+// first among the package's files, and Go initializes package variables in
+// file order where no dependency says otherwise.
+package goasm

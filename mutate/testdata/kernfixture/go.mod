@@ -1,0 +1,7 @@
+module kernfixture
+
+go 1.26.0
+
+require gathermut v0.0.0
+
+replace gathermut => ../../..
