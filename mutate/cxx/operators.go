@@ -182,7 +182,14 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 		g.stmt(s.Body, loops)
 		g.stmt(s.Else, loops)
 	case ForStmt:
-		g.stmt(s.Init, loops)
+		if s.Init != nil && s.Init.Kind == ExprStmt {
+			// a for's init is an expression, not a statement: it is
+			// mutated, never removed (for ({}; ...) does not compile)
+			g.expr(s.Init.X)
+		} else {
+			g.stmt(s.Init, loops)
+		}
+		g.expr(s.Range)
 		g.expr(s.Cond)
 		g.expr(s.Post)
 		g.stmt(s.Body, append(loops, s))
@@ -212,11 +219,12 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 
 func (g *gen) ifMutants(s *Stmt) {
 	cs, ce := g.span(s.Cond.First, s.Cond.Last)
+	// an if constexpr's condition is constant: its mutants build alone
 	if g.on("branch-true") && g.src.text(cs, ce) != "true" {
-		g.add("branch-true", ExprSite, cs, ce, cs, ce, "true", false)
+		g.add("branch-true", ExprSite, cs, ce, cs, ce, "true", s.Cond.Const)
 	}
 	if s.Else != nil && g.on("branch-false") && g.src.text(cs, ce) != "false" {
-		g.add("branch-false", ExprSite, cs, ce, cs, ce, "false", false)
+		g.add("branch-false", ExprSite, cs, ce, cs, ce, "false", s.Cond.Const)
 	}
 	if g.on("branch-if") && !emptyBlock(s.Body) {
 		bs, be := g.span(s.Body.First, s.Body.Last)
@@ -261,7 +269,7 @@ func (g *gen) zeroReturn(s *Stmt) {
 		return
 	}
 	xs, xe := g.span(s.X.First, s.X.Last)
-	if t := g.src.text(xs, xe); t == "0" || t == "false" || t == "nullptr" {
+	if t := g.src.text(xs, xe); t == "false" || t == "nullptr" || isZeroLiteral(t) {
 		return
 	}
 	g.add("zero-return", ExprSite, xs, xe, xs, xe, "0", false)
@@ -449,7 +457,7 @@ func (g *gen) literal(e *Expr) {
 			if !fitsLiteral(lit, n) {
 				continue
 			}
-			g.add("const-int", ExprSite, t.Start, t.End, t.Start, t.End, formatInt(lit, n), e.Const)
+			g.add("const-int", ExprSite, t.Start, t.End, t.Start, t.End, formatInt(t.Text, lit, n), e.Const)
 		}
 		return
 	}
@@ -460,41 +468,91 @@ func (g *gen) literal(e *Expr) {
 	}
 }
 
-// fitsLiteral reports whether n keeps the literal's type: an unsuffixed
-// literal must stay within int (decimal) or within int's or unsigned
-// int's range as it was (hex, octal, binary), a u literal within unsigned
-// int, an l or ll one within 63 or 64 bits.
+// isZeroLiteral reports whether text is a numeric literal of value 0
+// (0, 0u, 0x0, 0.0f, 0e5): return 0 instead of it changes nothing.
+func isZeroLiteral(text string) bool {
+	if lit, err := ParseInt(text); err == nil {
+		return lit.Value == 0
+	}
+	body := strings.TrimRight(text, "fFlL")
+	if strings.HasPrefix(strings.ToLower(text), "0x") {
+		body = text
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(body, "'", ""), 64)
+	return err == nil && v == 0
+}
+
+// fitsLiteral reports whether n keeps the literal's type, by C++'s rules
+// for the type of an integer literal (LP64: int and unsigned int of 32
+// bits, long and long long of 64): an unsuffixed decimal literal is the
+// first of int, long that holds it; an unsuffixed hexadecimal, octal or
+// binary one the first of int, unsigned int, long, unsigned long; a u
+// literal unsigned int or unsigned long; an l or ll one long (or, not
+// decimal, unsigned long); ul and ull unsigned long. A mutant that would
+// move the literal to another type (2147483647 -> 2147483648 is a long)
+// or wrap it is not made.
 func fitsLiteral(lit IntLit, n uint64) bool {
+	c, ok := literalType(lit, lit.Value)
+	d, ok2 := literalType(lit, n)
+	wrapped := (n == 0 && lit.Value == math.MaxUint64) || (n == math.MaxUint64 && lit.Value == 0)
+	return ok && ok2 && c == d && !wrapped
+}
+
+// literalType returns the type v has when written with lit's base and
+// suffix, as the index of its range: 0 int, 1 unsigned int, 2 long, 3
+// unsigned long; false when no type holds it (a decimal literal past
+// long's range).
+func literalType(lit IntLit, v uint64) (int, bool) {
 	suffix := strings.ToLower(lit.Suffix)
 	long := strings.Contains(suffix, "l")
 	unsigned := strings.Contains(suffix, "u")
+	decimal := lit.Base == 10
+	var candidates []int
 	switch {
-	case long && unsigned:
-		return n >= lit.Value-1 // no wrap around zero
-	case long:
-		return n <= math.MaxInt64
+	case unsigned && long:
+		candidates = []int{3}
 	case unsigned:
-		return n <= math.MaxUint32
-	case lit.Value <= math.MaxInt32:
-		return n <= math.MaxInt32
+		candidates = []int{1, 3}
+	case long && decimal:
+		candidates = []int{2}
+	case long:
+		candidates = []int{2, 3}
+	case decimal:
+		candidates = []int{0, 2}
 	default:
-		return false
+		candidates = []int{0, 1, 2, 3}
 	}
+	limits := []uint64{math.MaxInt32, math.MaxUint32, math.MaxInt64, math.MaxUint64}
+	for _, c := range candidates {
+		if v <= limits[c] {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
-func formatInt(lit IntLit, n uint64) string {
-	var digits string
+// formatInt writes n the way text (lit) is written: the same base, prefix
+// and suffix, hexadecimal digits in the same case, and at least as many
+// digits as the original had (leading zeros kept: 0x0f -> 0x10, 0x00ff ->
+// 0x0100). Digit separators are dropped.
+func formatInt(text string, lit IntLit, n uint64) string {
+	raw := strings.ReplaceAll(text, "'", "")
+	digits := raw[:len(raw)-len(lit.Suffix)]
+	prefix := ""
 	switch lit.Base {
-	case 16:
-		digits = "0x" + strconv.FormatUint(n, 16)
+	case 16, 2:
+		prefix, digits = digits[:2], digits[2:]
 	case 8:
-		digits = "0" + strconv.FormatUint(n, 8)
-	case 2:
-		digits = "0b" + strconv.FormatUint(n, 2)
-	default:
-		digits = strconv.FormatUint(n, 10)
+		prefix, digits = "0", digits[1:]
 	}
-	return digits + lit.Suffix
+	out := strconv.FormatUint(n, lit.Base)
+	if lit.Base == 16 && strings.ToUpper(digits) == digits && strings.ToLower(digits) != digits {
+		out = strings.ToUpper(out)
+	}
+	for len(out) < len(digits) {
+		out = "0" + out
+	}
+	return prefix + out + lit.Suffix
 }
 
 // floatPlusOne returns the float literal x+1 with x's suffix, when x+1
