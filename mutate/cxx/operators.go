@@ -212,6 +212,8 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 			}
 			g.expr(d.Init)
 		}
+	case CaseStmt:
+		g.expr(s.X) // constant: its mutants build alone
 	case BreakStmt, ContinueStmt:
 		g.loopControl(s, loops)
 	}
@@ -532,9 +534,9 @@ func literalType(lit IntLit, v uint64) (int, bool) {
 }
 
 // formatInt writes n the way text (lit) is written: the same base, prefix
-// and suffix, hexadecimal digits in the same case, and at least as many
-// digits as the original had (leading zeros kept: 0x0f -> 0x10, 0x00ff ->
-// 0x0100). Digit separators are dropped.
+// and suffix, hexadecimal digits in the same case, and, after a prefix, at
+// least as many digits as the original had (leading zeros kept: 0x0f ->
+// 0x10, 0x00ff -> 0x0100). Digit separators are dropped.
 func formatInt(text string, lit IntLit, n uint64) string {
 	raw := strings.ReplaceAll(text, "'", "")
 	digits := raw[:len(raw)-len(lit.Suffix)]
@@ -549,8 +551,8 @@ func formatInt(text string, lit IntLit, n uint64) string {
 	if lit.Base == 16 && strings.ToUpper(digits) == digits && strings.ToLower(digits) != digits {
 		out = strings.ToUpper(out)
 	}
-	for len(out) < len(digits) {
-		out = "0" + out
+	for lit.Base != 10 && len(out) < len(digits) {
+		out = "0" + out // never in a decimal literal: 0999 would be octal
 	}
 	return prefix + out + lit.Suffix
 }
