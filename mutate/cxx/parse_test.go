@@ -231,7 +231,9 @@ func shape(s *Source, e *Expr) string {
 		return "_"
 	}
 	text := func(first, last int) string { return string(s.Src[s.Toks[first].Start:s.Toks[last].End]) }
-	list := func(head string, parts ...string) string { return "(" + strings.Join(append([]string{head}, parts...), " ") + ")" }
+	list := func(head string, parts ...string) string {
+		return "(" + strings.Join(append([]string{head}, parts...), " ") + ")"
+	}
 	args := func() []string {
 		var out []string
 		for _, a := range e.Args {
