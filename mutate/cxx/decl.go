@@ -62,11 +62,62 @@ func Parse(u *Unit) ([]*Source, error) {
 		srcs = append(srcs, s)
 	}
 	for _, s := range srcs {
+		s.Toks = splitAngles(s.Toks, templates, types)
 		if err := s.scan(u); err != nil {
 			return nil, fmt.Errorf("cxx: %s: %w", s.Name, err)
 		}
 	}
 	return srcs, nil
+}
+
+// splitAngles splits each >> that closes a template argument list into
+// two > tokens (C++11: inside a template argument list, >> is two closers:
+// f<g<1>>(x)), so that every later match of < and > counts tokens. A list
+// opens at a < after a template or type name, a name ending in _cast, or
+// a name after the keyword template; a >> inside parentheses or brackets
+// within the list stays a shift.
+func splitAngles(toks []Token, templates, types map[string]bool) []Token {
+	var out []Token
+	var stack []byte // '<' for an open list, '(' for ( or [
+	for i, t := range toks {
+		switch t.Text {
+		case "<":
+			if i > 0 && toks[i-1].Kind == Ident {
+				name := toks[i-1].Text
+				if templates[name] || types[name] || strings.HasSuffix(name, "_cast") || (i > 1 && toks[i-2].Text == "template") {
+					stack = append(stack, '<')
+				}
+			}
+		case "(", "[":
+			stack = append(stack, '(')
+		case ")", "]":
+			// close the parenthesis, and any list left open inside it
+			for len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ">":
+			if len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+			}
+		case ">>":
+			if len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1] == '<' {
+					stack = stack[:len(stack)-1]
+				}
+				out = append(out, Token{Kind: Punct, Text: ">", Start: t.Start, End: t.Start + 1},
+					Token{Kind: Punct, Text: ">", Start: t.Start + 1, End: t.End})
+				continue
+			}
+		case ";", "{", "}":
+			stack = stack[:0]
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // collectNames records the names introduced by struct/class/union/enum,

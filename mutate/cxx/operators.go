@@ -143,6 +143,26 @@ type gen struct {
 	want map[string]bool
 	out  []Mutant
 	ptrs map[string]bool
+	// taken: while a case label is mutated, the values of its switch's
+	// literal labels, which a const-int mutant of it must not take
+	taken map[uint64]bool
+}
+
+// caseValues returns the values of the literal case labels of a switch
+// (those directly in its body: a nested switch has its own).
+func caseValues(src *Source, sw *Stmt) map[uint64]bool {
+	vals := map[uint64]bool{}
+	if sw.Body == nil {
+		return vals
+	}
+	for _, c := range sw.Body.List {
+		if c.Kind == CaseStmt && c.X != nil && isIntLiteral(src, c.X) {
+			if lit, err := ParseInt(src.Toks[c.X.First].Text); err == nil {
+				vals[lit.Value] = true
+			}
+		}
+	}
+	return vals
 }
 
 func (g *gen) on(op string) bool { return len(g.want) == 0 || g.want[op] }
@@ -213,7 +233,14 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 			g.expr(d.Init)
 		}
 	case CaseStmt:
-		g.expr(s.X) // constant: its mutants build alone
+		// constant: its mutants build alone; a literal label is not
+		// moved onto another label's value (a duplicate case does not
+		// compile)
+		if len(loops) > 0 && loops[len(loops)-1].Kind == SwitchStmt && s.X != nil && isIntLiteral(g.src, s.X) {
+			g.taken = caseValues(g.src, loops[len(loops)-1])
+		}
+		g.expr(s.X)
+		g.taken = nil
 	case BreakStmt, ContinueStmt:
 		g.loopControl(s, loops)
 	}
@@ -456,7 +483,7 @@ func (g *gen) literal(e *Expr) {
 				continue
 			}
 			n := lit.Value + uint64(v)
-			if !fitsLiteral(lit, n) {
+			if !fitsLiteral(lit, n) || g.taken[n] {
 				continue
 			}
 			g.add("const-int", ExprSite, t.Start, t.End, t.Start, t.End, formatInt(t.Text, lit, n), e.Const)

@@ -118,6 +118,9 @@ func TestOperators(t *testing.T) {
 		{"constant contexts", "int z[k + 1];\nstatic const int s = 3 + 1;\nswitch (a) { case 2 * 3: break; }\nreturn tf<4 - 1>(a * 2) + sizeof(y[k + 1]);",
 			[]string{"arith"}, []string{
 				"arith: + -> - (const)", "arith: + -> - (const)", "arith: * -> / (const)", "arith: - -> + (const)", "arith: * -> /", "arith: + -> -"}},
+		{"a case label does not move onto another's value", "switch (a) { case 1: break; case 2: break; case 4: switch (b) { case 5: break; } }\nreturn 0;", []string{"const-int"}, []string{
+			"const-int: 1 -> 0 (const)", "const-int: 2 -> 3 (const)", "const-int: 4 -> 5 (const)", "const-int: 4 -> 3 (const)",
+			"const-int: 5 -> 6 (const)", "const-int: 5 -> 4 (const)", "const-int: 0 -> 1"}},
 		{"const literal in a template argument", "return tf<4>(a);", []string{"const-int"}, []string{"const-int: 4 -> 5 (const)", "const-int: 4 -> 3 (const)"}},
 		{"dedup: one mutant per result", "if (a) b++; return 1;", []string{"const-int", "zero-return", "branch-if", "remove-stmt"}, []string{
 			"branch-if: b++; -> {}", "const-int: 1 -> 2", "const-int: 1 -> 0"}},
