@@ -172,6 +172,7 @@ func (g *gen) span(first, last int) (int, int) { return g.src.Toks[first].Start,
 // add records a mutant replacing bytes [start, end) with text inside the
 // site [siteStart, siteEnd) of the given kind.
 func (g *gen) add(op string, kind SiteKind, siteStart, siteEnd, start, end int, text string, constant bool) {
+	text = separated(g.src.Src, start, end, text)
 	orig := g.src.text(siteStart, siteEnd)
 	m := Mutant{
 		File: g.src.Name, Func: g.fn.Name, Operator: op,
@@ -184,6 +185,47 @@ func (g *gen) add(op string, kind SiteKind, siteStart, siteEnd, start, end int, 
 		m.Site.Why = "in a constant expression (template argument, array bound, case label or static initializer): a run-time switch cannot stand there"
 	}
 	g.out = append(g.out, m)
+}
+
+// separated returns text, the replacement of src[start:end], with a space
+// before or after it where it would otherwise join the punctuation beside
+// it into other tokens: a+-b with + -> - must read a- -b, not a--b; a**p
+// with * -> / must read a/ *p, not open a comment; removing the - of
+// a+ -+b must not make ++.
+func separated(src []byte, start, end int, text string) string {
+	isPunct := func(c byte) bool { return strings.IndexByte("{}[]()<>;:,.?~!+-*/%^&|=#", c) >= 0 }
+	pre, post := start, end
+	for pre > 0 && start-pre < 3 && isPunct(src[pre-1]) {
+		pre--
+	}
+	for post < len(src) && post-end < 3 && isPunct(src[post]) {
+		post++
+	}
+	if pre == start && post == end {
+		return text
+	}
+	before, after := string(src[pre:start]), string(src[end:post])
+	joins := func(text string) (bool, bool) {
+		toks, err := Lex([]byte(before + text + after))
+		if err != nil {
+			return true, true
+		}
+		cut1, cut2 := len(before), len(before)+len(text)
+		bad1, bad2 := false, false
+		for _, t := range toks {
+			bad1 = bad1 || (t.Start < cut1 && t.End > cut1)
+			bad2 = bad2 || (t.Start < cut2 && t.End > cut2)
+		}
+		return bad1, bad2
+	}
+	bad1, bad2 := joins(text)
+	if bad1 && before != "" {
+		text = " " + text
+	}
+	if bad2 && after != "" {
+		text += " "
+	}
+	return text
 }
 
 // loops is the stack of enclosing statements that break and continue refer to.

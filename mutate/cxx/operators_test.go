@@ -124,6 +124,9 @@ func TestOperators(t *testing.T) {
 		{"const literal in a template argument", "return tf<4>(a);", []string{"const-int"}, []string{"const-int: 4 -> 5 (const)", "const-int: 4 -> 3 (const)"}},
 		{"dedup: one mutant per result", "if (a) b++; return 1;", []string{"const-int", "zero-return", "branch-if", "remove-stmt"}, []string{
 			"branch-if: b++; -> {}", "const-int: 1 -> 2", "const-int: 1 -> 0"}},
+		{"replacements do not join the punctuation beside them", "return a+-b + (a-+b) + (a**p) + (a- -b) + (a&-b);", []string{"arith", "unary-minus"}, []string{
+			"arith: + -> - ", "unary-minus: - -> ", "arith: + -> -", "arith: - -> + ", "arith: + -> -", "arith: * -> / ", "arith: + -> -",
+			"arith: - -> +", "unary-minus: - -> ", "arith: + -> -", "unary-minus: - -> "}},
 		{"host code is not mutated", "return a + 1;", []string{"arith"}, []string{"arith: + -> -"}},
 		{"asm and static_assert are not mutated", "asm volatile(\"add %0, 1;\" : \"+r\"(a)); static_assert(1 + 1 == 2, \"x\"); return a - 1;", []string{"arith", "const-int"}, []string{
 			"arith: - -> +", "const-int: 1 -> 2", "const-int: 1 -> 0"}},

@@ -540,3 +540,68 @@ func TestRenderErrors(t *testing.T) {
 		t.Errorf("nested and adjacent sites: %v", err)
 	}
 }
+
+// TestKernelSchemaCompiles renders the real kernel's schema (every
+// switchable mutant of its device code, the others as probes) and checks
+// that it compiles as the host emulation (c++, as build.sh builds it) and,
+// where hipcc is installed, for gfx1100: no mutant of the kernel has to
+// leave the schema for a compile error.
+func TestKernelSchemaCompiles(t *testing.T) {
+	files := kernelFiles(t)
+	u, err := Preprocess("gather.hip", files, Emulation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Mutants(srcs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var muts, probes []SchemaMutant
+	for i, m := range ms {
+		sm := SchemaMutant{Num: i + 1, File: m.File, Site: m.Site}
+		if m.Site.Why == "" {
+			muts = append(muts, sm)
+		} else {
+			probes = append(probes, sm)
+		}
+	}
+	sch, err := Render(files, muts, probes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, b := range files {
+		if r := sch.Files[name]; r != nil {
+			b = r.Src
+		}
+		if name == "gather.hip" {
+			b = append([]byte(sch.Header()), b...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entry := filepath.Join(dir, "gather.hip")
+	compilers := [][]string{
+		{"c++", "-x", "c++", "-std=c++14", "-DGM_HOST_EMULATION", "-ffp-contract=off", "-Wno-unknown-pragmas", "-fsyntax-only", entry},
+		{"hipcc", "--offload-arch=gfx1100", "-nogpulib", "-ffp-contract=off", "-fsyntax-only", entry},
+	}
+	ran := 0
+	for _, c := range compilers {
+		if _, err := exec.LookPath(c[0]); err != nil {
+			t.Logf("%s not installed: the kernel schema is not compiled with it", c[0])
+			continue
+		}
+		ran++
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Errorf("%s: the kernel schema (%d switchable mutants, %d probes) does not compile: %v\n%s", c[0], len(muts), len(probes), err, out)
+		}
+	}
+	if ran == 0 {
+		t.Skip("no c++ or hipcc")
+	}
+}
