@@ -179,7 +179,7 @@ func TestMutantsPerClass(t *testing.T) {
 		"·f asm-const": 3, "·f asm-arith": 3, "·f asm-drop": 3, "·f asm-branch": 1, "·f asm-boundary": 1,
 		"·g asm-const": 3, "·g asm-arith": 3, "·g asm-drop": 3, "·g asm-branch": 1, "·g asm-boundary": 1,
 		"·h asm-drop": 1,
-		" asm-data": 3, // data is not sampled: its own rule bounds it
+		" asm-data":   3, // data is not sampled: its own rule bounds it
 	}
 	if fmt.Sprint(c) != fmt.Sprint(want) {
 		t.Errorf("PerClass 3: %v\nwant %v", c, want)
