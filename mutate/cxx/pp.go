@@ -414,7 +414,7 @@ func (p *ppExpr) ternary() (int64, error) {
 		return 0, err
 	}
 	if p.peek() != ":" {
-		return 0, fmt.Errorf("? without :")
+		return 0, fmt.Errorf("? with no matching colon")
 	}
 	p.i++
 	if c != 0 {

@@ -271,7 +271,7 @@ func buildMutantsAlone(t *testing.T, cxx, dir string, src []byte, muts []Mutant)
 	t.Helper()
 	const devMark, endMark = "// ---- device code ----\n", "// ---- end ----\n"
 	devAt := bytes.Index(src, []byte(devMark))
-	if devAt < 0 || bytes.Index(src, []byte(endMark)) < 0 {
+	if devAt < 0 || !bytes.Contains(src, []byte(endMark)) {
 		t.Fatal("the fixture lost its section markers")
 	}
 	prelude := string(src[:devAt])

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -303,7 +302,7 @@ func TestSymbolIndex(t *testing.T) {
 // and the aliases of cmd/asm/internal/arch/arch.go), read from the Go
 // installation that runs the test.
 func TestOpcodeNames(t *testing.T) {
-	root := runtime.GOROOT()
+	_, root := goTool(t)
 	anames, err1 := os.ReadFile(filepath.Join(root, "src", "cmd", "internal", "obj", "x86", "anames.go"))
 	arch, err2 := os.ReadFile(filepath.Join(root, "src", "cmd", "asm", "internal", "arch", "arch.go"))
 	generic, err3 := os.ReadFile(filepath.Join(root, "src", "cmd", "internal", "obj", "util.go"))

@@ -39,16 +39,19 @@ func init() {
 }
 `
 
-// goTool returns the go command that runs this test.
-func goTool(t *testing.T) string {
+// goTool returns the go command on the PATH and its GOROOT; the test is
+// skipped without one.
+func goTool(t *testing.T) (gobin, root string) {
 	t.Helper()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gobin); err != nil {
-		if gobin, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go command")
-		}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
 	}
-	return gobin
+	out, err := exec.Command(gobin, "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return gobin, strings.TrimSpace(string(out))
 }
 
 // goBuild builds the fixture module in dir with the overlay (file ->
@@ -96,7 +99,7 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
 		t.Skip("the fixture is amd64 assembly, built and run here")
 	}
-	gobin := goTool(t)
+	gobin, _ := goTool(t)
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "mod")
 	if err := os.MkdirAll(mod, 0o755); err != nil {
@@ -373,13 +376,13 @@ func TestRealDecodersSchemaAssembles(t *testing.T) {
 	if len(sch.SiteOf) != len(f.Routines) {
 		t.Errorf("%d routines with a site, %d routines", len(sch.SiteOf), len(f.Routines))
 	}
-	gobin := goTool(t)
+	gobin, root := goTool(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "decode_amd64.s")
 	if err := os.WriteFile(file, sch.Src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(gobin, "tool", "asm", "-I", filepath.Join(runtime.GOROOT(), "pkg", "include"), "-p", "gather", "-o", filepath.Join(dir, "x.o"), file)
+	cmd := exec.Command(gobin, "tool", "asm", "-I", filepath.Join(root, "pkg", "include"), "-p", "gather", "-o", filepath.Join(dir, "x.o"), file)
 	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("the decoders' schema (%d mutants) does not assemble: %v\n%s", len(sm), err, out)
