@@ -122,6 +122,9 @@ int host_with_lambda() { auto l = [](int a) { return a; }; return l(1); }
 	// the byte offsets of a function's parts
 	srcs := parseOne(t, src, Emulation)
 	_, f := findFunc(srcs, "with_default")
+	if f == nil {
+		t.Fatal("with_default not found")
+	}
 	head := "GM_DEV int with_default(int a, int b = 2) { return a + b; }"
 	at := strings.Index(src, head)
 	if f.ParamsStart != at+strings.Index(head, "(") || f.Open != at+strings.Index(head, "{") || f.Close != at+len(head)-1 {
@@ -416,7 +419,8 @@ func TestParseShapes(t *testing.T) {
 		srcs := parseOne(t, src, Emulation)
 		s, f := findFunc(srcs, "f")
 		if f == nil {
-			t.Fatalf("%s: f not found", tt.src)
+			t.Errorf("%s: f not found", tt.src)
+			continue
 		}
 		if f.BodyErr != nil {
 			t.Errorf("%s: %v", tt.src, f.BodyErr)
@@ -452,8 +456,8 @@ func TestParseConst(t *testing.T) {
 `
 	srcs := parseOne(t, src, Emulation)
 	s, f := findFunc(srcs, "f")
-	if f.BodyErr != nil {
-		t.Fatal(f.BodyErr)
+	if f == nil || f.BodyErr != nil {
+		t.Fatalf("f not found or not parsed: %v", f)
 	}
 	got := map[string]bool{}
 	var walkE func(e *Expr)
