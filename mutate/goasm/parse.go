@@ -88,7 +88,7 @@ func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, 
 // not start with a name, naming the line.
 func Parse(src []byte) (*File, error) {
 	f := &File{Src: src, text: string(src)}
-	clean, err := blank(f.text)
+	clean, comments, err := blank(f.text)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func Parse(src []byte) (*File, error) {
 					f.closeRoutine()
 				}
 				routine = strings.TrimSuffix(ins.Operands[0].Text, "(SB)")
-				start := lineEndAfter(f.text, ins.End)
+				start := bodyStart(clean, comments, ins.End)
 				f.Routines = append(f.Routines, Routine{Name: routine, Text: len(f.Instrs), First: len(f.Instrs) + 1, Start: start,
 					BodyLineFrom: lineAt(start)})
 			}
@@ -167,7 +167,8 @@ func lineStarts(src string) []int {
 // backslash at its end; comments inside it are comments (a /* */ one may
 // carry it over lines). Quoted strings and characters are kept: a // in
 // one is not a comment.
-func blank(src string) (string, error) {
+func blank(src string) (string, [][2]int, error) {
+	var comments [][2]int // the /* */ comments' ranges
 	b := []byte(src)
 	lineStart := true
 	inDirective := false
@@ -199,9 +200,10 @@ func blank(src string) (string, error) {
 		case c == '/' && i+1 < len(b) && b[i+1] == '*':
 			j := strings.Index(src[i+2:], "*/")
 			if j < 0 {
-				return "", &ParseError{strings.Count(src[:i], "\n") + 1, "unterminated /* comment"}
+				return "", nil, &ParseError{strings.Count(src[:i], "\n") + 1, "unterminated /* comment"}
 			}
 			space(i, i+2+j+2)
+			comments = append(comments, [2]int{i, i + 2 + j + 2})
 			i += 2 + j + 2
 			continue
 		case c == ' ' || c == '\t' || c == '\r':
@@ -234,7 +236,30 @@ func blank(src string) (string, error) {
 		lineStart = false
 		i++
 	}
-	return string(b), nil
+	return string(b), comments, nil
+}
+
+// bodyStart returns where a routine's body starts after its TEXT
+// statement, which ends at end: after a ';' that ends it on its line,
+// else at the next line; but where that line break lies in a /* */
+// comment, right after the comment, so that the body (which a schema
+// copies) neither starts inside a comment nor leaves out a statement after
+// it on its closing line.
+func bodyStart(clean string, comments [][2]int, end int) int {
+	j := end
+	for j < len(clean) && (clean[j] == ' ' || clean[j] == '\t' || clean[j] == '\r') {
+		j++
+	}
+	if j < len(clean) && clean[j] == ';' {
+		return j + 1
+	}
+	start := lineEndAfter(clean, end)
+	for _, c := range comments {
+		if c[0] < start && start <= c[1] {
+			return c[1]
+		}
+	}
+	return start
 }
 
 // closeRoutine ends the last routine at its last instruction before the

@@ -161,3 +161,44 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutineBodyStart: a routine's body (what a schema copies) starts
+// after its TEXT statement: on the next line, after a ';' on the TEXT
+// line, or after a comment that carries the TEXT line over.
+func TestRoutineBodyStart(t *testing.T) {
+	for _, tt := range []struct{ src, body string }{
+		{"TEXT ·f(SB),0,$0\n\tINCQ AX\n\tRET\n", "\tINCQ AX\n\tRET\n"},
+		{"TEXT ·f(SB),0,$0; INCQ AX\n\tRET\n", " INCQ AX\n\tRET\n"},
+		{"TEXT ·f(SB),0,$0 /* a\nb */ INCQ AX\n\tRET\n", " INCQ AX\n\tRET\n"},
+		{"TEXT ·f(SB),0,$0 // c\n\tINCQ AX; RET", "\tINCQ AX; RET"},
+	} {
+		f, err := Parse([]byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := f.Routines[0]
+		if got := tt.src[r.Start:r.End]; got != tt.body || f.Instrs[r.First].Op != "INCQ" {
+			t.Errorf("%q: body %q, want %q", tt.src, got, tt.body)
+		}
+		ms, err := Mutants(f, Options{Operators: []string{"asm-drop"}})
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("%q: %d mutants, %v", tt.src, len(ms), err)
+		}
+		sch, err := Render(f, []SchemaMutant{{1, ms[0]}}, Names{"a", "h"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Parse(sch.Src)
+		if err != nil {
+			t.Fatalf("%q: the schema does not parse: %v\n%s", tt.src, err, sch.Src)
+		}
+		// the original body, then the variant without INCQ
+		var ops []string
+		for _, ins := range g.Instrs {
+			ops = append(ops, ins.Op)
+		}
+		if got := strings.Join(ops, " "); got != "TEXT MOVQ TESTQ JZ MOVB MOVQ CMPQ JEQ INCQ RET RET" {
+			t.Errorf("%q: schema statements %s", tt.src, got)
+		}
+	}
+}

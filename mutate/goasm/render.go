@@ -111,14 +111,16 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 		for _, v := range vs {
 			fmt.Fprintf(&out, "\tCMPQ %s, $%d\n\tJEQ gm_v%d\n", scratch, v.num, v.num)
 		}
-		out.WriteString(s[r.Start:r.End])
+		// a body at the file's end may lack its last newline: the
+		// variants after it start on lines of their own
+		out.WriteString(withNewline(s[r.Start:r.End]))
 		for _, v := range vs {
 			fmt.Fprintf(&out, "gm_v%d:\n", v.num)
 			body, err := f.variantBody(r, v.num, v.edit, v.rename)
 			if err != nil {
 				return nil, err
 			}
-			out.WriteString(body)
+			out.WriteString(withNewline(body))
 		}
 		pos = r.End
 		site++
@@ -248,6 +250,13 @@ func dataSymbol(target string) string {
 		t = t[:i]
 	}
 	return strings.TrimSpace(t)
+}
+
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
 }
 
 // symbolIndex returns where the symbol sym is named in an operand's text,
