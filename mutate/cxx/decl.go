@@ -317,11 +317,14 @@ func (s *Source) scan(u *Unit) error {
 				s.Funcs = append(s.Funcs, f)
 				i, start = c, c+1
 			default:
+				// an initializer, a lambda, or what cannot be told: skipped
+				// whole, and the next declaration starts after it (else
+				// every function after it would be read as part of it)
 				c := matchClose(toks, i)
 				if c < 0 {
 					return fmt.Errorf("offset %d: unbalanced {", toks[i].Start)
 				}
-				i = c
+				i, start = c, c+1
 			}
 		}
 	}
@@ -452,6 +455,9 @@ func declaratorName(seg []Token, open int) (funcHead, bool) {
 	switch {
 	case seg[j].Kind == Ident && seg[j].Text != "operator":
 		h.first = j
+	case seg[j].Text == ")" && macroDeclarator(seg, j) >= 0:
+		// a declarator a function-like macro writes: GM_KERNEL(name)(...)
+		h.first = macroDeclarator(seg, j)
 	default:
 		// operator@ or operator(): the keyword at most 2 tokens back
 		k := j
@@ -475,6 +481,27 @@ func declaratorName(seg []Token, open int) (funcHead, bool) {
 	return h, true
 }
 
+// macroDeclarator returns the index of the macro name of a declarator
+// "NAME(args)" ending at the ')' at close, or -1.
+func macroDeclarator(seg []Token, close int) int {
+	depth := 0
+	for k := close; k >= 0; k-- {
+		switch seg[k].Text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+		}
+		if depth == 0 {
+			if k > 0 && seg[k-1].Kind == Ident && seg[k-1].Text != "operator" {
+				return k - 1
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
 func (s *Source) function(u *Unit, seg []Token, h funcHead, scopes []scope, open, close int) *Func {
 	var prefix []string
 	for _, sc := range scopes {
@@ -485,7 +512,9 @@ func (s *Source) function(u *Unit, seg []Token, h funcHead, scopes []scope, open
 	full := strings.Join(append(prefix, h.name), "::")
 	f := &Func{Name: full, Open: s.Toks[open].Start, Close: s.Toks[close].Start, ParamsStart: seg[h.params].Start}
 	f.Specs = append(f.Specs, seg[:h.first]...)
-	f.Device = isDevice(u, f.Specs)
+	// the declarator's tokens count too: a macro that writes it may hold
+	// the marker (GM_KERNEL(name) expanding to __global__ void name)
+	f.Device = isDevice(u, seg[:h.params])
 	if f.Device {
 		p := &parser{toks: s.Toks, src: s, i: open, end: close + 1}
 		body, err := p.block()
@@ -506,8 +535,10 @@ func isDevice(u *Unit, specs []Token) bool {
 		if deviceMarkers[name] {
 			return true
 		}
+		// a function-like macro counts by its body too:
+		// #define GM_KERNEL(name) __global__ void name
 		m, ok := u.Macros[name]
-		if !ok || m.Func || depth > 16 || seen[name] {
+		if !ok || depth > 16 || seen[name] {
 			return false
 		}
 		seen[name] = true

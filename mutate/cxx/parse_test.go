@@ -78,6 +78,10 @@ struct Op {
   GM_DEV Op& operator+=(int a) { return *this; }
 };
 GM_DEV auto trailing(int a) -> int { return a; }
+// a declarator a macro writes (its name is the source's text); the
+// functions after it are still found
+#define GM_KERNEL(name) __global__ void name
+GM_KERNEL(from_func_macro)(int* p) { p[0] = 2; }
 struct Ctor {
   int x;
   GM_DEV Ctor(int a) : x(a) {}
@@ -94,7 +98,8 @@ int host_with_lambda() { auto l = [](int a) { return a; }; return l(1); }
 		"tpl": true, "tpl_default": true, "kern": true, "both": true, "host_helper": false, "plain_host": false,
 		"abi": false, "abi2": false, "in_linkage": true, "in_ns": true, "with_default": true, "V4::sum": true,
 		"Op::operator()": true, "Op::operator+=": true, "trailing": true, "Ctor::Ctor": true, "Q::f": true,
-		"host_with_lambda": false,
+		"GM_KERNEL(from_func_macro)": true,
+		"host_with_lambda":           false,
 	}
 	for _, env := range []Env{Emulation, NVCC, HIPCC} {
 		srcs := parseOne(t, src, env)

@@ -535,6 +535,24 @@ func TestRenderErrors(t *testing.T) {
 			t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.want)
 		}
 	}
+	// probes: at a body's brace of a file among the sources
+	files["b.hip"] = []byte("int f() { return 1; }")
+	for _, tt := range []struct {
+		probe SchemaMutant
+		want  string
+	}{
+		{SchemaMutant{8, "other.hip", Site{Probe: 0, Why: "c"}}, "mutant 8: no file other.hip"},
+		{SchemaMutant{9, "b.hip", Site{Probe: 30, Why: "c"}}, "mutant 9: its probe at 30 is not a function body's brace"},
+		{SchemaMutant{10, "b.hip", Site{Probe: -1, Why: "c"}}, "its probe at -1"},
+		{SchemaMutant{11, "b.hip", Site{Probe: 2, Why: "c"}}, "its probe at 2"},
+	} {
+		if _, err := Render(files, nil, []SchemaMutant{tt.probe}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("probe %+v: %v, want an error with %q", tt.probe, err, tt.want)
+		}
+	}
+	if sch, err := Render(files, nil, []SchemaMutant{{12, "b.hip", Site{Probe: 8, Why: "c"}}}); err != nil || string(sch.Files["b.hip"].Src) != "int f() { GATHERMUT_HIT(0); return 1; }" {
+		t.Errorf("a probe alone: %v", err)
+	}
 	// nested and adjacent sites are fine
 	if _, err := Render(files, []SchemaMutant{{1, "k.hip", site(2, 8)}, {2, "k.hip", site(3, 5)}, {3, "k.hip", site(8, 9)}}, nil); err != nil {
 		t.Errorf("nested and adjacent sites: %v", err)
