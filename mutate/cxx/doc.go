@@ -39,13 +39,16 @@
 //     union and enum heads, typedef (the declarator's name, also of a
 //     function-pointer type) and using-aliases. A function is found with
 //     default arguments, as an operator, a constructor with an initializer
-//     list, with a trailing return type or defined out of its class
-//     (Struct::name).
+//     list, with a trailing return type, defined out of its class
+//     (Struct::name) or declared through a function-like macro (its name
+//     is then the source's text, GM_KERNEL(name)). A brace block that is
+//     none of these (an initializer) is skipped whole.
 //
 // # What is device code
 //
-// A function is device code when its specifiers hold __device__ or
-// __global__, directly or in the expansion of a macro (GM_DEV is
+// A function is device code when its specifiers or its declarator hold
+// __device__ or __global__, directly or in the expansion of a macro,
+// object-like or function-like (GM_DEV is
 // "__device__ __forceinline__"; the markers are recognised before
 // expansion, so the emulation's empty definitions of them do not hide
 // them). Everything else is host code and is not mutated: the launchers,
