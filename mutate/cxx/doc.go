@@ -23,9 +23,9 @@
 //     predefines), evaluating #if expressions with the macros defined so
 //     far (true is 1 and any other identifier 0, as in C++; && || ?: do
 //     not evaluate their dead operand), so it knows which tokens each
-//     compiler sees. Mutants are made in
-//     what the host emulation compiles (Emulation: GM_HOST_EMULATION set),
-//     the build every machine can run; code that only a GPU compiler sees
+//     compiler sees. Mutants are made in what the host emulation compiles
+//     (Emulation: GM_HOST_EMULATION set), the build every machine can
+//     run; code that only a GPU compiler sees
 //     (an #if defined(__CUDA_ARCH__) branch, inline PTX) gets catalog
 //     entries instead, judged on the GPU. Macros are not expanded in the
 //     code: a mutant is a change of the source as written.
@@ -48,10 +48,9 @@
 //
 // A function is device code when its specifiers or its declarator hold
 // __device__ or __global__, directly or in the expansion of a macro,
-// object-like or function-like (GM_DEV is
-// "__device__ __forceinline__"; the markers are recognised before
-// expansion, so the emulation's empty definitions of them do not hide
-// them). Everything else is host code and is not mutated: the launchers,
+// object-like or function-like (GM_DEV is "__device__ __forceinline__";
+// the markers are recognised before expansion, so the emulation's empty
+// definitions of them do not hide them). Everything else is host code and is not mutated: the launchers,
 // the runtime calls, the extern "C" ABI, compat.h's emulation of the HIP
 // runtime (its functions are host stand-ins for the runtime, not device
 // code; a __device__ helper added there would be mutated like the
@@ -78,10 +77,9 @@
 // that already is 0 (0, 0u, 0.0f, false, nullptr). A replacement that
 // would join the punctuation beside it into other tokens gets a space (a+-b
 // with + -> - reads a- -b, not a--b; a**p with * -> / does not open a
-// comment). Without
-// types, a mutant may fail to compile (x += n -> x = n for a pointer the
-// parser cannot see as one): the schema build drops it and it is built on
-// its own, where it is reported unviable.
+// comment). Without types, a mutant may fail to compile (x += n -> x = n
+// for a pointer the parser cannot see as one): the schema build drops it
+// and it is built on its own, where it is reported unviable.
 //
 // # The kernel schema
 //
