@@ -62,6 +62,7 @@ func Parse(u *Unit) ([]*Source, error) {
 		srcs = append(srcs, s)
 	}
 	for _, s := range srcs {
+		s.Toks = splitAngles(s.Toks, templates, types)
 		if err := s.scan(u); err != nil {
 			return nil, fmt.Errorf("cxx: %s: %w", s.Name, err)
 		}
@@ -69,8 +70,58 @@ func Parse(u *Unit) ([]*Source, error) {
 	return srcs, nil
 }
 
-// collectNames records the names introduced by struct/class/typedef/using
-// and template heads.
+// splitAngles splits each >> that closes a template argument list into
+// two > tokens (C++11: inside a template argument list, >> is two closers:
+// f<g<1>>(x)), so that every later match of < and > counts tokens. A list
+// opens at a < after a template or type name, a name ending in _cast, or
+// a name after the keyword template; a >> inside parentheses or brackets
+// within the list stays a shift.
+func splitAngles(toks []Token, templates, types map[string]bool) []Token {
+	var out []Token
+	var stack []byte // '<' for an open list, '(' for ( or [
+	for i, t := range toks {
+		switch t.Text {
+		case "<":
+			if i > 0 && toks[i-1].Kind == Ident {
+				name := toks[i-1].Text
+				if templates[name] || types[name] || strings.HasSuffix(name, "_cast") || (i > 1 && toks[i-2].Text == "template") {
+					stack = append(stack, '<')
+				}
+			}
+		case "(", "[":
+			stack = append(stack, '(')
+		case ")", "]":
+			// close the parenthesis, and any list left open inside it
+			for len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ">":
+			if len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+			}
+		case ">>":
+			if len(stack) > 0 && stack[len(stack)-1] == '<' {
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1] == '<' {
+					stack = stack[:len(stack)-1]
+				}
+				out = append(out, Token{Kind: Punct, Text: ">", Start: t.Start, End: t.Start + 1},
+					Token{Kind: Punct, Text: ">", Start: t.Start + 1, End: t.End})
+				continue
+			}
+		case ";", "{", "}":
+			stack = stack[:0]
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// collectNames records the names introduced by struct/class/union/enum,
+// typedef, using and template heads.
 func collectNames(toks []Token, templates, types map[string]bool) {
 	for _, t := range []string{"int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t", "size_t", "intptr_t", "ptrdiff_t"} {
 		types[t] = true
@@ -83,21 +134,13 @@ func collectNames(toks []Token, templates, types map[string]bool) {
 				types[name] = true
 			}
 		case "typedef":
-			// the name is the last identifier before ';' outside parentheses
-			depth, last := 0, ""
-			for j := i + 1; j < len(toks) && !(depth == 0 && toks[j].Text == ";"); j++ {
-				switch toks[j].Text {
-				case "(":
-					depth++
-				case ")":
-					depth--
-				}
-				if toks[j].Kind == Ident && depth <= 1 {
-					last = toks[j].Text
-				}
+			if name := typedefName(toks[i+1:]); name != "" {
+				types[name] = true
 			}
-			if last != "" {
-				types[last] = true
+		case "using":
+			// using Name = type;
+			if i+2 < len(toks) && toks[i+1].Kind == Ident && toks[i+2].Text == "=" {
+				types[toks[i+1].Text] = true
 			}
 		case "template":
 			if i+1 >= len(toks) || toks[i+1].Text != "<" {
@@ -112,23 +155,59 @@ func collectNames(toks []Token, templates, types map[string]bool) {
 					types[toks[j+1].Text] = true
 				}
 			}
-			// the declared name: the identifier before the first '(' or
-			// '{' or ';' after the head (a function or a struct)
-			name := ""
-			for j := close + 1; j < len(toks); j++ {
-				tx := toks[j].Text
-				if tx == "(" || tx == "{" || tx == ";" || tx == "=" {
-					break
-				}
-				if toks[j].Kind == Ident && tx != "struct" && tx != "class" {
-					name = tx
-				}
-			}
-			if name != "" {
+			if name := templatedName(toks[close+1:]); name != "" {
 				templates[name] = true
 			}
 		}
 	}
+}
+
+// typedefName returns the name a typedef declares, from the tokens after
+// the keyword: the name in a declarator "(*name)" of a function pointer
+// type, else the last identifier before the ';' outside parentheses,
+// brackets and braces (typedef struct { ... } name;).
+func typedefName(toks []Token) string {
+	depth, last := 0, ""
+	for j := 0; j < len(toks) && !(depth == 0 && toks[j].Text == ";"); j++ {
+		switch toks[j].Text {
+		case "(", "[", "{":
+			if depth == 0 && toks[j].Text == "(" && j+2 < len(toks) && (toks[j+1].Text == "*" || toks[j+1].Text == "&") && toks[j+2].Kind == Ident {
+				return toks[j+2].Text
+			}
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if toks[j].Kind == Ident && depth == 0 {
+			last = toks[j].Text
+		}
+	}
+	return last
+}
+
+// templatedName returns the name a template head declares, from the
+// tokens after the head: a struct's or class's name (not its base or its
+// specialization's arguments), or the name before a function's
+// parameter list.
+func templatedName(toks []Token) string {
+	name := ""
+	for j := 0; j < len(toks); j++ {
+		tx := toks[j].Text
+		switch {
+		case tx == "struct" || tx == "class" || tx == "union":
+			return typeName(toks[j+1:])
+		case tx == "(" || tx == "{" || tx == ";" || tx == "=":
+			return name
+		case tx == "<":
+			// a template-id in the return type: GmFloat<T> f(
+			if c := matchAngle(toks, j); c > 0 {
+				j = c
+			}
+		case toks[j].Kind == Ident:
+			name = tx
+		}
+	}
+	return name
 }
 
 // matchAngle returns the index of the > closing the < at open, counting
@@ -221,7 +300,7 @@ func (s *Source) scan(u *Unit) error {
 			i = c
 		case "{":
 			seg := toks[start:i]
-			kind, name := classify(seg)
+			kind, name, head := classify(seg)
 			switch kind {
 			case declType:
 				scopes = append(scopes, scope{name: name, isType: true})
@@ -234,15 +313,18 @@ func (s *Source) scan(u *Unit) error {
 				if c < 0 {
 					return fmt.Errorf("offset %d: unbalanced {", toks[i].Start)
 				}
-				f := s.function(u, seg, name, scopes, i, c)
+				f := s.function(u, seg, head, scopes, i, c)
 				s.Funcs = append(s.Funcs, f)
 				i, start = c, c+1
 			default:
+				// an initializer, a lambda, or what cannot be told: skipped
+				// whole, and the next declaration starts after it (else
+				// every function after it would be read as part of it)
 				c := matchClose(toks, i)
 				if c < 0 {
 					return fmt.Errorf("offset %d: unbalanced {", toks[i].Start)
 				}
-				i = c
+				i, start = c, c+1
 			}
 		}
 	}
@@ -261,30 +343,67 @@ const (
 	declFunc           // a function definition's body
 )
 
-// classify says what the { after seg opens, and the name it belongs to.
-func classify(seg []Token) (declKind, string) {
+// funcHead is where a function definition's declarator lies in the tokens
+// before its body: the name's first token, its text (qualified names and
+// operator names joined: Foo::bar, operator()) and the parameter list's
+// opening parenthesis.
+type funcHead struct {
+	name          string
+	first, params int
+}
+
+// classify says what the { after seg opens, the name it belongs to, and
+// for a function where its name and parameters are.
+func classify(seg []Token) (declKind, string, funcHead) {
 	if len(seg) == 0 {
-		return declOther, ""
-	}
-	hasParen, hasAssign := false, false
-	for _, t := range seg {
-		switch t.Text {
-		case "(":
-			hasParen = true
-		case "=":
-			hasAssign = true
-		}
-	}
-	if hasAssign {
-		return declOther, ""
+		return declOther, "", funcHead{}
 	}
 	if (seg[0].Text == "extern" && len(seg) == 2 && seg[1].Kind == String) || seg[0].Text == "namespace" {
-		return declBlock, ""
+		return declBlock, "", funcHead{}
 	}
-	// the last parenthesized group before the brace (skipping trailing
-	// const/noexcept/override) is a function's parameter list
-	last := len(seg) - 1
-	for last >= 0 && (seg[last].Text == "const" || seg[last].Text == "noexcept" || seg[last].Text == "override") {
+	// top-level tokens: outside parentheses and brackets, and outside the
+	// template heads (template <int N = 4>); an = there is an initializer
+	hasParen := false
+	top := make([]bool, len(seg))
+	for j := 0; j < len(seg); j++ {
+		switch seg[j].Text {
+		case "(", "[":
+			hasParen = hasParen || seg[j].Text == "("
+			c := matchClose(seg, j)
+			if c < 0 {
+				return declOther, "", funcHead{}
+			}
+			top[j], top[c] = true, true
+			j = c
+			continue
+		case "template":
+			top[j] = true
+			if j+1 < len(seg) && seg[j+1].Text == "<" {
+				if c := matchAngle(seg, j+1); c > 0 {
+					j = c
+				}
+			}
+			continue
+		case "=":
+			if j == 0 || seg[j-1].Text != "operator" {
+				return declOther, "", funcHead{}
+			}
+		}
+		top[j] = true
+	}
+	// the declarator ends before a constructor's initializer list (a
+	// top-level ':' after the parameters) or a trailing return type
+	end := len(seg)
+	for j := 0; j < len(seg); j++ {
+		if top[j] && (seg[j].Text == "->" || (seg[j].Text == ":" && j > 0 && seg[j-1].Text == ")")) {
+			end = j
+			break
+		}
+	}
+	// the last parenthesized group before the end (skipping trailing
+	// qualifiers) is a function's parameter list
+	last := end - 1
+	for last >= 0 && trailingQualifiers[seg[last].Text] {
 		last--
 	}
 	if hasParen && last >= 0 && seg[last].Text == ")" {
@@ -297,13 +416,14 @@ func classify(seg []Token) (declKind, string) {
 				depth--
 			}
 			if depth == 0 {
-				if j > 0 && seg[j-1].Kind == Ident {
-					return declFunc, seg[j-1].Text
+				h, ok := declaratorName(seg, j)
+				if !ok {
+					return declOther, "", funcHead{}
 				}
-				return declOther, ""
+				return declFunc, h.name, h
 			}
 		}
-		return declOther, ""
+		return declOther, "", funcHead{}
 	}
 	for j := 0; j < len(seg); j++ {
 		switch seg[j].Text {
@@ -315,29 +435,86 @@ func classify(seg []Token) (declKind, string) {
 				}
 			}
 		case "struct", "class", "union", "enum":
-			return declType, typeName(seg[j+1:])
+			return declType, typeName(seg[j+1:]), funcHead{}
 		}
 	}
-	return declOther, ""
+	return declOther, "", funcHead{}
 }
 
-func (s *Source) function(u *Unit, seg []Token, name string, scopes []scope, open, close int) *Func {
+var trailingQualifiers = map[string]bool{"const": true, "noexcept": true, "override": true, "final": true, "&": true, "&&": true, "volatile": true}
+
+// declaratorName reads the function name before the parameter list at
+// open: an identifier, qualified (Foo::bar) or not, or an operator
+// function's name (operator(), operator+=).
+func declaratorName(seg []Token, open int) (funcHead, bool) {
+	h := funcHead{params: open}
+	j := open - 1
+	if j < 0 {
+		return h, false
+	}
+	switch {
+	case seg[j].Kind == Ident && seg[j].Text != "operator":
+		h.first = j
+	case seg[j].Text == ")" && macroDeclarator(seg, j) >= 0:
+		// a declarator a function-like macro writes: GM_KERNEL(name)(...)
+		h.first = macroDeclarator(seg, j)
+	default:
+		// operator@ or operator(): the keyword at most 2 tokens back
+		k := j
+		for k >= 0 && k >= j-2 && seg[k].Text != "operator" {
+			k--
+		}
+		if k < 0 || k < j-2 {
+			return h, false
+		}
+		h.first = k
+	}
+	// a qualified name: Foo::bar, Foo::template bar
+	for h.first >= 2 && seg[h.first-1].Text == "::" && seg[h.first-2].Kind == Ident {
+		h.first -= 2
+	}
+	var b strings.Builder
+	for k := h.first; k < open; k++ {
+		b.WriteString(seg[k].Text)
+	}
+	h.name = b.String()
+	return h, true
+}
+
+// macroDeclarator returns the index of the macro name of a declarator
+// "NAME(args)" ending at the ')' at close, or -1.
+func macroDeclarator(seg []Token, close int) int {
+	depth := 0
+	for k := close; k >= 0; k-- {
+		switch seg[k].Text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+		}
+		if depth == 0 {
+			if k > 0 && seg[k-1].Kind == Ident && seg[k-1].Text != "operator" {
+				return k - 1
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+func (s *Source) function(u *Unit, seg []Token, h funcHead, scopes []scope, open, close int) *Func {
 	var prefix []string
 	for _, sc := range scopes {
 		if sc.isType && sc.name != "" {
 			prefix = append(prefix, sc.name)
 		}
 	}
-	full := strings.Join(append(prefix, name), "::")
-	f := &Func{Name: full, Open: s.Toks[open].Start, Close: s.Toks[close].Start}
-	for k, t := range seg {
-		if t.Text == name && k+1 < len(seg) && seg[k+1].Text == "(" {
-			f.ParamsStart = seg[k+1].Start
-			break
-		}
-		f.Specs = append(f.Specs, t)
-	}
-	f.Device = isDevice(u, f.Specs)
+	full := strings.Join(append(prefix, h.name), "::")
+	f := &Func{Name: full, Open: s.Toks[open].Start, Close: s.Toks[close].Start, ParamsStart: seg[h.params].Start}
+	f.Specs = append(f.Specs, seg[:h.first]...)
+	// the declarator's tokens count too: a macro that writes it may hold
+	// the marker (GM_KERNEL(name) expanding to __global__ void name)
+	f.Device = isDevice(u, seg[:h.params])
 	// Host bodies are parsed too, for SiteAt (a catalog entry's change in
 	// host code can still be switched); Mutants only reads device bodies.
 	p := &parser{toks: s.Toks, src: s, i: open, end: close + 1}
@@ -358,8 +535,10 @@ func isDevice(u *Unit, specs []Token) bool {
 		if deviceMarkers[name] {
 			return true
 		}
+		// a function-like macro counts by its body too:
+		// #define GM_KERNEL(name) __global__ void name
 		m, ok := u.Macros[name]
-		if !ok || m.Func || depth > 16 || seen[name] {
+		if !ok || depth > 16 || seen[name] {
 			return false
 		}
 		seen[name] = true
@@ -384,20 +563,24 @@ func isDevice(u *Unit, specs []Token) bool {
 
 // typeName returns the name after struct, class, union or enum: the last
 // identifier before the body, a base clause, a declarator or the end,
-// past attributes such as alignas(16); "" for an anonymous one.
+// past attributes such as alignas(16), __align__(16) or [[nodiscard]] (an
+// identifier followed by parentheses) and the class of "enum class"; ""
+// for an anonymous one.
 func typeName(toks []Token) string {
 	name := ""
 	for k := 0; k < len(toks); k++ {
 		switch t := toks[k]; {
-		case t.Text == "{" || t.Text == ":" || t.Text == ";" || t.Text == "," || t.Text == ">" || t.Text == "=":
+		case t.Text == "{" || t.Text == ":" || t.Text == ";" || t.Text == "," || t.Text == ">" || t.Text == "=" || t.Text == "<":
 			return name
-		case t.Text == "(":
+		case t.Text == "(" || t.Text == "[":
 			c := matchClose(toks, k)
 			if c < 0 {
 				return name
 			}
 			k = c
-		case t.Text == "alignas" || t.Text == "final":
+		case t.Text == "alignas" || t.Text == "final" || (k == 0 && (t.Text == "class" || t.Text == "struct")):
+		case t.Kind == Ident && k+1 < len(toks) && toks[k+1].Text == "(":
+			// an attribute: __align__(16), __attribute__((aligned(16)))
 		case t.Kind == Ident:
 			if name != "" {
 				return name // a declarator after the type: struct T x;

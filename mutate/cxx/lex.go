@@ -138,14 +138,16 @@ func Lex(src []byte) ([]Token, error) {
 			kind = Punct
 			i = lexPunct(s, i)
 			if i == start {
-				return nil, &LexError{i, fmt.Sprintf("unexpected byte %q", c)}
+				return nil, &LexError{i, "unexpected byte " + quoteByte(c)}
 			}
 		}
 		if err != nil {
 			return nil, err
 		}
 		toks = append(toks, Token{Kind: kind, Text: s[start:i], Start: start, End: i})
-		lineStart = kind == Directive
+		// a comment is whitespace to the preprocessor: a # after one
+		// that opens a line still starts a directive
+		lineStart = kind == Directive || (kind == Comment && lineStart)
 	}
 	return toks, nil
 }
@@ -159,12 +161,21 @@ func lineEnd(s string, i int) int {
 
 // lexDirective returns the end of the preprocessor line at i: the newline
 // not preceded by a backslash, skipping block comments (which may span
-// lines) and literals.
+// lines) and literals (a comment opener inside a string does not open a
+// comment). A quote without its closer on the line (an apostrophe in an
+// #error message) ends at the line's end: compilers accept it there.
 func lexDirective(s string, i int) int {
 	for i < len(s) {
 		switch {
 		case s[i] == '\n':
 			return i
+		case s[i] == '"' || s[i] == '\'':
+			j, err := lexQuoted(s, i, s[i])
+			if err != nil {
+				i++ // an unterminated quote: the rest of the line is text
+				continue
+			}
+			i = j
 		case s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
 			i += 2
 		case s[i] == '\\' && i+2 < len(s) && s[i+1] == '\r' && s[i+2] == '\n':
@@ -187,6 +198,7 @@ func lexDirective(s string, i int) int {
 // lexNumber takes a pp-number: digits, letters, dots, digit separators and
 // exponent signs (1e-3, 0x1p+4).
 func lexNumber(s string, i int) int {
+	start := i
 	for i < len(s) {
 		c := s[i]
 		switch {
@@ -194,7 +206,7 @@ func lexNumber(s string, i int) int {
 			i++
 		case c == '\'' && i+1 < len(s) && isIdentPart(s[i+1]):
 			i++
-		case (c == '+' || c == '-') && strings.ContainsRune("eEpP", rune(s[i-1])) && !isHexNumber(s, i):
+		case (c == '+' || c == '-') && strings.ContainsRune("eEpP", rune(s[i-1])) && !isHexDigitE(s[start:i]):
 			i++
 		default:
 			return i
@@ -203,15 +215,14 @@ func lexNumber(s string, i int) int {
 	return i
 }
 
-// isHexNumber reports whether the pp-number ending before i is hexadecimal
-// with an 'e' or 'E' as a digit (0x1e+2 is 0x1e plus 2), not an exponent.
-func isHexNumber(s string, i int) bool {
-	j := i - 1
-	for j > 0 && (isIdentPart(s[j-1]) || s[j-1] == '.') {
-		j--
-	}
-	num := strings.ToLower(s[j:i])
-	return strings.HasPrefix(num, "0x") && (strings.HasSuffix(num, "e"))
+// isHexDigitE reports whether num, a pp-number so far, is hexadecimal and
+// ends in an 'e' or 'E', which is then a digit, not an exponent: 0x1e+2 is
+// 0x1e plus 2. (The standard's pp-number grammar would take 0x1e+2 whole
+// and the compiler would then reject it; no source that compiles holds
+// one, and reading it as the sum keeps a mutant's text valid.)
+func isHexDigitE(num string) bool {
+	num = strings.ToLower(num)
+	return strings.HasPrefix(num, "0x") && strings.HasSuffix(num, "e")
 }
 
 func lexQuoted(s string, i int, quote byte) (int, error) {
@@ -236,6 +247,9 @@ func lexRawString(s string, i, q int) (int, error) {
 		return 0, &LexError{i, "malformed raw string delimiter"}
 	}
 	delim := s[q+1 : q+open]
+	if strings.ContainsAny(delim, " ()\\\t\v\f\r\n\"") {
+		return 0, &LexError{i, "malformed raw string delimiter"}
+	}
 	closing := ")" + delim + "\""
 	end := strings.Index(s[q+open:], closing)
 	if end < 0 {
@@ -267,3 +281,12 @@ func isLiteralPrefix(p string) bool {
 func isDigit(c byte) bool      { return '0' <= c && c <= '9' }
 func isIdentStart(c byte) bool { return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
 func isIdentPart(c byte) bool  { return isIdentStart(c) || isDigit(c) }
+
+// quoteByte writes a byte for an error message: quoted when it is
+// printable ASCII, in hexadecimal otherwise.
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("%q", c)
+	}
+	return fmt.Sprintf("0x%02x", c)
+}

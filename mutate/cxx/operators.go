@@ -143,6 +143,26 @@ type gen struct {
 	want map[string]bool
 	out  []Mutant
 	ptrs map[string]bool
+	// taken: while a case label is mutated, the values of its switch's
+	// literal labels, which a const-int mutant of it must not take
+	taken map[uint64]bool
+}
+
+// caseValues returns the values of the literal case labels of a switch
+// (those directly in its body: a nested switch has its own).
+func caseValues(src *Source, sw *Stmt) map[uint64]bool {
+	vals := map[uint64]bool{}
+	if sw.Body == nil {
+		return vals
+	}
+	for _, c := range sw.Body.List {
+		if c.Kind == CaseStmt && c.X != nil && isIntLiteral(src, c.X) {
+			if lit, err := ParseInt(src.Toks[c.X.First].Text); err == nil {
+				vals[lit.Value] = true
+			}
+		}
+	}
+	return vals
 }
 
 func (g *gen) on(op string) bool { return len(g.want) == 0 || g.want[op] }
@@ -152,6 +172,7 @@ func (g *gen) span(first, last int) (int, int) { return g.src.Toks[first].Start,
 // add records a mutant replacing bytes [start, end) with text inside the
 // site [siteStart, siteEnd) of the given kind.
 func (g *gen) add(op string, kind SiteKind, siteStart, siteEnd, start, end int, text string, constant bool) {
+	text = separated(g.src.Src, start, end, text)
 	orig := g.src.text(siteStart, siteEnd)
 	m := Mutant{
 		File: g.src.Name, Func: g.fn.Name, Operator: op,
@@ -164,6 +185,47 @@ func (g *gen) add(op string, kind SiteKind, siteStart, siteEnd, start, end int, 
 		m.Site.Why = "in a constant expression (template argument, array bound, case label or static initializer): a run-time switch cannot stand there"
 	}
 	g.out = append(g.out, m)
+}
+
+// separated returns text, the replacement of src[start:end], with a space
+// before or after it where it would otherwise join the punctuation beside
+// it into other tokens: a+-b with + -> - must read a- -b, not a--b; a**p
+// with * -> / must read a/ *p, not open a comment; removing the - of
+// a+ -+b must not make ++.
+func separated(src []byte, start, end int, text string) string {
+	isPunct := func(c byte) bool { return strings.IndexByte("{}[]()<>;:,.?~!+-*/%^&|=#", c) >= 0 }
+	pre, post := start, end
+	for pre > 0 && start-pre < 3 && isPunct(src[pre-1]) {
+		pre--
+	}
+	for post < len(src) && post-end < 3 && isPunct(src[post]) {
+		post++
+	}
+	if pre == start && post == end {
+		return text
+	}
+	before, after := string(src[pre:start]), string(src[end:post])
+	joins := func(text string) (bool, bool) {
+		toks, err := Lex([]byte(before + text + after))
+		if err != nil {
+			return true, true
+		}
+		cut1, cut2 := len(before), len(before)+len(text)
+		bad1, bad2 := false, false
+		for _, t := range toks {
+			bad1 = bad1 || (t.Start < cut1 && t.End > cut1)
+			bad2 = bad2 || (t.Start < cut2 && t.End > cut2)
+		}
+		return bad1, bad2
+	}
+	bad1, bad2 := joins(text)
+	if bad1 && before != "" {
+		text = " " + text
+	}
+	if bad2 && after != "" {
+		text += " "
+	}
+	return text
 }
 
 // loops is the stack of enclosing statements that break and continue refer to.
@@ -182,7 +244,14 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 		g.stmt(s.Body, loops)
 		g.stmt(s.Else, loops)
 	case ForStmt:
-		g.stmt(s.Init, loops)
+		if s.Init != nil && s.Init.Kind == ExprStmt {
+			// a for's init is an expression, not a statement: it is
+			// mutated, never removed (for ({}; ...) does not compile)
+			g.expr(s.Init.X)
+		} else {
+			g.stmt(s.Init, loops)
+		}
+		g.expr(s.Range)
 		g.expr(s.Cond)
 		g.expr(s.Post)
 		g.stmt(s.Body, append(loops, s))
@@ -205,6 +274,15 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 			}
 			g.expr(d.Init)
 		}
+	case CaseStmt:
+		// constant: its mutants build alone; a literal label is not
+		// moved onto another label's value (a duplicate case does not
+		// compile)
+		if len(loops) > 0 && loops[len(loops)-1].Kind == SwitchStmt && s.X != nil && isIntLiteral(g.src, s.X) {
+			g.taken = caseValues(g.src, loops[len(loops)-1])
+		}
+		g.expr(s.X)
+		g.taken = nil
 	case BreakStmt, ContinueStmt:
 		g.loopControl(s, loops)
 	}
@@ -212,11 +290,12 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 
 func (g *gen) ifMutants(s *Stmt) {
 	cs, ce := g.span(s.Cond.First, s.Cond.Last)
+	// an if constexpr's condition is constant: its mutants build alone
 	if g.on("branch-true") && g.src.text(cs, ce) != "true" {
-		g.add("branch-true", ExprSite, cs, ce, cs, ce, "true", false)
+		g.add("branch-true", ExprSite, cs, ce, cs, ce, "true", s.Cond.Const)
 	}
 	if s.Else != nil && g.on("branch-false") && g.src.text(cs, ce) != "false" {
-		g.add("branch-false", ExprSite, cs, ce, cs, ce, "false", false)
+		g.add("branch-false", ExprSite, cs, ce, cs, ce, "false", s.Cond.Const)
 	}
 	if g.on("branch-if") && !emptyBlock(s.Body) {
 		bs, be := g.span(s.Body.First, s.Body.Last)
@@ -261,7 +340,7 @@ func (g *gen) zeroReturn(s *Stmt) {
 		return
 	}
 	xs, xe := g.span(s.X.First, s.X.Last)
-	if t := g.src.text(xs, xe); t == "0" || t == "false" || t == "nullptr" {
+	if t := g.src.text(xs, xe); t == "false" || t == "nullptr" || isZeroLiteral(t) {
 		return
 	}
 	g.add("zero-return", ExprSite, xs, xe, xs, xe, "0", false)
@@ -446,10 +525,10 @@ func (g *gen) literal(e *Expr) {
 				continue
 			}
 			n := lit.Value + uint64(v)
-			if !fitsLiteral(lit, n) {
+			if !fitsLiteral(lit, n) || g.taken[n] {
 				continue
 			}
-			g.add("const-int", ExprSite, t.Start, t.End, t.Start, t.End, formatInt(lit, n), e.Const)
+			g.add("const-int", ExprSite, t.Start, t.End, t.Start, t.End, formatInt(t.Text, lit, n), e.Const)
 		}
 		return
 	}
@@ -460,41 +539,91 @@ func (g *gen) literal(e *Expr) {
 	}
 }
 
-// fitsLiteral reports whether n keeps the literal's type: an unsuffixed
-// literal must stay within int (decimal) or within int's or unsigned
-// int's range as it was (hex, octal, binary), a u literal within unsigned
-// int, an l or ll one within 63 or 64 bits.
+// isZeroLiteral reports whether text is a numeric literal of value 0
+// (0, 0u, 0x0, 0.0f, 0e5): return 0 instead of it changes nothing.
+func isZeroLiteral(text string) bool {
+	if lit, err := ParseInt(text); err == nil {
+		return lit.Value == 0
+	}
+	body := strings.TrimRight(text, "fFlL")
+	if strings.HasPrefix(strings.ToLower(text), "0x") {
+		body = text
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(body, "'", ""), 64)
+	return err == nil && v == 0
+}
+
+// fitsLiteral reports whether n keeps the literal's type, by C++'s rules
+// for the type of an integer literal (LP64: int and unsigned int of 32
+// bits, long and long long of 64): an unsuffixed decimal literal is the
+// first of int, long that holds it; an unsuffixed hexadecimal, octal or
+// binary one the first of int, unsigned int, long, unsigned long; a u
+// literal unsigned int or unsigned long; an l or ll one long (or, not
+// decimal, unsigned long); ul and ull unsigned long. A mutant that would
+// move the literal to another type (2147483647 -> 2147483648 is a long)
+// or wrap it is not made.
 func fitsLiteral(lit IntLit, n uint64) bool {
+	c, ok := literalType(lit, lit.Value)
+	d, ok2 := literalType(lit, n)
+	wrapped := (n == 0 && lit.Value == math.MaxUint64) || (n == math.MaxUint64 && lit.Value == 0)
+	return ok && ok2 && c == d && !wrapped
+}
+
+// literalType returns the type v has when written with lit's base and
+// suffix, as the index of its range: 0 int, 1 unsigned int, 2 long, 3
+// unsigned long; false when no type holds it (a decimal literal past
+// long's range).
+func literalType(lit IntLit, v uint64) (int, bool) {
 	suffix := strings.ToLower(lit.Suffix)
 	long := strings.Contains(suffix, "l")
 	unsigned := strings.Contains(suffix, "u")
+	decimal := lit.Base == 10
+	var candidates []int
 	switch {
-	case long && unsigned:
-		return n >= lit.Value-1 // no wrap around zero
-	case long:
-		return n <= math.MaxInt64
+	case unsigned && long:
+		candidates = []int{3}
 	case unsigned:
-		return n <= math.MaxUint32
-	case lit.Value <= math.MaxInt32:
-		return n <= math.MaxInt32
+		candidates = []int{1, 3}
+	case long && decimal:
+		candidates = []int{2}
+	case long:
+		candidates = []int{2, 3}
+	case decimal:
+		candidates = []int{0, 2}
 	default:
-		return false
+		candidates = []int{0, 1, 2, 3}
 	}
+	limits := []uint64{math.MaxInt32, math.MaxUint32, math.MaxInt64, math.MaxUint64}
+	for _, c := range candidates {
+		if v <= limits[c] {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
-func formatInt(lit IntLit, n uint64) string {
-	var digits string
+// formatInt writes n the way text (lit) is written: the same base, prefix
+// and suffix, hexadecimal digits in the same case, and, after a prefix, at
+// least as many digits as the original had (leading zeros kept: 0x0f ->
+// 0x10, 0x00ff -> 0x0100). Digit separators are dropped.
+func formatInt(text string, lit IntLit, n uint64) string {
+	raw := strings.ReplaceAll(text, "'", "")
+	digits := raw[:len(raw)-len(lit.Suffix)]
+	prefix := ""
 	switch lit.Base {
-	case 16:
-		digits = "0x" + strconv.FormatUint(n, 16)
+	case 16, 2:
+		prefix, digits = digits[:2], digits[2:]
 	case 8:
-		digits = "0" + strconv.FormatUint(n, 8)
-	case 2:
-		digits = "0b" + strconv.FormatUint(n, 2)
-	default:
-		digits = strconv.FormatUint(n, 10)
+		prefix, digits = "0", digits[1:]
 	}
-	return digits + lit.Suffix
+	out := strconv.FormatUint(n, lit.Base)
+	if lit.Base == 16 && strings.ToUpper(digits) == digits && strings.ToLower(digits) != digits {
+		out = strings.ToUpper(out)
+	}
+	for lit.Base != 10 && len(out) < len(digits) {
+		out = "0" + out // never in a decimal literal: 0999 would be octal
+	}
+	return prefix + out + lit.Suffix
 }
 
 // floatPlusOne returns the float literal x+1 with x's suffix, when x+1

@@ -22,7 +22,8 @@ const (
 	ExprStmt
 	DeclStmt
 	EmptyStmt
-	AsmStmt // asm(...) / asm volatile(...): never mutated
+	AsmStmt          // asm(...) / asm volatile(...): never mutated
+	StaticAssertStmt // static_assert(...): constant, never mutated
 )
 
 // Stmt is a statement of a device function body. First and Last are
@@ -33,6 +34,8 @@ type Stmt struct {
 	List        []*Stmt // BlockStmt, SwitchStmt's body
 	Init        *Stmt   // ForStmt
 	Cond        *Expr   // IfStmt, ForStmt (may be nil), WhileStmt, DoStmt, SwitchStmt
+	Range       *Expr   // a range-based ForStmt: the range after ':' (Init declares the variable)
+	Constexpr   bool    // IfStmt: if constexpr (its Cond is constant)
 	Post        *Expr   // ForStmt (may be nil)
 	Body, Else  *Stmt   // IfStmt, ForStmt, WhileStmt, DoStmt
 	X           *Expr   // ExprStmt, ReturnStmt (may be nil), CaseStmt's value
@@ -90,6 +93,9 @@ type parser struct {
 	src  *Source
 	i    int
 	end  int // parsing stops before this token
+	// targs: the parser reads a template argument list, which ends at
+	// p.end; a type there ends at ',' or the end, not at ')'
+	targs bool
 }
 
 func (p *parser) peek() string {
@@ -158,15 +164,22 @@ func (p *parser) stmt() (*Stmt, error) {
 		return done(&Stmt{Kind: EmptyStmt})
 	case "if":
 		p.i++
+		constexpr := p.peek() == "constexpr"
+		if constexpr {
+			p.i++
+		}
 		cond, err := p.parenCond()
 		if err != nil {
 			return nil, err
+		}
+		if constexpr {
+			markConst(cond)
 		}
 		body, err := p.stmt()
 		if err != nil {
 			return nil, err
 		}
-		s := &Stmt{Kind: IfStmt, Cond: cond, Body: body}
+		s := &Stmt{Kind: IfStmt, Cond: cond, Body: body, Constexpr: constexpr}
 		if p.peek() == "else" {
 			p.i++
 			if s.Else, err = p.stmt(); err != nil {
@@ -271,6 +284,20 @@ func (p *parser) stmt() (*Stmt, error) {
 			return nil, err
 		}
 		return done(&Stmt{Kind: AsmStmt})
+	case "static_assert":
+		p.i++
+		if p.peek() != "(" {
+			return nil, p.errorf("want ( after static_assert")
+		}
+		c := matchClose(p.toks, p.i)
+		if c < 0 || c >= p.end {
+			return nil, p.errorf("unbalanced static_assert")
+		}
+		p.i = c + 1
+		if err := p.expect(";"); err != nil {
+			return nil, err
+		}
+		return done(&Stmt{Kind: StaticAssertStmt})
 	}
 	if p.isDecl() {
 		s, err := p.decl()
@@ -319,6 +346,26 @@ func (p *parser) forStmt() (*Stmt, error) {
 			return nil, err
 		}
 		s.Init = d
+		if p.peek() == ":" {
+			// for (decl : range) body
+			s.Init.First, s.Init.Last = initFirst, p.i-1
+			p.i++
+			x, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			s.Range = x
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			body, err := p.stmt()
+			if err != nil {
+				return nil, err
+			}
+			s.Body = body
+			s.First, s.Last = first, p.i-1
+			return s, nil
+		}
 	default:
 		x, err := p.expr()
 		if err != nil {
@@ -424,7 +471,7 @@ func (p *parser) decl() (*Stmt, error) {
 		}
 		if t.Kind == Ident && !declStarters[t.Text] {
 			next := p.peekAt(1)
-			if next == "=" || next == "," || next == ";" || next == "[" || next == "{" || next == "(" {
+			if next == "=" || next == "," || next == ";" || next == "[" || next == "{" || next == "(" || next == ":" {
 				break
 			}
 		}
@@ -614,21 +661,29 @@ func (p *parser) unary() (*Expr, error) {
 			return nil, err
 		}
 		return &Expr{Kind: UnaryExpr, First: first, Last: x.Last, OpTok: first, Op: op, X: x}, nil
-	case "sizeof":
+	case "sizeof", "alignof", "__alignof__", "decltype":
+		// the operand is not evaluated: the whole is one constant, with
+		// nothing inside to mutate
 		p.i++
-		if p.peek() == "(" && p.isTypeAt(p.i+1) {
+		if p.peek() == "..." {
+			p.i++
+		}
+		if p.peek() == "(" && (op == "decltype" || p.isTypeAt(p.i+1)) {
 			c := matchClose(p.toks, p.i)
 			if c < 0 || c >= p.end {
-				return nil, p.errorf("unbalanced sizeof(")
+				return nil, p.errorf("unbalanced %s(", op)
 			}
 			p.i = c + 1
 			return &Expr{Kind: LitExpr, First: first, Last: c, Const: true}, nil
+		}
+		if op == "decltype" {
+			return nil, p.errorf("want ( after decltype")
 		}
 		x, err := p.unary()
 		if err != nil {
 			return nil, err
 		}
-		return &Expr{Kind: UnaryExpr, First: first, Last: x.Last, OpTok: first, Op: op, X: x, Const: true}, nil
+		return &Expr{Kind: LitExpr, First: first, Last: x.Last, Const: true}, nil
 	case "(":
 		if p.isTypeAt(p.i + 1) {
 			c := matchClose(p.toks, p.i)
@@ -650,8 +705,10 @@ func (p *parser) unary() (*Expr, error) {
 }
 
 // isTypeAt reports whether the tokens at i spell a type (inside a cast's
-// parentheses): keywords, known type names and template types, then
-// pointers, references and const, up to the closing parenthesis.
+// parentheses, or a template argument): keywords, known type names and
+// template types, then pointers, references and const, up to the closing
+// parenthesis (for a template argument: up to the next ',' or the end of
+// the list).
 func (p *parser) isTypeAt(i int) bool {
 	if i >= p.end {
 		return false
@@ -661,6 +718,8 @@ func (p *parser) isTypeAt(i int) bool {
 		t := p.toks[j]
 		switch {
 		case t.Text == ")":
+			return seenType
+		case t.Text == "," && p.targs:
 			return seenType
 		case t.Text == "const" || t.Text == "volatile" || t.Text == "*" || t.Text == "&" || t.Text == "struct":
 		case declStarters[t.Text] && t.Text != "static" && t.Text != "typedef":
@@ -679,7 +738,7 @@ func (p *parser) isTypeAt(i int) bool {
 			return false
 		}
 	}
-	return false
+	return p.targs && seenType
 }
 
 // startsOperand reports whether token i can begin a cast's operand.
@@ -768,7 +827,7 @@ func (p *parser) templateArgs(x *Expr) error {
 		return p.errorf("unbalanced template argument list")
 	}
 	inner := *x
-	sub := &parser{toks: p.toks, src: p.src, i: p.i + 1, end: c}
+	sub := &parser{toks: p.toks, src: p.src, i: p.i + 1, end: c, targs: true}
 	var args []*Expr
 	for sub.i < c {
 		var a *Expr

@@ -93,9 +93,6 @@ type cond struct {
 }
 
 func (u *Unit) file(name string, files map[string][]byte, depth int) error {
-	if depth > 32 {
-		return &PPError{name, 0, "#include nested too deeply"}
-	}
 	ft := u.Files[name]
 	if ft == nil {
 		toks, err := Lex(files[name])
@@ -177,17 +174,27 @@ func (u *Unit) directive(name string, t Token, d directive, files map[string][]b
 		}
 		u.Macros[m.Name] = m
 	case "undef":
-		delete(u.Macros, strings.TrimSpace(d.rest))
+		m := strings.TrimSpace(d.rest)
+		if !isMacroName(m) {
+			return &PPError{name, t.Start, fmt.Sprintf("#undef wants one macro name, found %q", m)}
+		}
+		delete(u.Macros, m)
 	case "include":
 		inc := strings.TrimSpace(d.rest)
+		if inc == "" {
+			return &PPError{name, t.Start, "#include without a file name"}
+		}
 		if len(inc) >= 2 && inc[0] == '"' && inc[len(inc)-1] == '"' {
 			// a quoted include is looked up beside the including file first
-			rel := path.Join(path.Dir(name), inc[1:len(inc)-1])
-			if _, ok := files[rel]; ok {
-				return u.file(rel, files, depth+1)
+			target := path.Join(path.Dir(name), inc[1:len(inc)-1])
+			if _, ok := files[target]; !ok {
+				target = inc[1 : len(inc)-1]
 			}
-			if _, ok := files[inc[1:len(inc)-1]]; ok {
-				return u.file(inc[1:len(inc)-1], files, depth+1)
+			if _, ok := files[target]; ok {
+				if depth >= 32 {
+					return &PPError{name, t.Start, "#include nested too deeply (a cycle without an include guard?): " + inc}
+				}
+				return u.file(target, files, depth+1)
 			}
 		}
 	case "error":
@@ -276,6 +283,9 @@ func (u *Unit) condition(d directive) (bool, error) {
 	switch d.name {
 	case "ifdef", "ifndef":
 		name := strings.TrimSpace(d.rest)
+		if !isMacroName(name) {
+			return false, fmt.Errorf("#%s wants one macro name, found %q", d.name, name)
+		}
 		_, ok := u.Macros[name]
 		return ok == (d.name == "ifdef"), nil
 	}
@@ -283,7 +293,7 @@ func (u *Unit) condition(d directive) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("#if %s: %w", strings.TrimSpace(d.rest), err)
 	}
-	toks, err = u.expandCondition(toks, 0)
+	toks, err = u.expandCondition(toks, map[string]bool{})
 	if err != nil {
 		return false, fmt.Errorf("#if %s: %w", strings.TrimSpace(d.rest), err)
 	}
@@ -299,11 +309,9 @@ func (u *Unit) condition(d directive) (bool, error) {
 }
 
 // expandCondition replaces defined(X) by 1 or 0 and object-like macros by
-// their bodies (recursively); any identifier left is 0.
-func (u *Unit) expandCondition(toks []Token, depth int) ([]Token, error) {
-	if depth > 32 {
-		return nil, fmt.Errorf("macro expansion too deep")
-	}
+// their bodies (recursively; a macro met inside its own expansion is not
+// expanded again, as in C); true is 1, and any identifier left is 0.
+func (u *Unit) expandCondition(toks []Token, expanding map[string]bool) ([]Token, error) {
 	var out []Token
 	num := func(v bool) Token {
 		if v {
@@ -342,8 +350,10 @@ func (u *Unit) expandCondition(toks []Token, depth int) ([]Token, error) {
 		}
 		m, ok := u.Macros[t.Text]
 		switch {
-		case !ok:
-			out = append(out, Token{Kind: Number, Text: "0"})
+		case !ok || expanding[t.Text]:
+			// C++: after expansion true is 1; every other identifier,
+			// false included, is 0
+			out = append(out, num(t.Text == "true"))
 		case m.Func:
 			return nil, fmt.Errorf("function-like macro %s in a condition is not supported", m.Name)
 		default:
@@ -351,7 +361,9 @@ func (u *Unit) expandCondition(toks []Token, depth int) ([]Token, error) {
 			if err != nil {
 				return nil, err
 			}
-			body, err = u.expandCondition(body, depth+1)
+			expanding[t.Text] = true
+			body, err = u.expandCondition(body, expanding)
+			delete(expanding, t.Text)
 			if err != nil {
 				return nil, err
 			}
@@ -362,10 +374,26 @@ func (u *Unit) expandCondition(toks []Token, depth int) ([]Token, error) {
 }
 
 // ppExpr evaluates a preprocessor constant expression (int64, C's
-// precedence).
+// precedence). The operands && and || do not evaluate, and the arm ?: does
+// not take, are still parsed but cannot fail: #if 0 && 1 / 0 is 0, as in
+// C.
 type ppExpr struct {
 	toks []Token
 	i    int
+	dead int // > 0 while parsing an operand that is not evaluated
+}
+
+// isMacroName reports whether s is one identifier.
+func isMacroName(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentPart(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *ppExpr) peek() string {
@@ -383,15 +411,27 @@ func (p *ppExpr) ternary() (int64, error) {
 		return c, err
 	}
 	p.i++
+	if c == 0 {
+		p.dead++
+	}
 	a, err := p.ternary()
+	if c == 0 {
+		p.dead--
+	}
 	if err != nil {
 		return 0, err
 	}
 	if p.peek() != ":" {
-		return 0, fmt.Errorf("? without :")
+		return 0, fmt.Errorf("? with no matching colon")
 	}
 	p.i++
+	if c != 0 {
+		p.dead++
+	}
 	b, err := p.ternary()
+	if c != 0 {
+		p.dead--
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -419,17 +459,28 @@ func (p *ppExpr) binary(level int) (int64, error) {
 			return x, nil
 		}
 		p.i++
+		// the right operand of && after 0 and of || after non-zero is
+		// not evaluated
+		skip := (op == "&&" && x == 0) || (op == "||" && x != 0)
+		if skip {
+			p.dead++
+		}
 		y, err := p.binary(level + 1)
+		if skip {
+			p.dead--
+		}
 		if err != nil {
 			return 0, err
 		}
-		if x, err = ppApply(op, x, y); err != nil {
+		if x, err = ppApply(op, x, y, p.dead > 0); err != nil {
 			return 0, err
 		}
 	}
 }
 
-func ppApply(op string, x, y int64) (int64, error) {
+// ppApply applies a binary operator; in an operand that is not evaluated
+// (dead) a division by zero is not an error.
+func ppApply(op string, x, y int64, dead bool) (int64, error) {
 	b := func(v bool) int64 {
 		if v {
 			return 1
@@ -471,6 +522,9 @@ func ppApply(op string, x, y int64) (int64, error) {
 		return x * y, nil
 	case "/", "%":
 		if y == 0 {
+			if dead {
+				return 0, nil
+			}
 			return 0, fmt.Errorf("division by zero")
 		}
 		if op == "/" {

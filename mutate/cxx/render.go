@@ -90,6 +90,13 @@ func Render(files map[string][]byte, muts []SchemaMutant, probes []SchemaMutant)
 	// probe hits at function bodies: one site per body
 	probeSite := map[key]*site{}
 	for _, m := range probes {
+		src, ok := files[m.File]
+		if !ok {
+			return nil, fmt.Errorf("cxx: mutant %d: no file %s", m.Num, m.File)
+		}
+		if m.Site.Probe < 0 || m.Site.Probe >= len(src) || src[m.Site.Probe] != '{' {
+			return nil, fmt.Errorf("cxx: mutant %d: its probe at %d is not a function body's brace in %s", m.Num, m.Site.Probe, m.File)
+		}
 		k := key{m.File, m.Site.Probe, m.Site.Probe + 1, "probe"}
 		st := probeSite[k]
 		if st == nil {

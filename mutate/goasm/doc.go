@@ -6,13 +6,15 @@
 //
 // Parse works line by line: comments (// and /* */, which may span lines)
 // and preprocessor lines (#include, #define with continuations, #ifdef ...)
-// are skipped; statements are split at newlines and at semicolons outside
-// parentheses; a statement is optional labels ("name:"), an opcode and
-// operands split at commas outside parentheses and brackets. TEXT starts a
-// routine, which runs to its last instruction before the next TEXT; DATA
-// and GLOBL lines are data, not part of a routine's body. Operands that
-// name a label of their routine are marked, so a copy of the routine can
-// rename them.
+// are skipped, a comment counting as whitespace (it may sit inside a
+// statement); statements are split at newlines and at semicolons outside
+// parentheses and quotes; a statement is optional labels ("name:"), an
+// opcode and operands split at commas outside parentheses, brackets and
+// quotes (DATA ..., $"a,b"). TEXT starts a routine, which runs to its last
+// instruction before the next TEXT; DATA and GLOBL lines are data, not
+// part of a routine's body (their Routine is ""), even between its
+// instructions. Operands that name a label of their routine are marked, so
+// a copy of the routine can rename them. Errors name the line.
 //
 // # Operators
 //
@@ -27,11 +29,16 @@
 // bounds, CPUID leaves), asm-data (a constant table's value +1: every
 // entry of a mask or control vector of up to 32 bytes, the first, middle
 // and last entry of a larger lookup table, nothing of a symbol no routine
-// reads), asm-disp (a register-based load or store one byte off; argument
-// slots (FP) and symbols (SB) are left alone), asm-branch (a conditional
-// jump or SETcc inverted), asm-boundary (its boundary moved: JB and JBE,
-// JL and JLE, ...) and asm-drop (an instruction deleted; never RET, a
-// directive, or VZEROUPPER, which only avoids a transition penalty).
+// reads; the size is the end of the symbol's last DATA entry), asm-disp (a
+// register-based load or store one byte off; argument slots (FP) and
+// symbols (SB) are left alone), asm-branch (a conditional jump or SETcc
+// inverted), asm-boundary (its boundary moved: JB and JBE, JL and JLE,
+// ...) and asm-drop (an instruction deleted; never RET, a directive,
+// VZEROUPPER, which only avoids a transition penalty, or a routine's final
+// JMP, which would run off its end). Every mnemonic an operator writes is
+// one Go's assembler knows (SSE's 32-bit lanes are L: PADDL and PSUBL).
+// PCALIGN, NOP, NO_LOCAL_POINTERS and PREFETCH* get no mutants: a changed
+// alignment does not assemble, and the others change no result.
 //
 // Generated code unrolls its loops: the same instruction text appears
 // many times in a routine and each copy breaks the same way under the same
@@ -39,7 +46,9 @@
 // a routine is mutated (Options.Repeats keeps them all), and
 // Options.PerClass keeps at most that many mutants of each operator in each
 // routine, spread evenly over it. Every routine still gets every class
-// that applies to it; the tool's setting is in mutate/doc.go.
+// that applies to it; the tool's setting is in mutate/doc.go. The DATA
+// mutants are not sampled: they belong to no routine, and their own rule
+// bounds them per symbol.
 //
 // # The assembly schema
 //
@@ -57,7 +66,11 @@
 // mutant of the routine runs it as written. A DATA mutant gets a renamed
 // copy of its symbol with the changed value, and a variant of each routine
 // that reads the symbol. A routine whose last instruction is not RET or
-// JMP is refused (a copy after it would run on).
+// JMP is refused (a copy after it would run on), as is a routine of the
+// register ABI (<ABIInternal>: the dispatch's scratch register R11 carries
+// an argument there). DATA and GLOBL lines between a routine's
+// instructions stay in the original body only (a copy's would define the
+// symbol twice).
 //
 // The Go side must initialize the switch before any package variable whose
 // initializer calls a routine (the CPU feature check runs at

@@ -56,6 +56,11 @@ var (
 	// (VZEROUPPER only avoids a transition penalty) or leaves the
 	// routine without its end
 	undeletable = map[string]bool{"RET": true, "VZEROUPPER": true, "NOP": true, "PCALIGN": true}
+	// inert statements get no mutants at all: assembler directives that
+	// look like instructions (a PCALIGN $33 does not assemble; NOP and
+	// NO_LOCAL_POINTERS change no result). PREFETCH* (by prefix) only warms
+	// a cache: moving or dropping one changes no result either.
+	inert = map[string]bool{"PCALIGN": true, "NOP": true, "NO_LOCAL_POINTERS": true}
 )
 
 func init() {
@@ -81,8 +86,13 @@ func init() {
 	}
 	for _, t := range []string{"B", "W", "D", "Q"} {
 		pair("VPADD"+t, "VPSUB"+t)
+	}
+	// SSE's 32-bit lanes are L in Go's names (PADDD is an alias of
+	// PADDL; there is no PSUBD)
+	for _, t := range []string{"B", "W", "L", "Q"} {
 		pair("PADD"+t, "PSUB"+t)
 	}
+	one("PADDD", "PSUBL")
 	for _, t := range []string{"W", "D", "Q"} {
 		pair("VPSLL"+t, "VPSRL"+t)
 		shiftWidth["VPSLL"+t] = map[string]int{"W": 16, "D": 32, "Q": 64}[t]
@@ -166,7 +176,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 	tables := f.dataTables()
 	var out []Mutant
 	seen := map[string]bool{}
-	s := string(f.Src)
+	s := f.str()
 	for i := range f.Instrs {
 		ins := &f.Instrs[i]
 		add := func(op string, start, end int, text string) {
@@ -182,12 +192,8 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 			}
 			orig := s[ins.Start:ins.End]
 			repl := orig[:start-ins.Start] + text + orig[end-ins.Start:]
-			routine := ins.Routine
-			if ins.Op == "DATA" {
-				routine = "" // data belongs to every routine that reads it
-			}
-			out = append(out, Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text,
-				Line: lineOf(f.Src, ins.Start), Original: orig, Replacement: strings.TrimSpace(repl)})
+			out = append(out, Mutant{Operator: op, Routine: ins.Routine, Instr: i, Start: start, End: end, Text: text,
+				Line: ins.Line, Original: orig, Replacement: strings.TrimSpace(repl)})
 		}
 		if ins.Op == "DATA" {
 			if tables.mutates(i) {
@@ -195,7 +201,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 			}
 			continue
 		}
-		if ins.Directive || ins.Routine == "" {
+		if ins.Directive || ins.Routine == "" || inert[ins.Op] || strings.HasPrefix(ins.Op, "PREFETCH") {
 			continue
 		}
 		if r, ok := arithTwins[ins.Op]; ok {
@@ -213,7 +219,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 				add("asm-disp", o.Start, o.Start+d.end, strconv.FormatInt(d.value+1, 10))
 			}
 		}
-		if !undeletable[ins.Op] {
+		if !undeletable[ins.Op] && !(ins.Op == "JMP" && f.lastOfRoutine(i)) {
 			add("asm-drop", ins.Start, ins.End, "")
 		}
 	}
@@ -224,8 +230,18 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 	return out, nil
 }
 
+// lastOfRoutine reports whether statement i is its routine's last
+// instruction: dropping a JMP there would run off the routine's end (into
+// whatever the linker put next, or in a schema into the next variant).
+func (f *File) lastOfRoutine(i int) bool {
+	r := f.RoutineOf(i)
+	return r != nil && r.Last == i
+}
+
 // sample keeps at most k mutants per routine and operator, evenly spread
-// (the i-th kept is the (i*n/k)-th of n), in file order.
+// (the i-th kept is the (i*n/k)-th of n), in file order. The DATA
+// mutants are not sampled: they belong to no routine, and their own rule
+// (dataTables.mutates) already bounds them per symbol.
 func sample(ms []Mutant, k int) []Mutant {
 	groups := map[string][]int{}
 	keep := make([]bool, len(ms))
@@ -257,53 +273,74 @@ func sample(ms []Mutant, k int) []Mutant {
 	return out
 }
 
-// dataTable is the DATA lines of one symbol.
+// dataTable is the DATA lines of one symbol, its size (the end of its
+// last DATA entry) and whether a routine reads it.
 type dataTable struct {
 	lines []int
+	size  int64
 	read  bool
 }
 
-type dataTables map[string]*dataTable
+// dataTables are the file's symbols' DATA lines, and for each DATA line
+// whether it gets a mutant.
+type dataTables struct {
+	bySym   map[string]*dataTable
+	mutated map[int]bool
+}
 
 // dataTables groups the DATA lines by symbol and notes which symbols a
 // routine reads.
 func (f *File) dataTables() dataTables {
-	t := dataTables{}
+	t := dataTables{bySym: map[string]*dataTable{}, mutated: map[int]bool{}}
 	for i, ins := range f.Instrs {
 		if ins.Op != "DATA" || len(ins.Operands) == 0 {
 			continue
 		}
 		sym := dataSymbol(ins.Operands[0].Text)
-		if t[sym] == nil {
-			t[sym] = &dataTable{read: len(f.readers(sym)) > 0}
+		if t.bySym[sym] == nil {
+			t.bySym[sym] = &dataTable{read: len(f.readers(sym)) > 0}
 		}
-		t[sym].lines = append(t[sym].lines, i)
+		d := t.bySym[sym]
+		d.lines = append(d.lines, i)
+		if off, width, ok := dataExtent(ins.Operands[0].Text); ok && off+width > d.size {
+			d.size = off + width
+		}
+	}
+	for _, d := range t.bySym {
+		n := len(d.lines)
+		for k, l := range d.lines {
+			t.mutated[l] = d.read && (d.size <= 32 || k == 0 || k == n/2 || k == n-1)
+		}
 	}
 	return t
 }
 
+// dataExtent reads the offset and width of a DATA target sym+off(SB)/w
+// (off 0 when not written).
+func dataExtent(target string) (off, width int64, ok bool) {
+	slash := strings.LastIndexByte(target, '/')
+	paren := strings.IndexByte(target, '(')
+	if slash < 0 || paren < 0 || slash < paren {
+		return 0, 0, false
+	}
+	width, err := strconv.ParseInt(strings.TrimSpace(target[slash+1:]), 0, 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	if plus := strings.LastIndexByte(target[:paren], '+'); plus >= 0 {
+		if off, err = strconv.ParseInt(target[plus+1:paren], 0, 64); err != nil {
+			return 0, 0, false
+		}
+	}
+	return off, width, true
+}
+
 // mutates says whether DATA line i gets a mutant: every line of a read
-// symbol of at most 4 lines (a 32-byte mask or control vector); the first,
+// symbol of at most 32 bytes (a mask or control vector); the first,
 // middle and last line of a larger table (a lookup table is right or wrong
 // as a whole, as const-table says for Go); none of a symbol no routine
 // reads.
-func (t dataTables) mutates(i int) bool {
-	for _, d := range t {
-		for k, l := range d.lines {
-			if l != i {
-				continue
-			}
-			if !d.read {
-				return false
-			}
-			n := len(d.lines)
-			return n <= 4 || k == 0 || k == n/2 || k == n-1
-		}
-	}
-	return false
-}
-
-func lineOf(src []byte, off int) int { return strings.Count(string(src[:off]), "\n") + 1 }
+func (t dataTables) mutates(i int) bool { return t.mutated[i] }
 
 // immediates makes the shuffle, shift-count and constant mutants of an
 // instruction's $ operands.

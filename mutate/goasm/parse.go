@@ -2,6 +2,7 @@ package goasm
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -52,6 +53,15 @@ type File struct {
 	Instrs   []Instr
 	Labels   []Label
 	Routines []Routine
+	text     string // Src as a string, made once
+}
+
+// str returns the file's text.
+func (f *File) str() string {
+	if f.text == "" && len(f.Src) > 0 {
+		f.text = string(f.Src)
+	}
+	return f.text
 }
 
 // directives are the pseudo-instructions that are not machine instructions.
@@ -71,46 +81,35 @@ func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, 
 // continuations, #ifdef ...) are skipped; statements are separated by
 // newlines and semicolons; a statement is an optional label ("name:"),
 // an opcode and comma-separated operands (parentheses and brackets
-// nest). It fails on an unterminated comment, unbalanced parentheses or a
-// statement that does not start with a name.
+// nest; quoted strings and characters, as in DATA $"abc", hold no
+// separators or comments). A comment is whitespace: it may sit inside a
+// statement, and a /* */ comment may span lines. It fails on an
+// unterminated comment, unbalanced parentheses or a statement that does
+// not start with a name, naming the line.
 func Parse(src []byte) (*File, error) {
-	f := &File{Src: src}
-	s := string(src)
-	line := 1
+	f := &File{Src: src, text: string(src)}
+	clean, comments, err := blank(f.text)
+	if err != nil {
+		return nil, err
+	}
+	lines := lineStarts(f.text)
+	lineAt := func(off int) int { return sort.SearchInts(lines, off+1) }
 	var pending []string
 	routine := ""
-	for i := 0; i < len(s); {
-		// one physical line at a time; a block comment may span lines
-		end := strings.IndexByte(s[i:], '\n')
+	for i := 0; i < len(clean); {
+		end := strings.IndexByte(clean[i:], '\n')
 		if end < 0 {
-			end = len(s)
+			end = len(clean)
 		} else {
 			end += i
 		}
-		text := s[i:end]
-		trimmed := strings.TrimLeft(text, " \t")
-		if strings.HasPrefix(trimmed, "#") {
-			// a preprocessor line, continued by a trailing backslash
-			for strings.HasSuffix(strings.TrimRight(s[i:end], " \t\r"), "\\") && end < len(s) {
-				next := strings.IndexByte(s[end+1:], '\n')
-				line++
-				if next < 0 {
-					end = len(s)
-				} else {
-					end = end + 1 + next
-				}
-			}
-			i, line = end+1, line+1
-			continue
-		}
-		// split the line into statements, skipping comments
-		stmts, consumed, lines, err := splitStatements(s, i, end)
+		stmts, err := splitStatements(clean, i, end)
 		if err != nil {
-			return nil, &ParseError{line, err.Error()}
+			return nil, &ParseError{lineAt(i), err.Error()}
 		}
 		for _, st := range stmts {
-			st.line = line
-			ins, labels, err := parseStatement(s, st)
+			line := lineAt(st.start + len(clean[st.start:st.end]) - len(strings.TrimLeft(clean[st.start:st.end], " \t\r")))
+			ins, labels, err := parseStatement(clean, st)
 			if err != nil {
 				return nil, &ParseError{line, err.Error()}
 			}
@@ -122,46 +121,161 @@ func Parse(src []byte) (*File, error) {
 			if ins == nil {
 				continue
 			}
+			ins.Line = line
 			if ins.Op == "TEXT" {
 				if len(ins.Operands) == 0 {
 					return nil, &ParseError{line, "TEXT without a symbol"}
 				}
-				routine = strings.TrimSuffix(ins.Operands[0].Text, "(SB)")
 				if len(f.Routines) > 0 {
-					f.closeRoutine(ins.Start)
+					f.closeRoutine()
 				}
-				f.Routines = append(f.Routines, Routine{Name: routine, Text: len(f.Instrs), First: len(f.Instrs) + 1, Start: lineEndAfter(s, ins.End)})
+				routine = strings.TrimSuffix(ins.Operands[0].Text, "(SB)")
+				start := bodyStart(clean, comments, ins.End)
+				f.Routines = append(f.Routines, Routine{Name: routine, Text: len(f.Instrs), First: len(f.Instrs) + 1, Start: start,
+					BodyLineFrom: lineAt(start)})
 			}
 			ins.Labels, pending = pending, nil
 			ins.Routine = routine
+			if ins.Op == "DATA" || ins.Op == "GLOBL" {
+				ins.Routine = "" // data, not part of a routine's body
+			}
 			f.Instrs = append(f.Instrs, *ins)
 		}
-		i, line = consumed, line+lines
+		i = end + 1
 	}
 	if len(f.Routines) > 0 {
-		f.closeRoutine(len(s))
+		f.closeRoutine()
 	}
 	f.resolveLabels()
 	return f, nil
 }
 
-// closeRoutine ends the last routine before byte offset end, where the
-// next TEXT begins (or the file ends). Its end is the end of its last
-// statement's line, so data directives after a routine stay outside it
-// only when they follow another TEXT; DATA between routines belongs to
-// the one before, and schema copies leave directives out.
-func (f *File) closeRoutine(end int) {
+// lineStarts returns the offsets at which src's lines start.
+func lineStarts(src string) []int {
+	starts := []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// blank returns src with its comments and preprocessor lines replaced by
+// spaces (newlines kept, so every offset and line stays where it was). A
+// preprocessor line is one whose first non-blank byte is #, continued by a
+// backslash at its end; comments inside it are comments (a /* */ one may
+// carry it over lines). Quoted strings and characters are kept: a // in
+// one is not a comment.
+func blank(src string) (string, [][2]int, error) {
+	var comments [][2]int // the /* */ comments' ranges
+	b := []byte(src)
+	lineStart := true
+	inDirective := false
+	space := func(from, to int) {
+		for k := from; k < to; k++ {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+	}
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '\n':
+			if inDirective && !(i > 0 && src[i-1] == '\\') && !(i > 1 && src[i-1] == '\r' && src[i-2] == '\\') {
+				inDirective = false
+			}
+			lineStart = !inDirective
+			i++
+			continue
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				j = len(b) - i
+			}
+			space(i, i+j)
+			i += j
+			continue
+		case c == '/' && i+1 < len(b) && b[i+1] == '*':
+			j := strings.Index(src[i+2:], "*/")
+			if j < 0 {
+				return "", nil, &ParseError{strings.Count(src[:i], "\n") + 1, "unterminated /* comment"}
+			}
+			space(i, i+2+j+2)
+			comments = append(comments, [2]int{i, i + 2 + j + 2})
+			i += 2 + j + 2
+			continue
+		case c == ' ' || c == '\t' || c == '\r':
+			if inDirective {
+				b[i] = ' '
+			}
+			i++
+			continue
+		case c == '#' && lineStart:
+			inDirective = true
+		case (c == '"' || c == '\'') && !inDirective:
+			// a quoted string or character, to its closing quote on the line
+			j := i + 1
+			for j < len(b) && b[j] != c && b[j] != '\n' {
+				if b[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j < len(b) && b[j] == c {
+				j++
+			}
+			lineStart = false
+			i = min(j, len(b))
+			continue
+		}
+		if inDirective {
+			b[i] = ' '
+		}
+		lineStart = false
+		i++
+	}
+	return string(b), comments, nil
+}
+
+// bodyStart returns where a routine's body starts after its TEXT
+// statement, which ends at end: after a ';' that ends it on its line,
+// else at the next line; but where that line break lies in a /* */
+// comment, right after the comment, so that the body (which a schema
+// copies) neither starts inside a comment nor leaves out a statement after
+// it on its closing line.
+func bodyStart(clean string, comments [][2]int, end int) int {
+	j := end
+	for j < len(clean) && (clean[j] == ' ' || clean[j] == '\t' || clean[j] == '\r') {
+		j++
+	}
+	if j < len(clean) && clean[j] == ';' {
+		return j + 1
+	}
+	start := lineEndAfter(clean, end)
+	for _, c := range comments {
+		if c[0] < start && start <= c[1] {
+			return c[1]
+		}
+	}
+	return start
+}
+
+// closeRoutine ends the last routine at its last instruction before the
+// next TEXT (or the file's end): data directives after it stay outside
+// it; its end is the end of that instruction's line.
+func (f *File) closeRoutine() {
 	r := &f.Routines[len(f.Routines)-1]
 	r.Last = len(f.Instrs) - 1
 	for r.Last >= r.First && f.Instrs[r.Last].Directive && f.Instrs[r.Last].Op != "TEXT" {
 		r.Last--
 	}
 	if r.Last >= r.First {
-		r.End = lineEndAfter(string(f.Src), f.Instrs[r.Last].End)
+		r.End = lineEndAfter(f.str(), f.Instrs[r.Last].End)
 	} else {
 		r.End = r.Start
 	}
-	_ = end
 }
 
 func lineEndAfter(s string, off int) int {
@@ -173,15 +287,12 @@ func lineEndAfter(s string, off int) int {
 
 type rawStmt struct {
 	start, end int
-	line       int
 }
 
-// splitStatements cuts the text from i up to the line's end into
-// statements at ';', dropping comments (a /* comment may run over lines:
-// then the returned consumed offset and line count cover them).
-func splitStatements(s string, i, end int) ([]rawStmt, int, int, error) {
+// splitStatements cuts the comment-free text from i up to the line's end
+// into statements at ';' outside parentheses and quotes.
+func splitStatements(s string, i, end int) ([]rawStmt, error) {
 	var out []rawStmt
-	lines := 1
 	start := i
 	depth := 0
 	flush := func(to int) {
@@ -189,48 +300,42 @@ func splitStatements(s string, i, end int) ([]rawStmt, int, int, error) {
 			out = append(out, rawStmt{start: start, end: to})
 		}
 	}
-	j := i
-	for j < end {
-		switch {
-		case strings.HasPrefix(s[j:], "//"):
-			flush(j)
-			return out, end + 1, lines, nil
-		case strings.HasPrefix(s[j:], "/*"):
-			close := strings.Index(s[j+2:], "*/")
-			if close < 0 {
-				return nil, 0, 0, fmt.Errorf("unterminated /* comment")
-			}
-			flush(j)
-			lines += strings.Count(s[j:j+2+close+2], "\n")
-			j += 2 + close + 2
-			start = j
-			if j > end {
-				// the comment ran past this line: continue to the new line's end
-				if e := strings.IndexByte(s[j:], '\n'); e >= 0 {
-					end = j + e
-				} else {
-					end = len(s)
-				}
-			}
-			continue
-		case s[j] == '(' || s[j] == '[':
+	for j := i; j < end; j++ {
+		switch c := s[j]; {
+		case c == '"' || c == '\'':
+			j = skipQuoted(s, j, end) - 1
+		case c == '(' || c == '[':
 			depth++
-		case s[j] == ')' || s[j] == ']':
+		case c == ')' || c == ']':
 			depth--
 			if depth < 0 {
-				return nil, 0, 0, fmt.Errorf("unbalanced %c", s[j])
+				return nil, fmt.Errorf("unbalanced %c", c)
 			}
-		case s[j] == ';' && depth == 0:
+		case c == ';' && depth == 0:
 			flush(j)
 			start = j + 1
 		}
-		j++
 	}
 	if depth != 0 {
-		return nil, 0, 0, fmt.Errorf("unbalanced parentheses")
+		return nil, fmt.Errorf("unbalanced parentheses")
 	}
 	flush(end)
-	return out, end + 1, lines, nil
+	return out, nil
+}
+
+// skipQuoted returns the offset after the quoted string or character
+// opening at i (its end, or end when it is not closed before).
+func skipQuoted(s string, i, end int) int {
+	q := s[i]
+	for j := i + 1; j < end; j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return end
 }
 
 // parseStatement reads labels, the opcode and the operands of one
@@ -313,6 +418,8 @@ func splitOperands(s string, from, to int) ([]Operand, error) {
 	}
 	for i := from; i < to; i++ {
 		switch s[i] {
+		case '"', '\'':
+			i = skipQuoted(s, i, to) - 1
 		case '(', '[':
 			depth++
 		case ')', ']':

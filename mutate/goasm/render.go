@@ -44,7 +44,10 @@ const scratch = "R11"
 // symbol, reading the copy. The original body stays first and unchanged,
 // so an unmutated process runs the routine as written (plus the dispatch).
 func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, error) {
-	s := string(f.Src)
+	if !goName(names.Active) || !goName(names.Hits) {
+		return nil, fmt.Errorf("goasm: the schema's Go variables are named %q and %q, want two identifiers", names.Active, names.Hits)
+	}
+	s := f.str()
 	sch := &Schema{SiteOf: map[string]int{}, Routines: map[int][]string{}}
 	// variants per routine: mutant number -> text edits of the body
 	type variant struct {
@@ -96,6 +99,10 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 		if err := f.checkEnd(r); err != nil {
 			return nil, err
 		}
+		if strings.Contains(r.Name, "<ABIInternal>") {
+			// its arguments arrive in registers, R11 among them
+			return nil, fmt.Errorf("goasm: routine %s uses the register ABI: the dispatch's scratch register %s may hold an argument", r.Name, scratch)
+		}
 		sch.SiteOf[r.Name] = site
 		out.WriteString(s[pos:r.Start])
 		fmt.Fprintf(&out, "\t// gathermut schema: coverage site %d, then the running mutant's variant\n", site)
@@ -104,14 +111,16 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 		for _, v := range vs {
 			fmt.Fprintf(&out, "\tCMPQ %s, $%d\n\tJEQ gm_v%d\n", scratch, v.num, v.num)
 		}
-		out.WriteString(s[r.Start:r.End])
+		// a body at the file's end may lack its last newline: the
+		// variants after it start on lines of their own
+		out.WriteString(withNewline(s[r.Start:r.End]))
 		for _, v := range vs {
 			fmt.Fprintf(&out, "gm_v%d:\n", v.num)
 			body, err := f.variantBody(r, v.num, v.edit, v.rename)
 			if err != nil {
 				return nil, err
 			}
-			out.WriteString(body)
+			out.WriteString(withNewline(body))
 		}
 		pos = r.End
 		site++
@@ -166,7 +175,7 @@ func (f *File) checkEnd(r *Routine) error {
 // variantBody is the routine's body with its labels renamed for mutant num,
 // the instruction mutant made, and the symbols in rename replaced.
 func (f *File) variantBody(r *Routine, num int, m *Mutant, rename map[string]string) (string, error) {
-	s := string(f.Src)
+	s := f.str()
 	type edit struct {
 		start, end int
 		text       string
@@ -184,9 +193,15 @@ func (f *File) variantBody(r *Routine, num int, m *Mutant, rename map[string]str
 			o := ins.Operands[k]
 			edits = append(edits, edit{o.Start, o.End, o.Text + suffix})
 		}
+		if ins.Op == "DATA" || ins.Op == "GLOBL" {
+			// data between a routine's instructions is defined once, by
+			// the original: a copy's would be a second definition
+			edits = append(edits, edit{ins.Start, ins.End, ""})
+			continue
+		}
 		for sym, to := range rename {
 			for _, o := range ins.Operands {
-				if j := strings.Index(o.Text, sym); j >= 0 && (j == 0 || !isNameByte(o.Text, j-1)) {
+				if j := symbolIndex(o.Text, sym); j >= 0 {
 					edits = append(edits, edit{o.Start + j, o.Start + j + len(sym), to})
 				}
 			}
@@ -237,6 +252,48 @@ func dataSymbol(target string) string {
 	return strings.TrimSpace(t)
 }
 
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}
+
+// symbolIndex returns where the symbol sym is named in an operand's text,
+// or -1: an occurrence not inside a longer name (mask is not named in
+// mask16(SB) nor in ·mask(SB), tbl not in tbl<>(SB)).
+func symbolIndex(text, sym string) int {
+	for from := 0; from < len(text); {
+		j := strings.Index(text[from:], sym)
+		if j < 0 {
+			return -1
+		}
+		j += from
+		end := j + len(sym)
+		before := j == 0 || !(isNameByte(text, j-1) || strings.HasSuffix(text[:j], "·"))
+		after := end == len(text) || !(isNameByte(text, end) || text[end] == '<')
+		if before && after {
+			return j
+		}
+		from = j + 1
+	}
+	return -1
+}
+
+// goName reports whether s is a Go identifier (ASCII).
+func goName(s string) bool {
+	if s == "" || ('0' <= s[0] && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
 // readers returns the routines whose instructions name sym.
 func (f *File) readers(sym string) []string {
 	var out []string
@@ -246,7 +303,7 @@ func (f *File) readers(sym string) []string {
 			continue
 		}
 		for _, o := range ins.Operands {
-			if j := strings.Index(o.Text, sym); j >= 0 && (j == 0 || !isNameByte(o.Text, j-1)) {
+			if symbolIndex(o.Text, sym) >= 0 {
 				seen[ins.Routine] = true
 				out = append(out, ins.Routine)
 				break
@@ -259,7 +316,7 @@ func (f *File) readers(sym string) []string {
 // copyData returns the DATA and GLOBL lines of sym renamed to to, with
 // mutant m's value change made.
 func copyData(f *File, sym, to string, m Mutant) string {
-	s := string(f.Src)
+	s := f.str()
 	var b strings.Builder
 	b.WriteString("\n")
 	for i, ins := range f.Instrs {
@@ -297,7 +354,7 @@ func (f *File) MutantAt(op string, start, end int, text string) (Mutant, error) 
 		s := string(f.Src)
 		stop := max(ins.End, end)
 		orig := s[from:stop]
-		return Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text, Line: lineOf(f.Src, ins.Start),
+		return Mutant{Operator: op, Routine: routine, Instr: i, Start: start, End: end, Text: text, Line: ins.Line,
 			Original: strings.TrimSpace(orig), Replacement: strings.TrimSpace(orig[:start-from] + text + orig[end-from:])}, nil
 	}
 	return Mutant{}, fmt.Errorf("goasm: no statement holds [%d, %d)", start, end)

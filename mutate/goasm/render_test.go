@@ -1,0 +1,390 @@
+package goasm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// supportFile is the Go side of the fixture's schema: the running mutant
+// (read from GATHERMUT_MUTANT while the package initializes, before
+// main.go's initValue calls a routine: this file sorts first) and the hits,
+// made in init (after the package variables: the routine called for
+// initValue finds them still nil) and printed at the end.
+const supportFile = `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+var gmActive = func() int {
+	n, _ := strconv.Atoi(os.Getenv("GATHERMUT_MUTANT"))
+	return n
+}()
+
+var gmHits []byte
+
+func init() {
+	gmHits = make([]byte, %d)
+	dumpHits = func() { fmt.Fprintf(os.Stderr, "hits %%v\n", gmHits) }
+}
+`
+
+// goTool returns the go command on the PATH and its GOROOT; the test is
+// skipped without one.
+func goTool(t *testing.T) (gobin, root string) {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command(gobin, "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return gobin, strings.TrimSpace(string(out))
+}
+
+// goBuild builds the fixture module in dir with the overlay (file ->
+// replacement), returning the executable or the build's output.
+func goBuild(t *testing.T, gobin, dir, out string, overlay map[string]string) (string, error) {
+	args := []string{"build", "-o", out}
+	if len(overlay) > 0 {
+		b, err := json.Marshal(map[string]map[string]string{"Replace": overlay})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ov := out + ".overlay.json"
+		if err := os.WriteFile(ov, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "-overlay", ov)
+	}
+	cmd := exec.Command(gobin, append(args, ".")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+	b, err := cmd.CombinedOutput()
+	return string(b), err
+}
+
+// runFixture runs a fixture executable with GATHERMUT_MUTANT=n and returns
+// its stdout with how it ended, and its stderr.
+func runFixture(bin string, n int) (string, string) {
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("GATHERMUT_MUTANT=%d", n))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	end := "exit 0"
+	if err := cmd.Run(); err != nil {
+		end = err.Error()
+	}
+	return stdout.String() + "[" + end + "]", stderr.String()
+}
+
+// TestSchemaAgreesWithMutants builds the fixture module's schema once
+// (go build -overlay: the rendered assembly and the support file) and
+// every mutant on its own (an overlay with the mutated assembly), runs
+// every mutant both ways and requires the same output; and checks the
+// routines' hits.
+func TestSchemaAgreesWithMutants(t *testing.T) {
+	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+		t.Skip("the fixture is amd64 assembly, built and run here")
+	}
+	gobin, _ := goTool(t)
+	dir := t.TempDir()
+	mod := filepath.Join(dir, "mod")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fix_amd64.s", "main.go"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "schemafix", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(mod, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module asmfix\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asmPath := filepath.Join(mod, "fix_amd64.s")
+	src, _ := os.ReadFile(asmPath)
+
+	orig := filepath.Join(dir, "orig")
+	if out, err := goBuild(t, gobin, mod, orig, nil); err != nil {
+		t.Fatalf("the fixture does not build: %v\n%s", err, out)
+	}
+	want, _ := runFixture(orig, 0)
+	if !strings.HasSuffix(want, "[exit 0]") {
+		t.Fatalf("the fixture fails: %s", want)
+	}
+
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Mutants(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sm []SchemaMutant
+	ops := map[string]bool{}
+	for i, m := range ms {
+		sm = append(sm, SchemaMutant{Num: i + 1, Mutant: m})
+		ops[m.Operator] = true
+	}
+	for _, op := range Operators {
+		if !ops[op.Name] {
+			t.Errorf("the fixture has no %s mutant", op.Name)
+		}
+	}
+	const firstSite = 3 // as if the Go schema's sites came first
+	sch, err := Render(f, sm, Names{Active: "gmActive", Hits: "gmHits"}, firstSite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsites := Sites(f, sm)
+	schemaAsm := filepath.Join(dir, "schema.s")
+	support := filepath.Join(dir, "support.go")
+	if err := os.WriteFile(schemaAsm, sch.Src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(support, []byte(fmt.Sprintf(supportFile, firstSite+nsites)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schemaBin := filepath.Join(dir, "schema")
+	if out, err := goBuild(t, gobin, mod, schemaBin, map[string]string{asmPath: schemaAsm, filepath.Join(mod, "0gathermut_schema.go"): support}); err != nil {
+		t.Fatalf("the schema does not build: %v\n%s", err, out)
+	}
+	got, stderr := runFixture(schemaBin, 0)
+	if got != want {
+		t.Errorf("schema with no mutant on:\n%s\nwant\n%s", got, want)
+	}
+
+	// the hits: every routine that ran, not unused, nothing before firstSite
+	hits := strings.TrimSpace(stderr[strings.LastIndex(stderr, "hits ")+len("hits "):])
+	wantHits := make([]string, firstSite+nsites)
+	for i := range wantHits {
+		wantHits[i] = "0"
+	}
+	if len(sch.SiteOf) != nsites {
+		t.Errorf("%d routines with sites, Sites says %d", len(sch.SiteOf), nsites)
+	}
+	for r, s := range sch.SiteOf {
+		if r != "·unused" {
+			wantHits[s] = "1"
+		}
+	}
+	if w := "[" + strings.Join(wantHits, " ") + "]"; hits != w {
+		t.Errorf("hits %s, want %s (sites %v)", hits, w, sch.SiteOf)
+	}
+
+	// every mutant alone and switched on (in -short mode every fourth
+	// alone: a build takes a second or more here)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan bool, 2)
+	changed := 0
+	for i, m := range sm {
+		if testing.Short() && i%4 != 0 {
+			continue
+		}
+		wg.Add(1)
+		sem <- true
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			mutated := string(src[:m.Mutant.Start]) + m.Mutant.Text + string(src[m.Mutant.End:])
+			file := filepath.Join(dir, fmt.Sprintf("m%d.s", m.Num))
+			if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
+				t.Error(err)
+				return
+			}
+			bin := filepath.Join(dir, fmt.Sprintf("m%d", m.Num))
+			desc := fmt.Sprintf("mutant %d (%s, line %d: %s -> %s)", m.Num, m.Mutant.Operator, m.Mutant.Line, m.Mutant.Original, m.Mutant.Replacement)
+			if out, err := goBuild(t, gobin, mod, bin, map[string]string{asmPath: file}); err != nil {
+				t.Errorf("%s does not build alone: %v\n%s", desc, err, out)
+				return
+			}
+			alone, _ := runFixture(bin, 0)
+			switched, _ := runFixture(schemaBin, m.Num)
+			mu.Lock()
+			defer mu.Unlock()
+			if alone != want {
+				changed++
+			}
+			if alone != switched {
+				t.Errorf("%s: built alone\n%s\nswitched on in the schema\n%s", desc, alone, switched)
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d mutants in %d routines' sites: %d change the output", len(sm), nsites, changed)
+}
+
+// TestRenderText: the dispatch at a routine's entry, the variants after
+// its body (labels renamed, the mutant made), a DATA mutant's renamed copy
+// of its symbol and the variant of its reader, and data inside a routine
+// left out of the copies.
+func TestRenderText(t *testing.T) {
+	src := "TEXT ·f(SB), NOSPLIT, $0-8\n" +
+		"loop:\n" +
+		"\tADDQ tbl2<>(SB), AX\n" +
+		"\tADDQ tbl<>(SB), AX\n" +
+		"DATA in<>+0(SB)/8, $1\n" +
+		"GLOBL in<>(SB), RODATA, $8\n" +
+		"\tJNZ loop\n" +
+		"\tRET\n" +
+		"DATA tbl<>+0(SB)/8, $0x0f\n" +
+		"GLOBL tbl<>(SB), RODATA, $8\n" +
+		"DATA tbl2<>+0(SB)/8, $7\n" +
+		"GLOBL tbl2<>(SB), RODATA, $8\n"
+	f, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := Mutants(f, Options{Operators: []string{"asm-branch", "asm-data"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 3 || ms[0].Operator != "asm-branch" || ms[1].Operator != "asm-data" || !strings.Contains(ms[1].Original, "tbl<>") {
+		t.Fatalf("mutants %+v", ms)
+	}
+	sch, err := Render(f, []SchemaMutant{{7, ms[0]}, {9, ms[1]}}, Names{"gmActive", "gmHits"}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "TEXT ·f(SB), NOSPLIT, $0-8\n" +
+		"\t// gathermut schema: coverage site 5, then the running mutant's variant\n" +
+		"\tMOVQ ·gmHits(SB), R11\n\tTESTQ R11, R11\n\tJZ gm_nohits\n\tMOVB $1, 5(R11)\ngm_nohits:\n" +
+		"\tMOVQ ·gmActive(SB), R11\n" +
+		"\tCMPQ R11, $7\n\tJEQ gm_v7\n" +
+		"\tCMPQ R11, $9\n\tJEQ gm_v9\n" +
+		"loop:\n\tADDQ tbl2<>(SB), AX\n\tADDQ tbl<>(SB), AX\nDATA in<>+0(SB)/8, $1\nGLOBL in<>(SB), RODATA, $8\n\tJNZ loop\n\tRET\n" +
+		"gm_v7:\n" +
+		"loop_gm7:\n\tADDQ tbl2<>(SB), AX\n\tADDQ tbl<>(SB), AX\n\n\n\tJZ loop_gm7\n\tRET\n" +
+		"gm_v9:\n" +
+		"loop_gm9:\n\tADDQ tbl2<>(SB), AX\n\tADDQ tbl_gm9<>(SB), AX\n\n\n\tJNZ loop_gm9\n\tRET\n" +
+		"DATA tbl<>+0(SB)/8, $0x0f\nGLOBL tbl<>(SB), RODATA, $8\nDATA tbl2<>+0(SB)/8, $7\nGLOBL tbl2<>(SB), RODATA, $8\n" +
+		"\nDATA tbl_gm9<>+0(SB)/8, $0x10\nGLOBL tbl_gm9<>(SB), RODATA, $8\n"
+	if string(sch.Src) != want {
+		t.Errorf("rendered\n%s\nwant\n%s", sch.Src, want)
+	}
+	if fmt.Sprint(sch.SiteOf) != "map[·f:5]" || fmt.Sprint(sch.Routines) != "map[7:[·f] 9:[·f]]" {
+		t.Errorf("SiteOf %v, Routines %v", sch.SiteOf, sch.Routines)
+	}
+	if n := Sites(f, []SchemaMutant{{7, ms[0]}, {9, ms[1]}}); n != 1 {
+		t.Errorf("Sites = %d, want 1", n)
+	}
+	if _, err := Parse(sch.Src); err != nil {
+		t.Errorf("the schema does not parse: %v", err)
+	}
+}
+
+func TestRenderRefuses(t *testing.T) {
+	mutantOf := func(src string, op string) (*File, []SchemaMutant) {
+		f, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := Mutants(f, Options{Operators: []string{op}})
+		if err != nil || len(ms) == 0 {
+			t.Fatalf("%q: %v mutants, %v", src, len(ms), err)
+		}
+		return f, []SchemaMutant{{1, ms[0]}}
+	}
+	names := Names{"gmActive", "gmHits"}
+	tests := []struct {
+		name, src, op string
+		names         Names
+		want          string
+	}{
+		{"falls through", "TEXT ·f(SB),0,$0\n\tADDQ $1, AX\n", "asm-const", names, "ends with ADDQ, not RET or JMP"},
+		{"register ABI", "TEXT ·f<ABIInternal>(SB),0,$0\n\tADDQ $1, AX\n\tRET\n", "asm-const", names, "uses the register ABI"},
+		{"names", "TEXT ·f(SB),0,$0\n\tADDQ $1, AX\n\tRET\n", "asm-const", Names{"gm.Active", "gmHits"}, "want two identifiers"},
+		{"empty names", "TEXT ·f(SB),0,$0\n\tADDQ $1, AX\n\tRET\n", "asm-const", Names{}, "want two identifiers"},
+	}
+	for _, tt := range tests {
+		f, muts := mutantOf(tt.src, tt.op)
+		if _, err := Render(f, muts, tt.names, 0); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error with %q", tt.name, err, tt.want)
+		}
+	}
+	// a mutant outside every routine
+	f, muts := mutantOf("TEXT ·f(SB),0,$0\n\tADDQ $1, AX\n\tRET\n", "asm-const")
+	muts[0].Mutant.Routine = "·g"
+	if _, err := Render(f, muts, names, 0); err == nil || !strings.Contains(err.Error(), "not in a routine") {
+		t.Errorf("mutant of no routine: %v", err)
+	}
+}
+
+// TestRealDecodersSchemaAssembles renders the schema of gather's AVX2
+// decoders (every routine's mutants, sampled per class) and assembles it
+// with go tool asm; and checks the sampling keeps every class of every
+// routine.
+func TestRealDecodersSchemaAssembles(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "gather", "decode_amd64.s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := Mutants(f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sampled, err := Mutants(f, Options{PerClass: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	classes := func(ms []Mutant) map[string]bool {
+		c := map[string]bool{}
+		for _, m := range ms {
+			c[m.Routine+" "+m.Operator] = true
+		}
+		return c
+	}
+	ca, cs := classes(all), classes(sampled)
+	if fmt.Sprint(ca) != fmt.Sprint(cs) {
+		t.Errorf("sampling lost classes: %d routine-classes unsampled, %d sampled", len(ca), len(cs))
+	}
+	for _, r := range f.Routines {
+		if !ca[r.Name+" asm-drop"] {
+			t.Errorf("routine %s has no mutants", r.Name)
+		}
+	}
+	var sm []SchemaMutant
+	for i, m := range sampled {
+		sm = append(sm, SchemaMutant{Num: i + 1, Mutant: m})
+	}
+	sch, err := Render(f, sm, Names{"gmActive", "gmHits"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sch.SiteOf) != len(f.Routines) {
+		t.Errorf("%d routines with a site, %d routines", len(sch.SiteOf), len(f.Routines))
+	}
+	gobin, root := goTool(t)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "decode_amd64.s")
+	if err := os.WriteFile(file, sch.Src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(gobin, "tool", "asm", "-I", filepath.Join(root, "pkg", "include"), "-p", "gather", "-o", filepath.Join(dir, "x.o"), file)
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the decoders' schema (%d mutants) does not assemble: %v\n%s", len(sm), err, out)
+	}
+}
