@@ -361,84 +361,121 @@ func classify(seg []Token) (declKind, string, funcHead) {
 	if (seg[0].Text == "extern" && len(seg) == 2 && seg[1].Kind == String) || seg[0].Text == "namespace" {
 		return declBlock, "", funcHead{}
 	}
-	// top-level tokens: outside parentheses and brackets, and outside the
-	// template heads (template <int N = 4>); an = there is an initializer
-	hasParen := false
-	top := make([]bool, len(seg))
+	top, hasParen, ok := topLevel(seg)
+	if !ok {
+		return declOther, "", funcHead{}
+	}
+	if hasParen {
+		if h, found, ok := funcDeclarator(seg, declaratorEnd(seg, top)); found {
+			if !ok {
+				return declOther, "", funcHead{}
+			}
+			return declFunc, h.name, h
+		}
+	}
+	if name, ok := typeHead(seg); ok {
+		return declType, name, funcHead{}
+	}
+	return declOther, "", funcHead{}
+}
+
+// topLevel marks seg's top-level tokens: outside parentheses and brackets
+// (their delimiters count as top-level), and outside the template heads
+// (template <int N = 4>). hasParen says whether seg holds a parenthesis;
+// ok is false when a group does not close or a top-level = (not of an
+// operator= name) shows an initializer.
+func topLevel(seg []Token) (top []bool, hasParen, ok bool) {
+	top = make([]bool, len(seg))
 	for j := 0; j < len(seg); j++ {
 		switch seg[j].Text {
 		case "(", "[":
 			hasParen = hasParen || seg[j].Text == "("
 			c := matchClose(seg, j)
 			if c < 0 {
-				return declOther, "", funcHead{}
+				return nil, false, false
 			}
 			top[j], top[c] = true, true
 			j = c
 			continue
 		case "template":
 			top[j] = true
-			if j+1 < len(seg) && seg[j+1].Text == "<" {
-				if c := matchAngle(seg, j+1); c > 0 {
-					j = c
-				}
-			}
+			j = skipTemplateHead(seg, j)
 			continue
 		case "=":
 			if j == 0 || seg[j-1].Text != "operator" {
-				return declOther, "", funcHead{}
+				return nil, false, false
 			}
 		}
 		top[j] = true
 	}
-	// the declarator ends before a constructor's initializer list (a
-	// top-level ':' after the parameters) or a trailing return type
-	end := len(seg)
-	for j := 0; j < len(seg); j++ {
-		if top[j] && (seg[j].Text == "->" || (seg[j].Text == ":" && j > 0 && seg[j-1].Text == ")")) {
-			end = j
-			break
+	return top, hasParen, true
+}
+
+// skipTemplateHead returns the index of the > closing the template head
+// whose "template" keyword is at j, or j when none follows.
+func skipTemplateHead(seg []Token, j int) int {
+	if j+1 < len(seg) && seg[j+1].Text == "<" {
+		if c := matchAngle(seg, j+1); c > 0 {
+			return c
 		}
 	}
-	// the last parenthesized group before the end (skipping trailing
-	// qualifiers) is a function's parameter list
+	return j
+}
+
+// declaratorEnd is where the declarator ends: before a constructor's
+// initializer list (a top-level ':' after the parameters) or a trailing
+// return type, else at the end of seg.
+func declaratorEnd(seg []Token, top []bool) int {
+	for j := 0; j < len(seg); j++ {
+		if top[j] && (seg[j].Text == "->" || (seg[j].Text == ":" && j > 0 && seg[j-1].Text == ")")) {
+			return j
+		}
+	}
+	return len(seg)
+}
+
+// funcDeclarator reads a function's head from seg[:end]: the last
+// parenthesized group before end (skipping trailing qualifiers) is its
+// parameter list. found is false when seg[:end] does not end in such a
+// group; ok is false when it does but the group does not open or no
+// declarator name precedes it.
+func funcDeclarator(seg []Token, end int) (h funcHead, found, ok bool) {
 	last := end - 1
 	for last >= 0 && trailingQualifiers[seg[last].Text] {
 		last--
 	}
-	if hasParen && last >= 0 && seg[last].Text == ")" {
-		depth := 0
-		for j := last; j >= 0; j-- {
-			switch seg[j].Text {
-			case ")":
-				depth++
-			case "(":
-				depth--
-			}
-			if depth == 0 {
-				h, ok := declaratorName(seg, j)
-				if !ok {
-					return declOther, "", funcHead{}
-				}
-				return declFunc, h.name, h
-			}
-		}
-		return declOther, "", funcHead{}
+	if last < 0 || seg[last].Text != ")" {
+		return funcHead{}, false, false
 	}
+	depth := 0
+	for j := last; j >= 0; j-- {
+		switch seg[j].Text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+		}
+		if depth == 0 {
+			h, ok := declaratorName(seg, j)
+			return h, true, ok
+		}
+	}
+	return funcHead{}, true, false
+}
+
+// typeHead finds a struct, class, union or enum head in seg (outside the
+// template head, whose "class T" parameters are not the type) and its
+// name.
+func typeHead(seg []Token) (string, bool) {
 	for j := 0; j < len(seg); j++ {
 		switch seg[j].Text {
 		case "template":
-			// the template head's "class T" parameters are not the type
-			if j+1 < len(seg) && seg[j+1].Text == "<" {
-				if c := matchAngle(seg, j+1); c > 0 {
-					j = c
-				}
-			}
+			j = skipTemplateHead(seg, j)
 		case "struct", "class", "union", "enum":
-			return declType, typeName(seg[j+1:]), funcHead{}
+			return typeName(seg[j+1:]), true
 		}
 	}
-	return declOther, "", funcHead{}
+	return "", false
 }
 
 var trailingQualifiers = map[string]bool{"const": true, "noexcept": true, "override": true, "final": true, "&": true, "&&": true, "volatile": true}

@@ -73,83 +73,96 @@ func Lex(src []byte) ([]Token, error) {
 	var toks []Token
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
-		case c == '\\' && i+1 < len(s) && (s[i+1] == '\n' || (s[i+1] == '\r' && i+2 < len(s) && s[i+2] == '\n')):
-			// a line continuation outside a directive joins two lines
-			i += 2
-			if s[i-1] == '\r' {
-				i++
-			}
+		if width, newline := whitespaceAt(s, i); width > 0 {
+			lineStart = lineStart || newline
+			i += width
 			continue
 		}
-		start := i
-		var kind Kind
-		var err error
-		switch {
-		case c == '#' && lineStart:
-			kind, i = Directive, lexDirective(s, i)
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
-			kind, i = Comment, lineEnd(s, i)
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			kind = Comment
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				return nil, &LexError{i, "unterminated /* comment"}
-			}
-			i += 2 + end + 2
-		case isDigit(c) || (c == '.' && i+1 < len(s) && isDigit(s[i+1])):
-			kind, i = Number, lexNumber(s, i)
-		case isIdentStart(c):
-			j := i
-			for j < len(s) && isIdentPart(s[j]) {
-				j++
-			}
-			// encoding prefixes of string and character literals
-			if j < len(s) && (s[j] == '"' || s[j] == '\'') && isLiteralPrefix(s[i:j]) {
-				if s[j] == '"' {
-					kind = String
-					if strings.HasSuffix(s[i:j], "R") {
-						i, err = lexRawString(s, i, j)
-					} else {
-						i, err = lexQuoted(s, j, '"')
-					}
-				} else {
-					kind = Char
-					i, err = lexQuoted(s, j, '\'')
-				}
-			} else {
-				kind, i = Ident, j
-			}
-		case c == '"':
-			kind = String
-			i, err = lexQuoted(s, i, '"')
-		case c == '\'':
-			kind = Char
-			i, err = lexQuoted(s, i, '\'')
-		default:
-			kind = Punct
-			i = lexPunct(s, i)
-			if i == start {
-				return nil, &LexError{i, "unexpected byte " + quoteByte(c)}
-			}
-		}
+		kind, end, err := lexToken(s, i, lineStart)
 		if err != nil {
 			return nil, err
 		}
-		toks = append(toks, Token{Kind: kind, Text: s[start:i], Start: start, End: i})
+		toks = append(toks, Token{Kind: kind, Text: s[i:end], Start: i, End: end})
 		// a comment is whitespace to the preprocessor: a # after one
 		// that opens a line still starts a directive
 		lineStart = kind == Directive || (kind == Comment && lineStart)
+		i = end
 	}
 	return toks, nil
+}
+
+// whitespaceAt returns the width of the whitespace at s[i] (0 when there is
+// none) and whether it is a newline. A backslash-newline outside a
+// directive is whitespace that joins two lines, not a newline.
+func whitespaceAt(s string, i int) (width int, newline bool) {
+	c := s[i]
+	switch {
+	case c == '\n':
+		return 1, true
+	case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		return 1, false
+	case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+		return 2, false
+	case c == '\\' && i+2 < len(s) && s[i+1] == '\r' && s[i+2] == '\n':
+		return 3, false
+	}
+	return 0, false
+}
+
+// lexToken reads the token starting at s[i], which is not whitespace:
+// its kind and its end. lineStart says whether only whitespace (comments
+// included) precedes it on its line, where a # opens a directive.
+func lexToken(s string, i int, lineStart bool) (Kind, int, error) {
+	c := s[i]
+	switch {
+	case c == '#' && lineStart:
+		return Directive, lexDirective(s, i), nil
+	case c == '/' && i+1 < len(s) && s[i+1] == '/':
+		return Comment, lineEnd(s, i), nil
+	case c == '/' && i+1 < len(s) && s[i+1] == '*':
+		end := strings.Index(s[i+2:], "*/")
+		if end < 0 {
+			return 0, 0, &LexError{i, "unterminated /* comment"}
+		}
+		return Comment, i + 2 + end + 2, nil
+	case isDigit(c) || (c == '.' && i+1 < len(s) && isDigit(s[i+1])):
+		return Number, lexNumber(s, i), nil
+	case isIdentStart(c):
+		return lexWord(s, i)
+	case c == '"':
+		end, err := lexQuoted(s, i, '"')
+		return String, end, err
+	case c == '\'':
+		end, err := lexQuoted(s, i, '\'')
+		return Char, end, err
+	}
+	end := lexPunct(s, i)
+	if end == i {
+		return 0, 0, &LexError{i, "unexpected byte " + quoteByte(c)}
+	}
+	return Punct, end, nil
+}
+
+// lexWord reads the identifier at s[i], or the string or character
+// literal it prefixes (u8"", L'x', R"d(...)d").
+func lexWord(s string, i int) (Kind, int, error) {
+	j := i
+	for j < len(s) && isIdentPart(s[j]) {
+		j++
+	}
+	if j == len(s) || (s[j] != '"' && s[j] != '\'') || !isLiteralPrefix(s[i:j]) {
+		return Ident, j, nil
+	}
+	if s[j] == '\'' {
+		end, err := lexQuoted(s, j, '\'')
+		return Char, end, err
+	}
+	if strings.HasSuffix(s[i:j], "R") {
+		end, err := lexRawString(s, i, j)
+		return String, end, err
+	}
+	end, err := lexQuoted(s, j, '"')
+	return String, end, err
 }
 
 func lineEnd(s string, i int) int {

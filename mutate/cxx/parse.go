@@ -150,173 +150,224 @@ func (p *parser) block() (*Stmt, error) {
 	return s, nil
 }
 
+// stmt parses the statement at p.i, a function per statement form.
 func (p *parser) stmt() (*Stmt, error) {
 	first := p.i
-	done := func(s *Stmt) (*Stmt, error) {
-		s.First, s.Last = first, p.i-1
-		return s, nil
-	}
+	var s *Stmt
+	var err error
 	switch p.peek() {
 	case "{":
 		return p.block()
-	case ";":
-		p.i++
-		return done(&Stmt{Kind: EmptyStmt})
-	case "if":
-		p.i++
-		constexpr := p.peek() == "constexpr"
-		if constexpr {
-			p.i++
-		}
-		cond, err := p.parenCond()
-		if err != nil {
-			return nil, err
-		}
-		if constexpr {
-			markConst(cond)
-		}
-		body, err := p.stmt()
-		if err != nil {
-			return nil, err
-		}
-		s := &Stmt{Kind: IfStmt, Cond: cond, Body: body, Constexpr: constexpr}
-		if p.peek() == "else" {
-			p.i++
-			if s.Else, err = p.stmt(); err != nil {
-				return nil, err
-			}
-		}
-		return done(s)
 	case "for":
 		return p.forStmt()
+	case ";":
+		p.i++
+		s = &Stmt{Kind: EmptyStmt}
+	case "if":
+		s, err = p.ifStmt()
 	case "while":
-		p.i++
-		cond, err := p.parenCond()
-		if err != nil {
-			return nil, err
-		}
-		body, err := p.stmt()
-		if err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: WhileStmt, Cond: cond, Body: body})
+		s, err = p.whileStmt()
 	case "do":
-		p.i++
-		body, err := p.stmt()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect("while"); err != nil {
-			return nil, err
-		}
-		cond, err := p.parenCond()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: DoStmt, Cond: cond, Body: body})
+		s, err = p.doStmt()
 	case "switch":
-		p.i++
-		cond, err := p.parenCond()
-		if err != nil {
-			return nil, err
-		}
-		body, err := p.block()
-		if err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: SwitchStmt, Cond: cond, Body: body})
+		s, err = p.switchStmt()
 	case "case":
+		s, err = p.caseStmt()
+	case "default":
+		s, err = p.defaultStmt()
+	case "return":
+		s, err = p.returnStmt()
+	case "break", "continue":
+		s, err = p.jumpStmt()
+	case "asm", "__asm__", "__asm":
+		s, err = p.asmStmt()
+	case "static_assert":
+		s, err = p.staticAssertStmt()
+	default:
+		s, err = p.simpleStmt()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.First, s.Last = first, p.i-1
+	return s, nil
+}
+
+// The statement forms below parse from their first token and leave the
+// statement's First and Last to stmt.
+
+// ifStmt: if [constexpr] (cond) body [else body]. An if constexpr's
+// condition is constant.
+func (p *parser) ifStmt() (*Stmt, error) {
+	p.i++
+	constexpr := p.peek() == "constexpr"
+	if constexpr {
 		p.i++
-		x, err := p.conditional()
+	}
+	cond, err := p.parenCond()
+	if err != nil {
+		return nil, err
+	}
+	if constexpr {
+		markConst(cond)
+	}
+	body, err := p.stmt()
+	if err != nil {
+		return nil, err
+	}
+	s := &Stmt{Kind: IfStmt, Cond: cond, Body: body, Constexpr: constexpr}
+	if p.peek() == "else" {
+		p.i++
+		if s.Else, err = p.stmt(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// whileStmt: while (cond) body.
+func (p *parser) whileStmt() (*Stmt, error) {
+	p.i++
+	cond, err := p.parenCond()
+	if err != nil {
+		return nil, err
+	}
+	body, err := p.stmt()
+	if err != nil {
+		return nil, err
+	}
+	return &Stmt{Kind: WhileStmt, Cond: cond, Body: body}, nil
+}
+
+// doStmt: do body while (cond);
+func (p *parser) doStmt() (*Stmt, error) {
+	p.i++
+	body, err := p.stmt()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect("while"); err != nil {
+		return nil, err
+	}
+	cond, err := p.parenCond()
+	if err != nil {
+		return nil, err
+	}
+	return p.semicolon(&Stmt{Kind: DoStmt, Cond: cond, Body: body})
+}
+
+// switchStmt: switch (cond) { ... }.
+func (p *parser) switchStmt() (*Stmt, error) {
+	p.i++
+	cond, err := p.parenCond()
+	if err != nil {
+		return nil, err
+	}
+	body, err := p.block()
+	if err != nil {
+		return nil, err
+	}
+	return &Stmt{Kind: SwitchStmt, Cond: cond, Body: body}, nil
+}
+
+// caseStmt: case X:, the label alone; X is constant.
+func (p *parser) caseStmt() (*Stmt, error) {
+	p.i++
+	x, err := p.conditional()
+	if err != nil {
+		return nil, err
+	}
+	markConst(x)
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	return &Stmt{Kind: CaseStmt, X: x}, nil
+}
+
+// defaultStmt: default:, a CaseStmt without a value.
+func (p *parser) defaultStmt() (*Stmt, error) {
+	p.i++
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	return &Stmt{Kind: CaseStmt}, nil
+}
+
+// returnStmt: return [X];
+func (p *parser) returnStmt() (*Stmt, error) {
+	p.i++
+	s := &Stmt{Kind: ReturnStmt}
+	if p.peek() != ";" {
+		x, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
-		markConst(x)
-		if err := p.expect(":"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: CaseStmt, X: x})
-	case "default":
-		p.i++
-		if err := p.expect(":"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: CaseStmt})
-	case "return":
-		p.i++
-		s := &Stmt{Kind: ReturnStmt}
-		if p.peek() != ";" {
-			x, err := p.expr()
-			if err != nil {
-				return nil, err
-			}
-			s.X = x
-		}
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(s)
-	case "break", "continue":
-		kind := BreakStmt
-		if p.peek() == "continue" {
-			kind = ContinueStmt
-		}
-		p.i++
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: kind})
-	case "asm", "__asm__", "__asm":
-		for p.i < p.end && p.peek() != ";" {
-			if p.peek() == "(" {
-				c := matchClose(p.toks, p.i)
-				if c < 0 || c >= p.end {
-					return nil, p.errorf("unbalanced asm statement")
-				}
-				p.i = c
-			}
-			p.i++
-		}
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: AsmStmt})
-	case "static_assert":
-		p.i++
-		if p.peek() != "(" {
-			return nil, p.errorf("want ( after static_assert")
-		}
-		c := matchClose(p.toks, p.i)
-		if c < 0 || c >= p.end {
-			return nil, p.errorf("unbalanced static_assert")
-		}
-		p.i = c + 1
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(&Stmt{Kind: StaticAssertStmt})
+		s.X = x
 	}
+	return p.semicolon(s)
+}
+
+// jumpStmt: break; or continue;
+func (p *parser) jumpStmt() (*Stmt, error) {
+	kind := BreakStmt
+	if p.peek() == "continue" {
+		kind = ContinueStmt
+	}
+	p.i++
+	return p.semicolon(&Stmt{Kind: kind})
+}
+
+// asmStmt: asm [volatile] (...); skipped whole, its parentheses balanced.
+func (p *parser) asmStmt() (*Stmt, error) {
+	for p.i < p.end && p.peek() != ";" {
+		if p.peek() == "(" {
+			c := matchClose(p.toks, p.i)
+			if c < 0 || c >= p.end {
+				return nil, p.errorf("unbalanced asm statement")
+			}
+			p.i = c
+		}
+		p.i++
+	}
+	return p.semicolon(&Stmt{Kind: AsmStmt})
+}
+
+// staticAssertStmt: static_assert(...); skipped whole.
+func (p *parser) staticAssertStmt() (*Stmt, error) {
+	p.i++
+	if p.peek() != "(" {
+		return nil, p.errorf("want ( after static_assert")
+	}
+	c := matchClose(p.toks, p.i)
+	if c < 0 || c >= p.end {
+		return nil, p.errorf("unbalanced static_assert")
+	}
+	p.i = c + 1
+	return p.semicolon(&Stmt{Kind: StaticAssertStmt})
+}
+
+// simpleStmt: a declaration or an expression, then ;.
+func (p *parser) simpleStmt() (*Stmt, error) {
 	if p.isDecl() {
 		s, err := p.decl()
 		if err != nil {
 			return nil, err
 		}
-		if err := p.expect(";"); err != nil {
-			return nil, err
-		}
-		return done(s)
+		return p.semicolon(s)
 	}
 	x, err := p.expr()
 	if err != nil {
 		return nil, err
 	}
+	return p.semicolon(&Stmt{Kind: ExprStmt, X: x})
+}
+
+// semicolon consumes the ; that ends s.
+func (p *parser) semicolon(s *Stmt) (*Stmt, error) {
 	if err := p.expect(";"); err != nil {
 		return nil, err
 	}
-	return done(&Stmt{Kind: ExprStmt, X: x})
+	return s, nil
 }
 
 func (p *parser) parenCond() (*Expr, error) {

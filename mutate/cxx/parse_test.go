@@ -46,8 +46,9 @@ const hostMarkers = `
 #define GM_HD __host__ __device__
 `
 
-func TestDeviceFunctions(t *testing.T) {
-	src := hostMarkers + `
+// deviceFunctionsSrc declares functions in every place and shape Parse
+// finds them; deviceFunctionsWant says which are device code.
+const deviceFunctionsSrc = hostMarkers + `
 typedef int (*cb_t)(int n);
 struct S {
   int v;
@@ -93,49 +94,65 @@ enum class E { A = 1, B = 2 };
 static const int table[3] = {1, 2, 3};
 int host_with_lambda() { auto l = [](int a) { return a; }; return l(1); }
 `
-	want := map[string]bool{
-		"S::get": true, "S::host_member": false, "S::In::deep": true, "S::marker_member": true,
-		"tpl": true, "tpl_default": true, "kern": true, "both": true, "host_helper": false, "plain_host": false,
-		"abi": false, "abi2": false, "in_linkage": true, "in_ns": true, "with_default": true, "V4::sum": true,
-		"Op::operator()": true, "Op::operator+=": true, "trailing": true, "Ctor::Ctor": true, "Q::f": true,
-		"GM_KERNEL(from_func_macro)": true,
-		"host_with_lambda":           false,
-	}
-	for _, env := range []Env{Emulation, NVCC, HIPCC} {
-		srcs := parseOne(t, src, env)
-		got := map[string]bool{}
-		for _, f := range srcs[0].Funcs {
-			got[f.Name] = f.Device
-			if f.Device && f.BodyErr != nil {
-				t.Errorf("%s: %s: body error %v", env.Name, f.Name, f.BodyErr)
-			}
 
-		}
-		for name, dev := range want {
-			if g, ok := got[name]; !ok {
-				t.Errorf("%s: function %s not found (found %v)", env.Name, name, keys(got))
-			} else if g != dev {
-				t.Errorf("%s: %s: device %v, want %v", env.Name, name, g, dev)
-			}
-		}
-		if len(got) != len(want) {
-			t.Errorf("%s: found functions %v, want %v", env.Name, keys(got), keys(want))
-		}
+var deviceFunctionsWant = map[string]bool{
+	"S::get": true, "S::host_member": false, "S::In::deep": true, "S::marker_member": true,
+	"tpl": true, "tpl_default": true, "kern": true, "both": true, "host_helper": false, "plain_host": false,
+	"abi": false, "abi2": false, "in_linkage": true, "in_ns": true, "with_default": true, "V4::sum": true,
+	"Op::operator()": true, "Op::operator+=": true, "trailing": true, "Ctor::Ctor": true, "Q::f": true,
+	"GM_KERNEL(from_func_macro)": true,
+	"host_with_lambda":           false,
+}
+
+func TestDeviceFunctions(t *testing.T) {
+	for _, env := range []Env{Emulation, NVCC, HIPCC} {
+		checkDeviceFunctions(t, env, parseOne(t, deviceFunctionsSrc, env)[0].Funcs, deviceFunctionsWant)
 	}
 	// the byte offsets of a function's parts
-	srcs := parseOne(t, src, Emulation)
+	srcs := parseOne(t, deviceFunctionsSrc, Emulation)
 	_, f := findFunc(srcs, "with_default")
 	if f == nil {
 		t.Fatal("with_default not found")
 	}
-	head := "GM_DEV int with_default(int a, int b = 2) { return a + b; }"
+	checkFuncParts(t, deviceFunctionsSrc, "GM_DEV int with_default(int a, int b = 2) { return a + b; }", "GM_DEV int", f)
+}
+
+// checkDeviceFunctions checks that funcs, parsed under env, are exactly
+// the functions of want, each device code or not as want says, and that
+// every device function's body parsed.
+func checkDeviceFunctions(t *testing.T, env Env, funcs []*Func, want map[string]bool) {
+	t.Helper()
+	got := map[string]bool{}
+	for _, f := range funcs {
+		got[f.Name] = f.Device
+		if f.Device && f.BodyErr != nil {
+			t.Errorf("%s: %s: body error %v", env.Name, f.Name, f.BodyErr)
+		}
+	}
+	for name, dev := range want {
+		if g, ok := got[name]; !ok {
+			t.Errorf("%s: function %s not found (found %v)", env.Name, name, keys(got))
+		} else if g != dev {
+			t.Errorf("%s: %s: device %v, want %v", env.Name, name, g, dev)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: found functions %v, want %v", env.Name, keys(got), keys(want))
+	}
+}
+
+// checkFuncParts checks f's byte offsets (its parameter list's '(', its
+// body's braces) against where head, f's whole definition on one line,
+// lies in src, and its specifiers' text.
+func checkFuncParts(t *testing.T, src, head, specs string, f *Func) {
+	t.Helper()
 	at := strings.Index(src, head)
 	if f.ParamsStart != at+strings.Index(head, "(") || f.Open != at+strings.Index(head, "{") || f.Close != at+len(head)-1 {
-		t.Errorf("with_default: params %d, body [%d, %d], want %d, [%d, %d]", f.ParamsStart, f.Open, f.Close,
+		t.Errorf("%s: params %d, body [%d, %d], want %d, [%d, %d]", f.Name, f.ParamsStart, f.Open, f.Close,
 			at+strings.Index(head, "("), at+strings.Index(head, "{"), at+len(head)-1)
 	}
-	if specs := tokenTexts(f.Specs); specs != "GM_DEV int" {
-		t.Errorf("with_default: specs %q, want %q", specs, "GM_DEV int")
+	if got := tokenTexts(f.Specs); got != specs {
+		t.Errorf("%s: specs %q, want %q", f.Name, got, specs)
 	}
 }
 
@@ -360,87 +377,96 @@ template <class C, int N>
 GM_DEV void f(const uint8_t* src, int e0, float* y) {
 `
 
+// parseShapeTests are statements of a device function body and their
+// parse trees, written as stmtShape writes them.
+var parseShapeTests = []struct{ src, want string }{
+	{"y[0] = (float)a * b;", "(expr (= (index y 0) (* (cast float a) b)))"},
+	{"x = (a) - b;", "(expr (= x (- (paren a) b)))"},
+	{"x = (n) - 1;", "(expr (= x (- (paren n) 1)))"}, // n is a parameter name in a typedef, not a type
+	{"x = (cb_t)p;", "(expr (= x (cast cb_t p)))"},
+	{"x = (uint32_t)-b;", "(expr (= x (cast uint32_t (-_ b))))"},
+	{"x = (const uint8_t*)p + 1;", "(expr (= x (+ (cast const uint8_t* p) 1)))"},
+	{"x = (uint64_t)hi << 32 | lo;", "(expr (= x (| (<< (cast uint64_t hi) 32) lo)))"},
+	{"C::template chunk<N>(R{src}, e0, y);", "(expr (call (tpl C::template chunk N) (braced R src) e0 y))"},
+	{"Codec<4, R>::template chunk<N + 1>(r, 0, y);", "(expr (call (tpl Codec<4, R>::template chunk (+ N 1)) r 0 y))"},
+	{"const uint32_t w0 = gm_load32(a), w1 = gm_load32(a + 4);", "(decl w0=(call gm_load32 a) w1=(call gm_load32 (+ a 4)))"},
+	{"float buf[N * 2], *q = buf, z;", "(decl buf[(* N 2)] q=buf z)"},
+	{"uint32_t s;", "(decl s)"},
+	{"R r{src}; R t = R{src}; R w(src);", "(decl r=(braced src)) (decl t=(braced R src)) (decl w=(braced src))"},
+	{"for (int i = 0, j = 1; i < n; ++i, --j) x += i;", "(for (decl i=0 j=1) (< i n) (, (++_ i) (--_ j)) (expr (+= x i)))"},
+	{"for (;;) break;", "(for _ _ _ break)"},
+	{"for (i = 0; i < n; i++) {}", "(for (expr (= i 0)) (< i n) (_++ i) {})"},
+	{"for (float v : buf) s += v;", "(for (decl v) : buf (expr (+= s v)))"},
+	{"for (const float& v : buf) {}", "(for (decl v) : buf {})"},
+	{"x = a < b ? a : b;", "(expr (= x (? (< a b) a b)))"},
+	{"x = a ? b : c ? d : e;", "(expr (= x (? a b (? c d e))))"},
+	{"x = tf<3>(y) >> 16;", "(expr (= x (>> (call (tpl tf 3) y) 16)))"},
+	{"x = tf<tf<3>>(y) >> 16;", "(expr (= x (>> (call (tpl tf (tpl tf 3)) y) 16)))"},
+	{"x = tf<(3 >> 1)>(y);", "(expr (= x (call (tpl tf (paren (>> 3 1))) y)))"},
+	{"Codec<4, Codec<1, R>> c{src};", "(decl c=(braced src))"},
+	{"x = reinterpret_cast<Codec<1, R>*>(p)->k;", "(expr (= x (-> (call (tpl reinterpret_cast Codec<1, R>*) p) k)))"},
+	{"x = a < b && c > d;", "(expr (= x (&& (< a b) (> c d))))"},
+	{"x = a * (b + c) / d % e;", "(expr (= x (% (/ (* a (paren (+ b c))) d) e)))"},
+	{"x = a << 1 < b == c & d ^ e | f && g || h;", "(expr (= x (|| (&& (| (^ (& (== (< (<< a 1) b) c) d) e) f) g) h)))"},
+	{"x = y = 3;", "(expr (= x (= y 3)))"},
+	{"x |= y <<= 2;", "(expr (|= x (<<= y 2)))"},
+	{"a = -b + !c - ~d;", "(expr (= a (- (+ (-_ b) (!_ c)) (~_ d))))"},
+	{"x = *p++ & *&q;", "(expr (= x (& (*_ (_++ p)) (*_ (&_ q)))))"},
+	{"p->q.r[i]++;", "(expr (_++ (index (. (-> p q) r) i)))"},
+	{"x = a.template get<2>() + s.v;", "(expr (= x (+ (call (tpl (. a get) 2)) (. s v))))"},
+	{"x = reinterpret_cast<const uint32_t*>(p)[i];", "(expr (= x (index (call (tpl reinterpret_cast const uint32_t*) p) i)))"},
+	{"x = static_cast<float>(i) * 2.0f;", "(expr (= x (* (call (tpl static_cast float) i) 2.0f)))"},
+	{"n = sizeof(a[i]) + sizeof(float) + sizeof x;", "(expr (= n (+ (+ sizeof(a[i]) sizeof(float)) sizeof x)))"},
+	{"x = \"a\" \"b\";", `(expr (= x "a" "b"))`},
+	{"x = ::g(1, 'c');", "(expr (= x (call g 1 'c')))"},
+	{"return {a, b};", "(return (braced a b))"},
+	{"return;", "(return)"},
+	{"do { i--; } while (i > 0);", "(do {(expr (_-- i))} (> i 0))"},
+	{"while (i < n) i++;", "(while (< i n) (expr (_++ i)))"},
+	{"switch (k) { case 1: x = 1; break; case N + 1: default: break; }", "(switch k {(case 1) (expr (= x 1)) break (case (+ N 1)) (default) break})"},
+	{"if (a) if (b) x = 1; else x = 2;", "(if a (if b (expr (= x 1)) (expr (= x 2))))"},
+	{"if (a) { x = 1; } else if (b) x = 2; else {}", "(if a {(expr (= x 1))} (if b (expr (= x 2)) {}))"},
+	{"if constexpr (N > 1) x = 1; else x = 2;", "(if constexpr (> N 1) (expr (= x 1)) (expr (= x 2)))"},
+	{"asm volatile(\"mov %0, %1;\" : \"=r\"(a) : \"r\"(b));", "(asm)"},
+	{"static_assert(N > 0, \"N\");", "(static_assert)"},
+	{"(void)x;", "(expr (cast void x))"},
+	{";", ";"},
+	{"__syncthreads();", "(expr (call __syncthreads))"},
+	{"gm_words_reader w{src};", "(decl w=(braced src))"},
+	{"x = y[k] ? (float)(a) : -1.0f;", "(expr (= x (? (index y k) (cast float (paren a)) (-_ 1.0f))))"},
+}
+
 func TestParseShapes(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"y[0] = (float)a * b;", "(expr (= (index y 0) (* (cast float a) b)))"},
-		{"x = (a) - b;", "(expr (= x (- (paren a) b)))"},
-		{"x = (n) - 1;", "(expr (= x (- (paren n) 1)))"}, // n is a parameter name in a typedef, not a type
-		{"x = (cb_t)p;", "(expr (= x (cast cb_t p)))"},
-		{"x = (uint32_t)-b;", "(expr (= x (cast uint32_t (-_ b))))"},
-		{"x = (const uint8_t*)p + 1;", "(expr (= x (+ (cast const uint8_t* p) 1)))"},
-		{"x = (uint64_t)hi << 32 | lo;", "(expr (= x (| (<< (cast uint64_t hi) 32) lo)))"},
-		{"C::template chunk<N>(R{src}, e0, y);", "(expr (call (tpl C::template chunk N) (braced R src) e0 y))"},
-		{"Codec<4, R>::template chunk<N + 1>(r, 0, y);", "(expr (call (tpl Codec<4, R>::template chunk (+ N 1)) r 0 y))"},
-		{"const uint32_t w0 = gm_load32(a), w1 = gm_load32(a + 4);", "(decl w0=(call gm_load32 a) w1=(call gm_load32 (+ a 4)))"},
-		{"float buf[N * 2], *q = buf, z;", "(decl buf[(* N 2)] q=buf z)"},
-		{"uint32_t s;", "(decl s)"},
-		{"R r{src}; R t = R{src}; R w(src);", "(decl r=(braced src)) (decl t=(braced R src)) (decl w=(braced src))"},
-		{"for (int i = 0, j = 1; i < n; ++i, --j) x += i;", "(for (decl i=0 j=1) (< i n) (, (++_ i) (--_ j)) (expr (+= x i)))"},
-		{"for (;;) break;", "(for _ _ _ break)"},
-		{"for (i = 0; i < n; i++) {}", "(for (expr (= i 0)) (< i n) (_++ i) {})"},
-		{"for (float v : buf) s += v;", "(for (decl v) : buf (expr (+= s v)))"},
-		{"for (const float& v : buf) {}", "(for (decl v) : buf {})"},
-		{"x = a < b ? a : b;", "(expr (= x (? (< a b) a b)))"},
-		{"x = a ? b : c ? d : e;", "(expr (= x (? a b (? c d e))))"},
-		{"x = tf<3>(y) >> 16;", "(expr (= x (>> (call (tpl tf 3) y) 16)))"},
-		{"x = tf<tf<3>>(y) >> 16;", "(expr (= x (>> (call (tpl tf (tpl tf 3)) y) 16)))"},
-		{"x = tf<(3 >> 1)>(y);", "(expr (= x (call (tpl tf (paren (>> 3 1))) y)))"},
-		{"Codec<4, Codec<1, R>> c{src};", "(decl c=(braced src))"},
-		{"x = reinterpret_cast<Codec<1, R>*>(p)->k;", "(expr (= x (-> (call (tpl reinterpret_cast Codec<1, R>*) p) k)))"},
-		{"x = a < b && c > d;", "(expr (= x (&& (< a b) (> c d))))"},
-		{"x = a * (b + c) / d % e;", "(expr (= x (% (/ (* a (paren (+ b c))) d) e)))"},
-		{"x = a << 1 < b == c & d ^ e | f && g || h;", "(expr (= x (|| (&& (| (^ (& (== (< (<< a 1) b) c) d) e) f) g) h)))"},
-		{"x = y = 3;", "(expr (= x (= y 3)))"},
-		{"x |= y <<= 2;", "(expr (|= x (<<= y 2)))"},
-		{"a = -b + !c - ~d;", "(expr (= a (- (+ (-_ b) (!_ c)) (~_ d))))"},
-		{"x = *p++ & *&q;", "(expr (= x (& (*_ (_++ p)) (*_ (&_ q)))))"},
-		{"p->q.r[i]++;", "(expr (_++ (index (. (-> p q) r) i)))"},
-		{"x = a.template get<2>() + s.v;", "(expr (= x (+ (call (tpl (. a get) 2)) (. s v))))"},
-		{"x = reinterpret_cast<const uint32_t*>(p)[i];", "(expr (= x (index (call (tpl reinterpret_cast const uint32_t*) p) i)))"},
-		{"x = static_cast<float>(i) * 2.0f;", "(expr (= x (* (call (tpl static_cast float) i) 2.0f)))"},
-		{"n = sizeof(a[i]) + sizeof(float) + sizeof x;", "(expr (= n (+ (+ sizeof(a[i]) sizeof(float)) sizeof x)))"},
-		{"x = \"a\" \"b\";", `(expr (= x "a" "b"))`},
-		{"x = ::g(1, 'c');", "(expr (= x (call g 1 'c')))"},
-		{"return {a, b};", "(return (braced a b))"},
-		{"return;", "(return)"},
-		{"do { i--; } while (i > 0);", "(do {(expr (_-- i))} (> i 0))"},
-		{"while (i < n) i++;", "(while (< i n) (expr (_++ i)))"},
-		{"switch (k) { case 1: x = 1; break; case N + 1: default: break; }", "(switch k {(case 1) (expr (= x 1)) break (case (+ N 1)) (default) break})"},
-		{"if (a) if (b) x = 1; else x = 2;", "(if a (if b (expr (= x 1)) (expr (= x 2))))"},
-		{"if (a) { x = 1; } else if (b) x = 2; else {}", "(if a {(expr (= x 1))} (if b (expr (= x 2)) {}))"},
-		{"if constexpr (N > 1) x = 1; else x = 2;", "(if constexpr (> N 1) (expr (= x 1)) (expr (= x 2)))"},
-		{"asm volatile(\"mov %0, %1;\" : \"=r\"(a) : \"r\"(b));", "(asm)"},
-		{"static_assert(N > 0, \"N\");", "(static_assert)"},
-		{"(void)x;", "(expr (cast void x))"},
-		{";", ";"},
-		{"__syncthreads();", "(expr (call __syncthreads))"},
-		{"gm_words_reader w{src};", "(decl w=(braced src))"},
-		{"x = y[k] ? (float)(a) : -1.0f;", "(expr (= x (? (index y k) (cast float (paren a)) (-_ 1.0f))))"},
+	for _, tt := range parseShapeTests {
+		checkParseShape(t, tt.src, tt.want)
 	}
-	for _, tt := range tests {
-		src := snippetPrelude + tt.src + "\n}\n"
-		srcs := parseOne(t, src, Emulation)
-		s, f := findFunc(srcs, "f")
-		if f == nil {
-			t.Errorf("%s: f not found", tt.src)
-			continue
+}
+
+// checkParseShape parses stmts as the body of snippetPrelude's f and
+// checks the statements' shapes against want and that each statement's
+// token range is its text.
+func checkParseShape(t *testing.T, stmts, want string) {
+	t.Helper()
+	srcs := parseOne(t, snippetPrelude+stmts+"\n}\n", Emulation)
+	s, f := findFunc(srcs, "f")
+	if f == nil {
+		t.Errorf("%s: f not found", stmts)
+		return
+	}
+	if f.BodyErr != nil {
+		t.Errorf("%s: %v", stmts, f.BodyErr)
+		return
+	}
+	var parts []string
+	for _, st := range f.Body.List {
+		parts = append(parts, stmtShape(s, st))
+		text := string(s.Src[s.Toks[st.First].Start:s.Toks[st.Last].End])
+		if !strings.Contains(stmts, text) || (len(f.Body.List) == 1 && text != stmts) {
+			t.Errorf("%s: statement's range holds %q", stmts, text)
 		}
-		if f.BodyErr != nil {
-			t.Errorf("%s: %v", tt.src, f.BodyErr)
-			continue
-		}
-		var parts []string
-		for _, st := range f.Body.List {
-			parts = append(parts, stmtShape(s, st))
-			// a statement's token range is its text
-			text := string(s.Src[s.Toks[st.First].Start:s.Toks[st.Last].End])
-			if !strings.Contains(tt.src, text) || (len(f.Body.List) == 1 && text != tt.src) {
-				t.Errorf("%s: statement's range holds %q", tt.src, text)
-			}
-		}
-		if got := strings.Join(parts, " "); got != tt.want {
-			t.Errorf("%s\n got %s\nwant %s", tt.src, got, tt.want)
-		}
+	}
+	if got := strings.Join(parts, " "); got != want {
+		t.Errorf("%s\n got %s\nwant %s", stmts, got, want)
 	}
 }
 

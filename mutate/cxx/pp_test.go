@@ -22,8 +22,9 @@ func activeIdents(u *Unit, name string) string {
 	return strings.Join(out, " ")
 }
 
-func TestPreprocessActivity(t *testing.T) {
-	const gpuSplit = `
+// gpuSplit picks one line per compiler: the CUDA device pass, the HIP
+// device pass, the host.
+const gpuSplit = `
 #if defined(__CUDA_ARCH__)
 cuda
 #elif defined(__HIP_DEVICE_COMPILE__)
@@ -32,18 +33,21 @@ hip
 host
 #endif
 `
-	tests := []struct {
-		name string
-		src  string
-		want map[string]string // Env name -> active identifiers
-	}{
-		{"ifdef/else", "#ifdef GM_HOST_EMULATION\nemu\n#else\ngpu\n#endif\nafter\n",
-			map[string]string{"emulation": "emu after", "nvcc": "gpu after", "hipcc": "gpu after"}},
-		{"ifndef", "#ifndef GM_HOST_EMULATION\ngpu\n#endif\n", map[string]string{"emulation": "", "nvcc": "gpu", "hipcc": "gpu"}},
-		{"if/elif/else", gpuSplit, map[string]string{"emulation": "host", "nvcc": "cuda", "hipcc": "hip"}},
-		{"#if on a predefined value", "#if __cplusplus >= 201703L\ncxx17\n#else\nolder\n#endif\n",
-			map[string]string{"emulation": "older", "nvcc": "cxx17", "hipcc": "cxx17"}},
-		{"nesting", `
+
+// preprocessActivityTests are files and, per build environment, the
+// identifiers that environment's compiler sees.
+var preprocessActivityTests = []struct {
+	name string
+	src  string
+	want map[string]string // Env name -> active identifiers
+}{
+	{"ifdef/else", "#ifdef GM_HOST_EMULATION\nemu\n#else\ngpu\n#endif\nafter\n",
+		map[string]string{"emulation": "emu after", "nvcc": "gpu after", "hipcc": "gpu after"}},
+	{"ifndef", "#ifndef GM_HOST_EMULATION\ngpu\n#endif\n", map[string]string{"emulation": "", "nvcc": "gpu", "hipcc": "gpu"}},
+	{"if/elif/else", gpuSplit, map[string]string{"emulation": "host", "nvcc": "cuda", "hipcc": "hip"}},
+	{"#if on a predefined value", "#if __cplusplus >= 201703L\ncxx17\n#else\nolder\n#endif\n",
+		map[string]string{"emulation": "older", "nvcc": "cxx17", "hipcc": "cxx17"}},
+	{"nesting", `
 #if 1
 a
 # if 0
@@ -65,8 +69,8 @@ f
 #endif
 g
 `, map[string]string{"emulation": "a c emu d g", "nvcc": "a c d g"}},
-		{"a taken branch ends the chain", "#if 1\na\n#elif 1\nb\n#else\nc\n#endif\n", map[string]string{"emulation": "a"}},
-		{"defines and undefs", `
+	{"a taken branch ends the chain", "#if 1\na\n#elif 1\nb\n#else\nc\n#endif\n", map[string]string{"emulation": "a"}},
+	{"defines and undefs", `
 #define N 3
 #if N == 3
 three
@@ -82,18 +86,20 @@ gone
 fdef
 #endif
 `, map[string]string{"emulation": "three gone fdef"}},
-		{"macros defined in an untaken branch do not count", "#if 0\n#define X 1\n#endif\n#ifdef X\nx\n#else\nnox\n#endif\n",
-			map[string]string{"emulation": "nox"}},
-		{"#error in an untaken branch", "#ifndef GM_HOST_EMULATION\n#error needs the emulation\n#endif\nok\n",
-			map[string]string{"emulation": "ok"}},
-		{"the conditions of an untaken branch are not evaluated", "#if 0\n#if 1/0\n#endif\n#elif 1\nb\n#elif 1/0\n#endif\n",
-			map[string]string{"emulation": "b"}},
-		{"comments in directives", "#if 1 /* x\n */ + 0\none\n#endif // c\n#ifdef GM_HOST_EMULATION // a name\nemu\n#endif\n",
-			map[string]string{"emulation": "one emu"}},
-		{"comments and directives are not active code", "// x\n/* y */ z\n#define W 1\n", map[string]string{"emulation": "z"}},
-	}
+	{"macros defined in an untaken branch do not count", "#if 0\n#define X 1\n#endif\n#ifdef X\nx\n#else\nnox\n#endif\n",
+		map[string]string{"emulation": "nox"}},
+	{"#error in an untaken branch", "#ifndef GM_HOST_EMULATION\n#error needs the emulation\n#endif\nok\n",
+		map[string]string{"emulation": "ok"}},
+	{"the conditions of an untaken branch are not evaluated", "#if 0\n#if 1/0\n#endif\n#elif 1\nb\n#elif 1/0\n#endif\n",
+		map[string]string{"emulation": "b"}},
+	{"comments in directives", "#if 1 /* x\n */ + 0\none\n#endif // c\n#ifdef GM_HOST_EMULATION // a name\nemu\n#endif\n",
+		map[string]string{"emulation": "one emu"}},
+	{"comments and directives are not active code", "// x\n/* y */ z\n#define W 1\n", map[string]string{"emulation": "z"}},
+}
+
+func TestPreprocessActivity(t *testing.T) {
 	envs := map[string]Env{"emulation": Emulation, "nvcc": NVCC, "hipcc": HIPCC}
-	for _, tt := range tests {
+	for _, tt := range preprocessActivityTests {
 		for envName, want := range tt.want {
 			u, err := Preprocess("k.hip", map[string][]byte{"k.hip": []byte(tt.src)}, envs[envName])
 			if err != nil {

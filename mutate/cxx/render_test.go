@@ -122,7 +122,6 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 		t.Skip("no c++ compiler")
 	}
 	src, all, muts := fixtureMutants(t)
-	files := map[string][]byte{"kern.cpp": src}
 	dir := t.TempDir()
 
 	orig, out, err := compileCxx(t, cxx, dir, "orig", src, "")
@@ -135,7 +134,45 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 	}
 
 	// the schema: the switchable mutants; the others are probes
-	var switchable, probes []SchemaMutant
+	switchable, probes := splitProbes(all)
+	if len(probes) == 0 || len(switchable) < 200 {
+		t.Fatalf("%d switchable mutants and %d probes: the fixture lost its coverage", len(switchable), len(probes))
+	}
+	sch, schemaBin, dropped := buildSchema(t, cxx, dir, map[string][]byte{"kern.cpp": src}, switchable, probes)
+	// the one mutant that cannot compile is p += n -> p = n, and the error
+	// names its site's mutants only
+	if got, want := droppedText(muts, dropped), "assign +=->-= in reader::next; assign +=->= in reader::next"; got != want {
+		t.Errorf("mutants traced from the schema's compile errors: %s; want %s", got, want)
+	}
+
+	// the unmutated schema: the original's output, and the hits
+	got, hits := runBin(schemaBin, 0)
+	if got != want {
+		t.Errorf("schema with no mutant on:\n%s\nwant\n%s", got, want)
+	}
+	checkHits(t, src, muts, sch, dropped, hits, nil)
+	checkColdBodyHits(t, src, all, muts, sch, schemaBin, dropped)
+
+	// every mutant built from its own mutated copy, and switched on in the
+	// schema
+	outcomes, unviable := buildMutantsAlone(t, cxx, dir, src, muts)
+	killed, compared := compareAloneAndSwitched(t, all, muts, want, schemaBin, dropped, outcomes, unviable)
+	for n := range unviable {
+		if m := muts[n-1]; len(unviable) != 1 || m.Original != "+=" || m.Replacement != "=" {
+			t.Errorf("mutant %d (%s %q -> %q in %s) does not compile alone; want only p += n -> p = n", n, m.Operator, m.Original, m.Replacement, m.Func)
+		}
+	}
+	// naming mutant 0 runs the original
+	if got := runMany(t, schemaBin, []int{0})[0]; got != want {
+		t.Errorf("schema run with 0 named: %s, want %s", got, want)
+	}
+	t.Logf("%d mutants (%d switchable, %d probes): %d unviable, %d compared with the schema, %d change the output",
+		len(all), len(switchable), len(probes), len(unviable), compared, killed)
+}
+
+// splitProbes splits the mutants into those a switch can hold and the
+// probes (a site with a Why).
+func splitProbes(all []SchemaMutant) (switchable, probes []SchemaMutant) {
 	for _, m := range all {
 		if m.Site.Why == "" {
 			switchable = append(switchable, m)
@@ -143,12 +180,16 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 			probes = append(probes, m)
 		}
 	}
-	if len(probes) == 0 || len(switchable) < 200 {
-		t.Fatalf("%d switchable mutants and %d probes: the fixture lost its coverage", len(switchable), len(probes))
-	}
+	return switchable, probes
+}
+
+// buildSchema renders and compiles the schema of files. When the first
+// build fails, the mutants of the sites its errors lie in are dropped and
+// it is built once more, which must succeed. It returns the schema, its
+// executable and the dropped mutants' numbers.
+func buildSchema(t *testing.T, cxx, dir string, files map[string][]byte, switchable, probes []SchemaMutant) (*Schema, string, map[int]bool) {
+	t.Helper()
 	dropped := map[int]bool{}
-	var sch *Schema
-	var schemaBin string
 	for attempt := 0; ; attempt++ {
 		var keep []SchemaMutant
 		for _, m := range switchable {
@@ -156,15 +197,14 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 				keep = append(keep, m)
 			}
 		}
-		sch, err = Render(files, keep, probes)
+		sch, err := Render(files, keep, probes)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rendered := sch.Files["kern.cpp"]
 		bin, diags, err := compileCxx(t, cxx, dir, fmt.Sprintf("schema%d", attempt), rendered.Src, sch.Header())
 		if err == nil {
-			schemaBin = bin
-			break
+			return sch, bin, dropped
 		}
 		offs := errorOffsets(rendered.Src, diags)
 		if attempt > 0 || len(offs) == 0 {
@@ -180,26 +220,23 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 			}
 		}
 	}
-	// the one mutant that cannot compile is p += n -> p = n, and the error
-	// names its site's mutants only
-	var droppedText []string
+}
+
+// droppedText describes the dropped mutants, sorted and joined by "; ".
+func droppedText(muts []Mutant, dropped map[int]bool) string {
+	var text []string
 	for n := range dropped {
 		m := muts[n-1]
-		droppedText = append(droppedText, fmt.Sprintf("%s %s->%s in %s", m.Operator, m.Original, m.Replacement, m.Func))
+		text = append(text, fmt.Sprintf("%s %s->%s in %s", m.Operator, m.Original, m.Replacement, m.Func))
 	}
-	sort.Strings(droppedText)
-	if got, want := strings.Join(droppedText, "; "), "assign +=->-= in reader::next; assign +=->= in reader::next"; got != want {
-		t.Errorf("mutants traced from the schema's compile errors: %s; want %s", got, want)
-	}
+	sort.Strings(text)
+	return strings.Join(text, "; ")
+}
 
-	// the unmutated schema: the original's output, and the hits
-	got, hits := runBin(schemaBin, 0)
-	if got != want {
-		t.Errorf("schema with no mutant on:\n%s\nwant\n%s", got, want)
-	}
-	checkHits(t, src, muts, sch, dropped, hits, nil)
-
-	// a mutant that runs the cold body: its sites are hit
+// checkColdBodyHits switches on the one mutant that runs lazy's cold body
+// (branch-true of its condition) and checks that its sites are hit.
+func checkColdBodyHits(t *testing.T, src []byte, all []SchemaMutant, muts []Mutant, sch *Schema, schemaBin string, dropped map[int]bool) {
+	t.Helper()
 	forced := 0
 	for _, m := range all {
 		mm := muts[m.Num-1]
@@ -212,10 +249,15 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 	if forced != 1 {
 		t.Errorf("%d branch-true mutants of lazy's condition, want 1", forced)
 	}
+}
 
-	// every mutant built from its own mutated copy, and switched on in the
-	// schema
-	outcomes, unviable := buildMutantsAlone(t, cxx, dir, src, muts)
+// compareAloneAndSwitched runs every mutant in the schema switched on and
+// requires the outcome it had when built alone (outcomes). A mutant that
+// does not compile alone (unviable) must have been dropped from the
+// schema. It returns how many viable mutants change the output (killed)
+// and how many were compared, which must be every mutant in the schema.
+func compareAloneAndSwitched(t *testing.T, all []SchemaMutant, muts []Mutant, want, schemaBin string, dropped map[int]bool, outcomes map[int]string, unviable map[int]bool) (killed, compared int) {
+	t.Helper()
 	var inSchema []int
 	for _, m := range all {
 		if m.Site.Why == "" && !dropped[m.Num] {
@@ -223,7 +265,6 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 		}
 	}
 	switchedOutcomes := runMany(t, schemaBin, inSchema)
-	killed, compared := 0, 0
 	for _, m := range all {
 		mm := muts[m.Num-1]
 		if unviable[m.Num] {
@@ -244,20 +285,10 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 			t.Errorf("mutant %d (%s %q -> %q in %s): built alone\n%s\nswitched on in the schema\n%s", m.Num, mm.Operator, mm.Original, mm.Replacement, mm.Func, alone, switched)
 		}
 	}
-	for n := range unviable {
-		if m := muts[n-1]; len(unviable) != 1 || m.Original != "+=" || m.Replacement != "=" {
-			t.Errorf("mutant %d (%s %q -> %q in %s) does not compile alone; want only p += n -> p = n", n, m.Operator, m.Original, m.Replacement, m.Func)
-		}
-	}
 	if compared != len(inSchema) {
 		t.Errorf("%d mutants compared, %d in the schema", compared, len(inSchema))
 	}
-	// naming mutant 0 runs the original
-	if got := runMany(t, schemaBin, []int{0})[0]; got != want {
-		t.Errorf("schema run with 0 named: %s, want %s", got, want)
-	}
-	t.Logf("%d mutants (%d switchable, %d probes): %d unviable, %d compared with the schema, %d change the output",
-		len(all), len(switchable), len(probes), len(unviable), compared, killed)
+	return killed, compared
 }
 
 // buildMutantsAlone builds every mutant of the fixture from its own
