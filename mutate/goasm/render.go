@@ -49,42 +49,26 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 	}
 	s := f.str()
 	sch := &Schema{SiteOf: map[string]int{}, Routines: map[int][]string{}}
-	// variants per routine: mutant number -> text edits of the body
-	type variant struct {
-		num    int
-		edit   *Mutant // an instruction mutant in this routine
-		rename map[string]string
-	}
 	variants := map[string][]variant{}
 	var dataCopies []string
 	for _, sm := range muts {
-		m := sm.Mutant
-		if m.Operator == "asm-data" {
-			ins := f.Instrs[m.Instr]
-			sym := dataSymbol(ins.Operands[0].Text)
-			if sym == "" {
-				return nil, fmt.Errorf("goasm: mutant %d: no symbol in %q", sm.Num, ins.Operands[0].Text)
+		if sm.Mutant.Operator == "asm-data" {
+			copied, readers, err := f.dataVariant(sm)
+			if err != nil {
+				return nil, err
 			}
-			copySym := fmt.Sprintf("%s_gm%d", strings.TrimSuffix(sym, "<>"), sm.Num)
-			if strings.HasSuffix(sym, "<>") {
-				copySym += "<>"
-			}
-			dataCopies = append(dataCopies, copyData(f, sym, copySym, m))
-			readers := f.readers(sym)
-			if len(readers) == 0 {
-				return nil, fmt.Errorf("goasm: mutant %d: no routine reads %s", sm.Num, sym)
-			}
+			dataCopies = append(dataCopies, copied.data)
 			for _, r := range readers {
-				variants[r] = append(variants[r], variant{num: sm.Num, rename: map[string]string{sym: copySym}})
+				variants[r] = append(variants[r], copied.variant)
 				sch.Routines[sm.Num] = append(sch.Routines[sm.Num], r)
 			}
 			continue
 		}
+		m := sm.Mutant
 		if m.Routine == "" || f.routine(m.Routine) == nil {
 			return nil, fmt.Errorf("goasm: mutant %d is not in a routine", sm.Num)
 		}
-		mm := m
-		variants[m.Routine] = append(variants[m.Routine], variant{num: sm.Num, edit: &mm})
+		variants[m.Routine] = append(variants[m.Routine], variant{num: sm.Num, edit: &m})
 		sch.Routines[sm.Num] = append(sch.Routines[sm.Num], m.Routine)
 	}
 	var out strings.Builder
@@ -96,31 +80,10 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 		if len(vs) == 0 {
 			continue
 		}
-		if err := f.checkEnd(r); err != nil {
-			return nil, err
-		}
-		if strings.Contains(r.Name, "<ABIInternal>") {
-			// its arguments arrive in registers, R11 among them
-			return nil, fmt.Errorf("goasm: routine %s uses the register ABI: the dispatch's scratch register %s may hold an argument", r.Name, scratch)
-		}
 		sch.SiteOf[r.Name] = site
 		out.WriteString(s[pos:r.Start])
-		fmt.Fprintf(&out, "\t// gathermut schema: coverage site %d, then the running mutant's variant\n", site)
-		fmt.Fprintf(&out, "\tMOVQ ·%s(SB), %s\n\tTESTQ %s, %s\n\tJZ gm_nohits\n\tMOVB $1, %d(%s)\ngm_nohits:\n", names.Hits, scratch, scratch, scratch, site, scratch)
-		fmt.Fprintf(&out, "\tMOVQ ·%s(SB), %s\n", names.Active, scratch)
-		for _, v := range vs {
-			fmt.Fprintf(&out, "\tCMPQ %s, $%d\n\tJEQ gm_v%d\n", scratch, v.num, v.num)
-		}
-		// a body at the file's end may lack its last newline: the
-		// variants after it start on lines of their own
-		out.WriteString(withNewline(s[r.Start:r.End]))
-		for _, v := range vs {
-			fmt.Fprintf(&out, "gm_v%d:\n", v.num)
-			body, err := f.variantBody(r, v.num, v.edit, v.rename)
-			if err != nil {
-				return nil, err
-			}
-			out.WriteString(withNewline(body))
+		if err := f.writeDispatcher(&out, r, vs, names, site); err != nil {
+			return nil, err
 		}
 		pos = r.End
 		site++
@@ -131,6 +94,76 @@ func Render(f *File, muts []SchemaMutant, names Names, firstSite int) (*Schema, 
 	}
 	sch.Src = []byte(out.String())
 	return sch, nil
+}
+
+// variant is one mutant's copy of a routine's body: an instruction
+// mutant in the routine (edit), or the renaming of a DATA mutant's
+// symbol to its copy (rename).
+type variant struct {
+	num    int
+	edit   *Mutant
+	rename map[string]string
+}
+
+// dataCopy is a DATA mutant's copy of its symbol (the directives that
+// define it, changed) and the variant that reads the copy.
+type dataCopy struct {
+	data    string
+	variant variant
+}
+
+// dataVariant makes the copy of the symbol a DATA mutant changes, named
+// for the mutant (sym_gmN, keeping a file-local <> suffix), and returns it
+// with the routines that read the symbol, each of which gets the variant.
+func (f *File) dataVariant(sm SchemaMutant) (dataCopy, []string, error) {
+	m := sm.Mutant
+	ins := f.Instrs[m.Instr]
+	sym := dataSymbol(ins.Operands[0].Text)
+	if sym == "" {
+		return dataCopy{}, nil, fmt.Errorf("goasm: mutant %d: no symbol in %q", sm.Num, ins.Operands[0].Text)
+	}
+	copySym := fmt.Sprintf("%s_gm%d", strings.TrimSuffix(sym, "<>"), sm.Num)
+	if strings.HasSuffix(sym, "<>") {
+		copySym += "<>"
+	}
+	data := copyData(f, sym, copySym, m)
+	readers := f.readers(sym)
+	if len(readers) == 0 {
+		return dataCopy{}, nil, fmt.Errorf("goasm: mutant %d: no routine reads %s", sm.Num, sym)
+	}
+	return dataCopy{data: data, variant: variant{num: sm.Num, rename: map[string]string{sym: copySym}}}, readers, nil
+}
+
+// writeDispatcher writes routine r as a dispatcher: the entry sets
+// coverage site site in the hits and jumps to the running mutant's
+// variant when it is one of vs; the original body follows unchanged, then
+// each variant's body under its label.
+func (f *File) writeDispatcher(out *strings.Builder, r *Routine, vs []variant, names Names, site int) error {
+	if err := f.checkEnd(r); err != nil {
+		return err
+	}
+	if strings.Contains(r.Name, "<ABIInternal>") {
+		// its arguments arrive in registers, R11 among them
+		return fmt.Errorf("goasm: routine %s uses the register ABI: the dispatch's scratch register %s may hold an argument", r.Name, scratch)
+	}
+	fmt.Fprintf(out, "\t// gathermut schema: coverage site %d, then the running mutant's variant\n", site)
+	fmt.Fprintf(out, "\tMOVQ ·%s(SB), %s\n\tTESTQ %s, %s\n\tJZ gm_nohits\n\tMOVB $1, %d(%s)\ngm_nohits:\n", names.Hits, scratch, scratch, scratch, site, scratch)
+	fmt.Fprintf(out, "\tMOVQ ·%s(SB), %s\n", names.Active, scratch)
+	for _, v := range vs {
+		fmt.Fprintf(out, "\tCMPQ %s, $%d\n\tJEQ gm_v%d\n", scratch, v.num, v.num)
+	}
+	// a body at the file's end may lack its last newline: the variants
+	// after it start on lines of their own
+	out.WriteString(withNewline(f.str()[r.Start:r.End]))
+	for _, v := range vs {
+		fmt.Fprintf(out, "gm_v%d:\n", v.num)
+		body, err := f.variantBody(r, v.num, v.edit, v.rename)
+		if err != nil {
+			return err
+		}
+		out.WriteString(withNewline(body))
+	}
+	return nil
 }
 
 // Sites returns how many coverage sites a schema of f with these mutants

@@ -100,6 +100,49 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 		t.Skip("the fixture is amd64 assembly, built and run here")
 	}
 	gobin, _ := goTool(t)
+	fx := newSchemaFixture(t, gobin)
+
+	orig := filepath.Join(fx.dir, "orig")
+	if out, err := goBuild(t, gobin, fx.mod, orig, nil); err != nil {
+		t.Fatalf("the fixture does not build: %v\n%s", err, out)
+	}
+	want, _ := runFixture(orig, 0)
+	if !strings.HasSuffix(want, "[exit 0]") {
+		t.Fatalf("the fixture fails: %s", want)
+	}
+
+	f, sm := fixtureSchemaMutants(t, fx.src)
+	const firstSite = 3 // as if the Go schema's sites came first
+	sch, err := Render(f, sm, Names{Active: "gmActive", Hits: "gmHits"}, firstSite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsites := Sites(f, sm)
+	schemaBin := fx.buildSchema(t, sch, firstSite+nsites)
+	got, stderr := runFixture(schemaBin, 0)
+	if got != want {
+		t.Errorf("schema with no mutant on:\n%s\nwant\n%s", got, want)
+	}
+	if len(sch.SiteOf) != nsites {
+		t.Errorf("%d routines with sites, Sites says %d", len(sch.SiteOf), nsites)
+	}
+	checkRoutineHits(t, stderr, sch, firstSite+nsites)
+
+	changed := fx.compareAloneAndSwitched(t, sm, want, schemaBin)
+	t.Logf("%d mutants in %d routines' sites: %d change the output", len(sm), nsites, changed)
+}
+
+// schemaFixture is testdata/schemafix copied into a module of its own:
+// the go command, the test's directory, the module's directory, its
+// assembly file's path and source.
+type schemaFixture struct {
+	gobin, dir, mod, asmPath string
+	src                      []byte
+}
+
+// newSchemaFixture copies the fixture module into a temporary directory.
+func newSchemaFixture(t *testing.T, gobin string) *schemaFixture {
+	t.Helper()
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "mod")
 	if err := os.MkdirAll(mod, 0o755); err != nil {
@@ -119,16 +162,13 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 	}
 	asmPath := filepath.Join(mod, "fix_amd64.s")
 	src, _ := os.ReadFile(asmPath)
+	return &schemaFixture{gobin: gobin, dir: dir, mod: mod, asmPath: asmPath, src: src}
+}
 
-	orig := filepath.Join(dir, "orig")
-	if out, err := goBuild(t, gobin, mod, orig, nil); err != nil {
-		t.Fatalf("the fixture does not build: %v\n%s", err, out)
-	}
-	want, _ := runFixture(orig, 0)
-	if !strings.HasSuffix(want, "[exit 0]") {
-		t.Fatalf("the fixture fails: %s", want)
-	}
-
+// fixtureSchemaMutants parses the fixture's assembly and makes its
+// mutants, numbered from 1; every operator must have one.
+func fixtureSchemaMutants(t *testing.T, src []byte) (*File, []SchemaMutant) {
+	t.Helper()
 	f, err := Parse(src)
 	if err != nil {
 		t.Fatal(err)
@@ -148,37 +188,38 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 			t.Errorf("the fixture has no %s mutant", op.Name)
 		}
 	}
-	const firstSite = 3 // as if the Go schema's sites came first
-	sch, err := Render(f, sm, Names{Active: "gmActive", Hits: "gmHits"}, firstSite)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nsites := Sites(f, sm)
-	schemaAsm := filepath.Join(dir, "schema.s")
-	support := filepath.Join(dir, "support.go")
+	return f, sm
+}
+
+// buildSchema builds the module with the schema's assembly and the
+// support file (sized for sites hits) overlaid, and returns the
+// executable.
+func (fx *schemaFixture) buildSchema(t *testing.T, sch *Schema, sites int) string {
+	t.Helper()
+	schemaAsm := filepath.Join(fx.dir, "schema.s")
+	support := filepath.Join(fx.dir, "support.go")
 	if err := os.WriteFile(schemaAsm, sch.Src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(support, []byte(fmt.Sprintf(supportFile, firstSite+nsites)), 0o644); err != nil {
+	if err := os.WriteFile(support, []byte(fmt.Sprintf(supportFile, sites)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	schemaBin := filepath.Join(dir, "schema")
-	if out, err := goBuild(t, gobin, mod, schemaBin, map[string]string{asmPath: schemaAsm, filepath.Join(mod, "0gathermut_schema.go"): support}); err != nil {
+	schemaBin := filepath.Join(fx.dir, "schema")
+	if out, err := goBuild(t, fx.gobin, fx.mod, schemaBin, map[string]string{fx.asmPath: schemaAsm, filepath.Join(fx.mod, "0gathermut_schema.go"): support}); err != nil {
 		t.Fatalf("the schema does not build: %v\n%s", err, out)
 	}
-	got, stderr := runFixture(schemaBin, 0)
-	if got != want {
-		t.Errorf("schema with no mutant on:\n%s\nwant\n%s", got, want)
-	}
+	return schemaBin
+}
 
-	// the hits: every routine that ran, not unused, nothing before firstSite
+// checkRoutineHits checks the hits an unmutated schema run printed on
+// stderr: every routine that ran, not ·unused, and nothing before the
+// routines' first site.
+func checkRoutineHits(t *testing.T, stderr string, sch *Schema, sites int) {
+	t.Helper()
 	hits := strings.TrimSpace(stderr[strings.LastIndex(stderr, "hits ")+len("hits "):])
-	wantHits := make([]string, firstSite+nsites)
+	wantHits := make([]string, sites)
 	for i := range wantHits {
 		wantHits[i] = "0"
-	}
-	if len(sch.SiteOf) != nsites {
-		t.Errorf("%d routines with sites, Sites says %d", len(sch.SiteOf), nsites)
 	}
 	for r, s := range sch.SiteOf {
 		if r != "·unused" {
@@ -188,9 +229,14 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 	if w := "[" + strings.Join(wantHits, " ") + "]"; hits != w {
 		t.Errorf("hits %s, want %s (sites %v)", hits, w, sch.SiteOf)
 	}
+}
 
-	// every mutant alone and switched on (in -short mode every fourth
-	// alone: a build takes a second or more here)
+// compareAloneAndSwitched builds every mutant alone and requires the same
+// outcome as the schema with it switched on (in -short mode every fourth
+// alone: a build takes a second or more here). It returns how many
+// change the output (want).
+func (fx *schemaFixture) compareAloneAndSwitched(t *testing.T, sm []SchemaMutant, want, schemaBin string) int {
+	t.Helper()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
@@ -204,19 +250,10 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			mutated := string(src[:m.Mutant.Start]) + m.Mutant.Text + string(src[m.Mutant.End:])
-			file := filepath.Join(dir, fmt.Sprintf("m%d.s", m.Num))
-			if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
-				t.Error(err)
+			alone, ok := fx.runAlone(t, m)
+			if !ok {
 				return
 			}
-			bin := filepath.Join(dir, fmt.Sprintf("m%d", m.Num))
-			desc := fmt.Sprintf("mutant %d (%s, line %d: %s -> %s)", m.Num, m.Mutant.Operator, m.Mutant.Line, m.Mutant.Original, m.Mutant.Replacement)
-			if out, err := goBuild(t, gobin, mod, bin, map[string]string{asmPath: file}); err != nil {
-				t.Errorf("%s does not build alone: %v\n%s", desc, err, out)
-				return
-			}
-			alone, _ := runFixture(bin, 0)
 			switched, _ := runFixture(schemaBin, m.Num)
 			mu.Lock()
 			defer mu.Unlock()
@@ -224,12 +261,37 @@ func TestSchemaAgreesWithMutants(t *testing.T) {
 				changed++
 			}
 			if alone != switched {
-				t.Errorf("%s: built alone\n%s\nswitched on in the schema\n%s", desc, alone, switched)
+				t.Errorf("%s: built alone\n%s\nswitched on in the schema\n%s", mutantDesc(m), alone, switched)
 			}
 		}()
 	}
 	wg.Wait()
-	t.Logf("%d mutants in %d routines' sites: %d change the output", len(sm), nsites, changed)
+	return changed
+}
+
+// runAlone builds the module with m's mutated assembly and runs it; ok is
+// false (the failure reported) when it does not build.
+func (fx *schemaFixture) runAlone(t *testing.T, m SchemaMutant) (outcome string, ok bool) {
+	t.Helper()
+	mutated := string(fx.src[:m.Mutant.Start]) + m.Mutant.Text + string(fx.src[m.Mutant.End:])
+	file := filepath.Join(fx.dir, fmt.Sprintf("m%d.s", m.Num))
+	if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
+		t.Error(err)
+		return "", false
+	}
+	bin := filepath.Join(fx.dir, fmt.Sprintf("m%d", m.Num))
+	if out, err := goBuild(t, fx.gobin, fx.mod, bin, map[string]string{fx.asmPath: file}); err != nil {
+		t.Errorf("%s does not build alone: %v\n%s", mutantDesc(m), err, out)
+		return "", false
+	}
+	outcome, _ = runFixture(bin, 0)
+	return outcome, true
+}
+
+// mutantDesc names a mutant in a failure: its number, operator, line and
+// change.
+func mutantDesc(m SchemaMutant) string {
+	return fmt.Sprintf("mutant %d (%s, line %d: %s -> %s)", m.Num, m.Mutant.Operator, m.Mutant.Line, m.Mutant.Original, m.Mutant.Replacement)
 }
 
 // TestRenderText: the dispatch at a routine's entry, the variants after
