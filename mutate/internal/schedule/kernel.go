@@ -334,19 +334,73 @@ func (r *Runner) gpuRun(ctx context.Context, o testbin.Options) (*testbin.Result
 // it: a GPU shared by many processes can slow a correct test past its
 // limit.
 func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendState, n int, env []string, res mutant.Result) mutant.Result {
-	k := r.Opts.Kernel
 	pb := bs.base
-	expected := map[string]bool{}
-	killers := map[string]bool{}
+	expected, killers, err := kernelKillers(m, r.Opts.Kernel.Package)
+	if err != nil {
+		return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: res.Mode}
+	}
+	first, rest := kernelCandidates(bs, n, killers)
+	var groups []pkgRun
+	if len(first.tests) > 0 {
+		groups = append(groups, first)
+	}
+	if len(rest.tests) > 0 {
+		groups = append(groups, byCost(rest, false)...)
+	}
+	if len(groups) == 0 {
+		res.Status, res.Why, res.Mode = mutant.Survived, "not covered by any test", mutant.ModeStatic
+		return res
+	}
+	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
+	v := verdict{skipped: map[string]string{}}
+	for i, g := range groups {
+		opts := r.kernelOptions(pb, g, m, env)
+		t0 := time.Now()
+		run, err := r.kernelRun(ctx, bs, opts)
+		r.timing.add(0, time.Since(t0), 0, 1)
+		if run != nil {
+			res.Commands = append(res.Commands, run.Command)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				res.Status, res.Why = mutant.Error, err.Error()
+			}
+			return res
+		}
+		if run.TimedOut && i == 0 && len(first.tests) > 0 {
+			run = r.rerunKillersAlone(ctx, bs, opts, run, &res)
+		}
+		v.add(pb.Path, run)
+		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
+			break
+		}
+	}
+	return v.result(res, m, expected)
+}
+
+// kernelKillers returns a kernel mutant's expected killers, by TestID
+// (expected) and by test name (killers); each must be a test of the
+// kernel package pkg.
+func kernelKillers(m mutant.Mutant, pkg string) (expected, killers map[string]bool, err error) {
+	expected, killers = map[string]bool{}, map[string]bool{}
 	for _, e := range m.Expected {
 		expected[e.String()] = true
-		if e.Package != k.Package {
-			return mutant.Result{Status: mutant.Error, Why: fmt.Sprintf("expected killer %s is not a test of the kernel package %s", e, k.Package), Mode: res.Mode}
+		if e.Package != pkg {
+			return nil, nil, fmt.Errorf("expected killer %s is not a test of the kernel package %s", e, pkg)
 		}
 		killers[e.Name] = true
 	}
+	return expected, killers, nil
+}
+
+// kernelCandidates splits the kernel package's tests that passed or
+// skipped in the backend's baseline into the expected killers (first;
+// a killer the baseline lacks is there as gone) and the other tests that
+// ran mutant n's code (rest): its site's, or for a mutant without one
+// (built on its own) every test that hit its function's probe.
+func kernelCandidates(bs *backendState, n int, killers map[string]bool) (first, rest pkgRun) {
+	pb := bs.base
 	site, hasSite := bs.lib.SiteOf[n]
-	var first, rest pkgRun
 	first.pkg, rest.pkg = pb, pb
 	for _, name := range pb.Names {
 		t := pb.Tests[name]
@@ -365,61 +419,40 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 			first.tests = append(first.tests, &TestBaseline{Name: name, Status: BaseGone})
 		}
 	}
-	var groups []pkgRun
-	if len(first.tests) > 0 {
-		groups = append(groups, first)
-	}
-	if len(rest.tests) > 0 {
-		groups = append(groups, byCost(rest, false)...)
-	}
-	if len(groups) == 0 {
-		res.Status, res.Why, res.Mode = mutant.Survived, "not covered by any test", mutant.ModeStatic
-		return res
-	}
-	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
-	v := verdict{skipped: map[string]string{}}
-	for i, g := range groups {
-		opts := testbin.Options{Binary: r.kernel.bin, Dir: pb.Dir, Package: pb.Path, Run: g.runPattern(), Failfast: m.Catalog == nil,
-			Env: env, Timeout: timeoutFor(g.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
-			TestTimeout: func(name string) time.Duration {
-				if t := pb.Tests[name]; t != nil {
-					return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
-				}
-				return r.Opts.TimeoutFloor
-			}}
-		t0 := time.Now()
-		run, err := r.kernelRun(ctx, bs, opts)
-		r.timing.add(0, time.Since(t0), 0, 1)
-		if run != nil {
-			res.Commands = append(res.Commands, run.Command)
-		}
-		if err != nil {
-			if ctx.Err() == nil {
-				res.Status, res.Why = mutant.Error, err.Error()
+	return first, rest
+}
+
+// kernelOptions are the options of the test process that runs group g
+// against the kernel's test binary: stopping at the first failure unless
+// m is a catalog mutant, each test's time limit from its baseline.
+func (r *Runner) kernelOptions(pb *PackageBaseline, g pkgRun, m mutant.Mutant, env []string) testbin.Options {
+	return testbin.Options{Binary: r.kernel.bin, Dir: pb.Dir, Package: pb.Path, Run: g.runPattern(), Failfast: m.Catalog == nil,
+		Env: env, Timeout: timeoutFor(g.tests, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor),
+		TestTimeout: func(name string) time.Duration {
+			if t := pb.Tests[name]; t != nil {
+				return testTimeout(t, r.Opts.TimeoutFactor, r.Opts.TimeoutFloor)
 			}
-			return res
-		}
-		if run.TimedOut && i == 0 && len(first.tests) > 0 {
-			// the expected killers timed out: alone, with the GPU to
-			// themselves and twice the time, before that stands
-			opts.Timeout *= 2
-			base := opts.TestTimeout
-			opts.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
-			t0 := time.Now()
-			again, err := r.kernelRunAlone(ctx, bs, opts)
-			r.timing.add(0, time.Since(t0), 0, 1)
-			if err == nil {
-				res.Commands = append(res.Commands, again.Command)
-				res.ModeNote = strings.TrimSpace(res.ModeNote + " expected killers timed out among other processes, run again alone")
-				run = again
-			}
-		}
-		v.add(pb.Path, run)
-		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
-			break
-		}
+			return r.Opts.TimeoutFloor
+		}}
+}
+
+// rerunKillersAlone runs the expected killers, which timed out among
+// other processes, again alone, with the GPU to themselves and twice the
+// time, before that stands. It returns that run (its command and a note
+// added to res), or run when it could not be made.
+func (r *Runner) rerunKillersAlone(ctx context.Context, bs *backendState, opts testbin.Options, run *testbin.Result, res *mutant.Result) *testbin.Result {
+	opts.Timeout *= 2
+	base := opts.TestTimeout
+	opts.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
+	t0 := time.Now()
+	again, err := r.kernelRunAlone(ctx, bs, opts)
+	r.timing.add(0, time.Since(t0), 0, 1)
+	if err != nil {
+		return run
 	}
-	return v.result(res, m, expected)
+	res.Commands = append(res.Commands, again.Command)
+	res.ModeNote = strings.TrimSpace(res.ModeNote + " expected killers timed out among other processes, run again alone")
+	return again
 }
 
 // kernelRun runs a kernel mutant's test process: a GPU backend's in a GPU
