@@ -381,6 +381,9 @@ func (p *Program) loadTargets(dir string, patterns []string) error {
 	return nil
 }
 
+// target makes the Package of a loaded package: its types (a cgo
+// package's checked again from its own files), its Go files and its
+// assembly files.
 func (p *Program) target(pkg *packages.Package) (*Package, error) {
 	t := &Package{
 		Path:    pkg.PkgPath,
@@ -392,64 +395,24 @@ func (p *Program) target(pkg *packages.Package) (*Package, error) {
 	for _, imp := range pkg.Types.Imports() {
 		t.Imports[imp.Path()] = imp
 	}
-	var syntax []*ast.File
+	syntax := pkg.Syntax
 	if t.Cgo {
-		for _, name := range pkg.GoFiles {
-			f, err := parser.ParseFile(p.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return nil, fmt.Errorf("load: %w", err)
-			}
-			syntax = append(syntax, f)
-		}
-		// Check the package's own files (for positions) with the types
-		// cmd/cgo found for C names; without them (a C constant), with a
-		// faked "C" whose names have unknown types.
-		if cg, err := newCgo(p.Fset, pkg); err == nil {
-			var restores []func()
-			for _, f := range syntax {
-				restore, rerr := cg.Rewrite(f)
-				restores = append(restores, restore)
-				if rerr != nil {
-					err = rerr
-					break
-				}
-			}
-			if err == nil {
-				info := NewInfo()
-				tp, cerr := CheckCgo(t.Path, p.Fset, syntax, cg, t.Imports, info)
-				if cerr == nil {
-					t.Types, t.Info, t.CgoTypes = tp, info, cg
-				}
-			}
-			for _, restore := range restores {
-				restore()
-			}
-		}
-		if t.CgoTypes == nil {
-			info := NewInfo()
-			tp, err := Check(t.Path, p.Fset, syntax, t.Imports, true, info)
-			if err != nil {
-				return nil, fmt.Errorf("load: type-check %s: %w", t.Path, err)
-			}
-			t.Types, t.Info = tp, info
+		var err error
+		if syntax, err = p.checkCgoPackage(t, pkg); err != nil {
+			return nil, err
 		}
 	} else {
-		syntax = pkg.Syntax
 		t.Types, t.Info = pkg.Types, pkg.TypesInfo
 	}
 	for i, f := range syntax {
 		name := pkg.GoFiles[i]
-		src, err := os.ReadFile(name)
+		src, rel, err := p.readFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("load: %w", err)
-		}
-		rel, err := filepath.Rel(p.Root, name)
-		if err != nil {
-			return nil, fmt.Errorf("load: %w", err)
+			return nil, err
 		}
 		t.Files = append(t.Files, &File{
 			Path:      name,
-			Rel:       filepath.ToSlash(rel),
+			Rel:       rel,
 			Syntax:    f,
 			Src:       src,
 			Generated: IsGenerated(f),
@@ -459,17 +422,78 @@ func (p *Program) target(pkg *packages.Package) (*Package, error) {
 		if !strings.HasSuffix(name, ".s") || slices.Contains(pkg.IgnoredFiles, name) {
 			continue
 		}
-		src, err := os.ReadFile(name)
+		src, rel, err := p.readFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("load: %w", err)
+			return nil, err
 		}
-		rel, err := filepath.Rel(p.Root, name)
-		if err != nil {
-			return nil, fmt.Errorf("load: %w", err)
-		}
-		t.Asm = append(t.Asm, &File{Path: name, Rel: filepath.ToSlash(rel), Src: src})
+		t.Asm = append(t.Asm, &File{Path: name, Rel: rel, Src: src})
 	}
 	return t, nil
+}
+
+// readFile reads a package's file and returns it with its path relative
+// to the module root, with forward slashes.
+func (p *Program) readFile(name string) (src []byte, rel string, err error) {
+	src, err = os.ReadFile(name)
+	if err != nil {
+		return nil, "", fmt.Errorf("load: %w", err)
+	}
+	rel, err = filepath.Rel(p.Root, name)
+	if err != nil {
+		return nil, "", fmt.Errorf("load: %w", err)
+	}
+	return src, filepath.ToSlash(rel), nil
+}
+
+// checkCgoPackage parses a cgo package's own files (the loader's syntax
+// is of cmd/cgo's output) and type-checks them into t: with the types
+// cmd/cgo found for C names, or when those are not to be had (a C
+// constant), with a faked "C" whose names have unknown types. It returns
+// the files.
+func (p *Program) checkCgoPackage(t *Package, pkg *packages.Package) ([]*ast.File, error) {
+	var syntax []*ast.File
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(p.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		syntax = append(syntax, f)
+	}
+	if cg, err := newCgo(p.Fset, pkg); err == nil {
+		p.checkWithCgoTypes(t, syntax, cg)
+	}
+	if t.CgoTypes == nil {
+		info := NewInfo()
+		tp, err := Check(t.Path, p.Fset, syntax, t.Imports, true, info)
+		if err != nil {
+			return nil, fmt.Errorf("load: type-check %s: %w", t.Path, err)
+		}
+		t.Types, t.Info = tp, info
+	}
+	return syntax, nil
+}
+
+// checkWithCgoTypes type-checks syntax with the C names rewritten to
+// cmd/cgo's types, setting t's types, info and CgoTypes when that
+// succeeds; the files are restored either way.
+func (p *Program) checkWithCgoTypes(t *Package, syntax []*ast.File, cg *Cgo) {
+	var restores []func()
+	defer func() {
+		for _, restore := range restores {
+			restore()
+		}
+	}()
+	for _, f := range syntax {
+		restore, err := cg.Rewrite(f)
+		restores = append(restores, restore)
+		if err != nil {
+			return
+		}
+	}
+	info := NewInfo()
+	if tp, err := CheckCgo(t.Path, p.Fset, syntax, cg, t.Imports, info); err == nil {
+		t.Types, t.Info, t.CgoTypes = tp, info, cg
+	}
 }
 
 // NewInfo returns a types.Info with every map the operators use.
