@@ -171,60 +171,21 @@ func (s *Sources) SiteFor(env string, m *mutant.Mutant) (cxx.Site, string) {
 // builds again, at most rounds times. A mutant whose site cannot be found
 // is dropped at once.
 func (s *Sources) BuildSchema(ctx context.Context, backend Backend, env, dir string, muts []Numbered, rounds int) (*Library, map[int]string, string, error) {
-	dropped := map[int]string{}
 	if s.Recipe.Entry == "" || s.Units == nil {
-		// no parse of the kernel: every mutant builds on its own, and the
-		// "schema" is the unmutated library
-		for _, n := range muts {
-			dropped[n.Num] = "the kernel recipe names no Entry file, so the kernel is not parsed"
-		}
-		lib, out, err := s.Build(ctx, backend, filepath.Join(dir, "round1"), nil)
-		if err != nil {
-			return nil, dropped, out, fmt.Errorf("the unmutated kernel does not build: %s", firstErrorLine(out))
-		}
-		lib.Switched, lib.SiteOf = map[int]bool{}, map[int]int{}
-		return lib, dropped, out, nil
+		return s.buildUnparsed(ctx, backend, dir, muts)
 	}
-	var live []cxx.SchemaMutant
-	probes := map[int]cxx.SchemaMutant{}
-	for _, n := range muts {
-		site, why := s.SiteFor(env, n.Mutant)
-		if why != "" {
-			dropped[n.Num] = why
-			continue
-		}
-		sm := cxx.SchemaMutant{Num: n.Num, File: n.Mutant.File, Site: site}
-		live = append(live, sm)
-		probes[n.Num] = sm
-	}
+	dropped := map[int]string{}
+	live, probes := s.schemaSites(env, muts, dropped)
 	var lastOut string
 	for round := 1; round <= max(rounds, 1); round++ {
 		if ctx.Err() != nil {
 			return nil, dropped, lastOut, ctx.Err()
 		}
-		var probeList []cxx.SchemaMutant
-		for num, p := range probes {
-			if _, gone := dropped[num]; gone {
-				probeList = append(probeList, p)
-			}
-		}
-		sort.Slice(probeList, func(i, j int) bool { return probeList[i].Num < probeList[j].Num })
-		sch, err := cxx.Render(s.Files, live, probeList)
+		sch, err := cxx.Render(s.Files, live, droppedProbes(probes, dropped))
 		if err != nil {
 			return nil, dropped, "", err
 		}
-		replace := map[string][]byte{}
-		for name, r := range sch.Files {
-			replace[name] = r.Src
-		}
-		header := []byte(sch.Header() + fmt.Sprintf("#line 1 %q\n", filepath.Base(s.Recipe.Entry)))
-		entry := replace[s.Recipe.Entry]
-		if entry == nil {
-			entry = s.Files[s.Recipe.Entry]
-		}
-		replace[s.Recipe.Entry] = append(header, entry...)
-		roundDir := filepath.Join(dir, fmt.Sprintf("round%d", round))
-		lib, out, err := s.Build(ctx, backend, roundDir, replace)
+		lib, out, err := s.Build(ctx, backend, filepath.Join(dir, fmt.Sprintf("round%d", round)), s.schemaFiles(sch))
 		lastOut = out
 		if err == nil {
 			lib.Rounds = round
@@ -241,18 +202,88 @@ func (s *Sources) BuildSchema(ctx context.Context, backend Backend, env, dir str
 		if len(blamed) == 0 {
 			return nil, dropped, out, fmt.Errorf("kernel schema build failed outside any mutant's code: %s", firstErrorLine(out))
 		}
-		why := "the kernel schema did not compile with it: " + firstErrorLine(out)
-		kept := live[:0]
-		for _, sm := range live {
-			if blamed[sm.Num] {
-				dropped[sm.Num] = why
-			} else {
-				kept = append(kept, sm)
-			}
-		}
-		live = kept
+		live = dropBlamed(live, blamed, dropped, "the kernel schema did not compile with it: "+firstErrorLine(out))
 	}
 	return nil, dropped, lastOut, fmt.Errorf("kernel schema build failed after %d rounds: %s", rounds, firstErrorLine(lastOut))
+}
+
+// buildUnparsed is BuildSchema without a parse of the kernel: every
+// mutant builds on its own, and the "schema" is the unmutated library.
+func (s *Sources) buildUnparsed(ctx context.Context, backend Backend, dir string, muts []Numbered) (*Library, map[int]string, string, error) {
+	dropped := map[int]string{}
+	for _, n := range muts {
+		dropped[n.Num] = "the kernel recipe names no Entry file, so the kernel is not parsed"
+	}
+	lib, out, err := s.Build(ctx, backend, filepath.Join(dir, "round1"), nil)
+	if err != nil {
+		return nil, dropped, out, fmt.Errorf("the unmutated kernel does not build: %s", firstErrorLine(out))
+	}
+	lib.Switched, lib.SiteOf = map[int]bool{}, map[int]int{}
+	return lib, dropped, out, nil
+}
+
+// schemaSites finds each mutant's site in env's parse: the mutants that
+// enter the schema (live), and the same by number for the probes of
+// those dropped later. A mutant without a site goes into dropped with
+// the reason.
+func (s *Sources) schemaSites(env string, muts []Numbered, dropped map[int]string) ([]cxx.SchemaMutant, map[int]cxx.SchemaMutant) {
+	var live []cxx.SchemaMutant
+	probes := map[int]cxx.SchemaMutant{}
+	for _, n := range muts {
+		site, why := s.SiteFor(env, n.Mutant)
+		if why != "" {
+			dropped[n.Num] = why
+			continue
+		}
+		sm := cxx.SchemaMutant{Num: n.Num, File: n.Mutant.File, Site: site}
+		live = append(live, sm)
+		probes[n.Num] = sm
+	}
+	return live, probes
+}
+
+// droppedProbes returns the probes of the mutants dropped so far, by
+// number.
+func droppedProbes(probes map[int]cxx.SchemaMutant, dropped map[int]string) []cxx.SchemaMutant {
+	var list []cxx.SchemaMutant
+	for num, p := range probes {
+		if _, gone := dropped[num]; gone {
+			list = append(list, p)
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Num < list[j].Num })
+	return list
+}
+
+// schemaFiles returns the files a schema build replaces: the rendered
+// files, and the entry file (rendered or not) after the schema's header
+// and a #line directive that numbers its lines from 1 again.
+func (s *Sources) schemaFiles(sch *cxx.Schema) map[string][]byte {
+	replace := map[string][]byte{}
+	for name, r := range sch.Files {
+		replace[name] = r.Src
+	}
+	header := []byte(sch.Header() + fmt.Sprintf("#line 1 %q\n", filepath.Base(s.Recipe.Entry)))
+	entry := replace[s.Recipe.Entry]
+	if entry == nil {
+		entry = s.Files[s.Recipe.Entry]
+	}
+	replace[s.Recipe.Entry] = append(header, entry...)
+	return replace
+}
+
+// dropBlamed moves the blamed mutants of live into dropped with the
+// reason why and returns the others (live's array reused).
+func dropBlamed(live []cxx.SchemaMutant, blamed map[int]bool, dropped map[int]string, why string) []cxx.SchemaMutant {
+	kept := live[:0]
+	for _, sm := range live {
+		if blamed[sm.Num] {
+			dropped[sm.Num] = why
+		} else {
+			kept = append(kept, sm)
+		}
+	}
+	return kept
 }
 
 // compileError matches a compiler's error position: gcc and clang write
