@@ -50,90 +50,117 @@ const (
 // also returns the object named.
 func follow(info *types.Info, path []ast.Node) (valueUse, types.Object) {
 	for i := 1; i < len(path); i++ {
-		child := path[i-1]
-		switch a := path[i].(type) {
-		case *ast.ParenExpr:
+		use, obj, carried := followStep(info, path, i)
+		if !carried {
+			return use, obj
+		}
+	}
+	return useOther, nil
+}
+
+// followStep says what path[i] does with the value of path[i-1]: carries it
+// on to path[i+1] (parentheses, signs, arithmetic, conversions, a key:
+// value pair), or ends it in a use.
+func followStep(info *types.Info, path []ast.Node, i int) (use valueUse, obj types.Object, carried bool) {
+	child := path[i-1]
+	switch a := path[i].(type) {
+	case *ast.ParenExpr, *ast.KeyValueExpr:
+		return useOther, nil, true // a pair: up to its composite literal
+	case *ast.UnaryExpr:
+		return useOther, nil, a.Op == token.SUB || a.Op == token.ADD || a.Op == token.XOR
+	case *ast.BinaryExpr:
+		switch a.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return useDecides, nil, false
+		case token.LAND, token.LOR:
+			return useOther, nil, false
+		}
+		return useOther, nil, true // arithmetic: the result carries the value on
+	case *ast.CallExpr:
+		if tv, ok := info.Types[a.Fun]; ok && tv.IsType() {
+			return useOther, nil, true // a conversion
+		}
+		if makeSize(info, a, child) {
+			return useSize, nil, false
+		}
+		return useOther, nil, false
+	case *ast.CompositeLit:
+		use, obj := literalUse(info, a, child, path[i+1:])
+		return use, obj, false
+	case *ast.ValueSpec:
+		use, obj := specUse(info, a, child)
+		return use, obj, false
+	case *ast.AssignStmt:
+		use, obj := assignUse(info, a, child)
+		return use, obj, false
+	}
+	return boundUse(path[i], child), nil, false
+}
+
+// boundUse is the use of child in n where it is a bound, an index, a
+// compared value or an array length, and useOther elsewhere.
+func boundUse(n, child ast.Node) valueUse {
+	switch a := n.(type) {
+	case *ast.IndexExpr:
+		if child == a.Index {
+			return useDecides
+		}
+	case *ast.SliceExpr:
+		if child == a.Low || child == a.High || child == a.Max {
+			return useDecides
+		}
+	case *ast.CaseClause:
+		return useDecides // a case value is compared with the tag
+	case *ast.SwitchStmt:
+		if child == a.Tag {
+			return useDecides
+		}
+	case *ast.ArrayType:
+		if child == a.Len {
+			return useSize
+		}
+	}
+	return useOther
+}
+
+// literalUse is the use of child, an element of lit: a table entry (with
+// the struct field it sets) when lit is built outside any function (outer
+// runs from lit outwards), else a value.
+func literalUse(info *types.Info, lit *ast.CompositeLit, child ast.Node, outer []ast.Node) (valueUse, types.Object) {
+	if child == lit.Type {
+		return useOther, nil
+	}
+	for _, o := range outer {
+		switch o.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return useOther, nil // built at run time: a value, not a table
+		}
+	}
+	return useTable, structField(info, lit, child)
+}
+
+// specUse is the use of child in a var or const spec: the initializer of
+// the name it pairs with.
+func specUse(info *types.Info, spec *ast.ValueSpec, child ast.Node) (valueUse, types.Object) {
+	for k, v := range spec.Values {
+		if v == child && len(spec.Names) == len(spec.Values) {
+			return useNamed, info.Defs[spec.Names[k]]
+		}
+	}
+	return useOther, nil
+}
+
+// assignUse is the use of child on an assignment's right: x := v, x = v,
+// and v, ok := m[k] (the value's variable) name it.
+func assignUse(info *types.Info, as *ast.AssignStmt, child ast.Node) (valueUse, types.Object) {
+	for k, r := range as.Rhs {
+		if r != child {
 			continue
-		case *ast.UnaryExpr:
-			if a.Op == token.SUB || a.Op == token.ADD || a.Op == token.XOR {
-				continue
+		}
+		if len(as.Lhs) == len(as.Rhs) || (k == 0 && len(as.Rhs) == 1) {
+			if id, ok := as.Lhs[k].(*ast.Ident); ok && (as.Tok == token.DEFINE || as.Tok == token.ASSIGN) {
+				return useNamed, info.ObjectOf(id)
 			}
-			return useOther, nil
-		case *ast.BinaryExpr:
-			switch a.Op {
-			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-				return useDecides, nil
-			case token.LAND, token.LOR:
-				return useOther, nil
-			}
-			continue // arithmetic: the result carries the value on
-		case *ast.IndexExpr:
-			if child == a.Index {
-				return useDecides, nil
-			}
-			return useOther, nil
-		case *ast.IndexListExpr:
-			return useOther, nil
-		case *ast.SliceExpr:
-			if child == a.Low || child == a.High || child == a.Max {
-				return useDecides, nil
-			}
-			return useOther, nil
-		case *ast.CaseClause:
-			return useDecides, nil // a case value is compared with the tag
-		case *ast.SwitchStmt:
-			if child == a.Tag {
-				return useDecides, nil
-			}
-			return useOther, nil
-		case *ast.ArrayType:
-			if child == a.Len {
-				return useSize, nil
-			}
-			return useOther, nil
-		case *ast.CallExpr:
-			if tv, ok := info.Types[a.Fun]; ok && tv.IsType() {
-				continue // a conversion
-			}
-			if makeSize(info, a, child) {
-				return useSize, nil
-			}
-			return useOther, nil
-		case *ast.KeyValueExpr:
-			continue // up to its composite literal
-		case *ast.CompositeLit:
-			if child == a.Type {
-				return useOther, nil
-			}
-			for _, outer := range path[i+1:] {
-				switch outer.(type) {
-				case *ast.FuncDecl, *ast.FuncLit:
-					return useOther, nil // built at run time: a value, not a table
-				}
-			}
-			return useTable, structField(info, a, child)
-		case *ast.ValueSpec:
-			for k, v := range a.Values {
-				if v == child && len(a.Names) == len(a.Values) {
-					return useNamed, info.Defs[a.Names[k]]
-				}
-			}
-			return useOther, nil
-		case *ast.AssignStmt:
-			// x := v, x = v, and v, ok := m[k] (the value's variable)
-			for k, r := range a.Rhs {
-				if r != child {
-					continue
-				}
-				if len(a.Lhs) == len(a.Rhs) || (k == 0 && len(a.Rhs) == 1) {
-					if id, ok := a.Lhs[k].(*ast.Ident); ok && (a.Tok == token.DEFINE || a.Tok == token.ASSIGN) {
-						return useNamed, info.ObjectOf(id)
-					}
-				}
-			}
-			return useOther, nil
-		default:
-			return useOther, nil
 		}
 	}
 	return useOther, nil
