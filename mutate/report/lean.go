@@ -309,27 +309,9 @@ func decode(data []byte) (*Report, error) {
 		return nil, err
 	}
 	g := &r.Gathermut
-	full := func(in []string) ([]string, error) {
-		if len(g.Tests) == 0 || in == nil {
-			return in, nil
-		}
-		out := make([]string, len(in))
-		for i, s := range in {
-			k, err := strconv.Atoi(s)
-			if err != nil {
-				out[i] = s // a full id ("pkg.TestX" is never a number)
-				continue
-			}
-			if k < 0 || k >= len(g.Tests) {
-				return nil, fmt.Errorf("test id %q is not in gathermut.tests (%d tests)", s, len(g.Tests))
-			}
-			out[i] = g.Tests[k]
-		}
-		return out, nil
-	}
 	for k, tf := range r.TestFiles {
 		for i := range tf.Tests {
-			ids, err := full([]string{tf.Tests[i].ID})
+			ids, err := fullTestIDs(g.Tests, []string{tf.Tests[i].ID})
 			if err != nil {
 				return nil, fmt.Errorf("testFiles[%s]: %w", k, err)
 			}
@@ -338,42 +320,8 @@ func decode(data []byte) (*Report, error) {
 	}
 	for p, f := range r.Files {
 		for i := range f.Mutants {
-			m := &f.Mutants[i]
-			var err error
-			if m.KilledBy, err = full(m.KilledBy); err != nil {
-				return nil, fmt.Errorf("mutant %s: killedBy: %w", m.ID, err)
-			}
-			if m.CoveredBy, err = full(m.CoveredBy); err != nil {
-				return nil, fmt.Errorf("mutant %s: coveredBy: %w", m.ID, err)
-			}
-			ev := m.Gathermut
-			if ev == nil {
-				continue
-			}
-			if ev.omit.file {
-				ev.Mutant.File = p
-			}
-			if ev.omit.pos {
-				ev.Mutant.Pos = m.Location.Start
-			}
-			if ev.omit.end {
-				ev.Mutant.End = m.Location.End
-			}
-			if ev.Mutant.Diff == "" && ev.Mutant.Edit != nil && !ev.omit.emptyDiff {
-				if e := ev.Mutant.Edit; e.Start < 0 || e.End < e.Start || e.End > len(f.Source) {
-					return nil, fmt.Errorf("mutant %s: edit [%d, %d) outside its file's source of %d bytes", m.ID, e.Start, e.End, len(f.Source))
-				}
-				ev.Mutant.Diff = mutant.EditDiff(p, []byte(f.Source), *ev.Mutant.Edit)
-			}
-			ev.omit = leanKeys{}
-			if ev.Run != nil {
-				for _, k := range ev.Run.Table {
-					if k < 0 || k >= len(g.Commands) {
-						return nil, fmt.Errorf("mutant %s: command %d is not in gathermut.commands (%d)", m.ID, k, len(g.Commands))
-					}
-					ev.Result.Commands = append(ev.Result.Commands, ev.Run.expand(g.Commands[k]))
-				}
-				ev.Run = nil
+			if err := expandMutant(g, p, f, &f.Mutants[i]); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -396,4 +344,69 @@ func decode(data []byte) (*Report, error) {
 	}
 	g.Tests, g.Commands = nil, nil
 	return &r, nil
+}
+
+// fullTestIDs expands the short test ids of in (indices into tests, the
+// report's table of full ids); a full id is kept. Without a table, or
+// without ids, in is returned as it is.
+func fullTestIDs(tests, in []string) ([]string, error) {
+	if len(tests) == 0 || in == nil {
+		return in, nil
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		k, err := strconv.Atoi(s)
+		if err != nil {
+			out[i] = s // a full id ("pkg.TestX" is never a number)
+			continue
+		}
+		if k < 0 || k >= len(tests) {
+			return nil, fmt.Errorf("test id %q is not in gathermut.tests (%d tests)", s, len(tests))
+		}
+		out[i] = tests[k]
+	}
+	return out, nil
+}
+
+// expandMutant expands mutant m of file p (f) in place: its test ids, and
+// its evidence's omitted fields and command references.
+func expandMutant(g *Meta, p string, f *FileResult, m *MutantResult) error {
+	var err error
+	if m.KilledBy, err = fullTestIDs(g.Tests, m.KilledBy); err != nil {
+		return fmt.Errorf("mutant %s: killedBy: %w", m.ID, err)
+	}
+	if m.CoveredBy, err = fullTestIDs(g.Tests, m.CoveredBy); err != nil {
+		return fmt.Errorf("mutant %s: coveredBy: %w", m.ID, err)
+	}
+	ev := m.Gathermut
+	if ev == nil {
+		return nil
+	}
+	if ev.omit.file {
+		ev.Mutant.File = p
+	}
+	if ev.omit.pos {
+		ev.Mutant.Pos = m.Location.Start
+	}
+	if ev.omit.end {
+		ev.Mutant.End = m.Location.End
+	}
+	if ev.Mutant.Diff == "" && ev.Mutant.Edit != nil && !ev.omit.emptyDiff {
+		if e := ev.Mutant.Edit; e.Start < 0 || e.End < e.Start || e.End > len(f.Source) {
+			return fmt.Errorf("mutant %s: edit [%d, %d) outside its file's source of %d bytes", m.ID, e.Start, e.End, len(f.Source))
+		}
+		ev.Mutant.Diff = mutant.EditDiff(p, []byte(f.Source), *ev.Mutant.Edit)
+	}
+	ev.omit = leanKeys{}
+	if ev.Run == nil {
+		return nil
+	}
+	for _, k := range ev.Run.Table {
+		if k < 0 || k >= len(g.Commands) {
+			return fmt.Errorf("mutant %s: command %d is not in gathermut.commands (%d)", m.ID, k, len(g.Commands))
+		}
+		ev.Result.Commands = append(ev.Result.Commands, ev.Run.expand(g.Commands[k]))
+	}
+	ev.Run = nil
+	return nil
 }
