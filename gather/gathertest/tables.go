@@ -65,7 +65,7 @@ func RandomTable(rng *rand.Rand, t gguf.Type, vocab, hidden int64) ([]byte, erro
 			case gather.ScaleE8M0:
 				v = uint32(112 + rng.IntN(19))
 			}
-			if err := putScale(b[blk:blk+tr.BlockBytes], f, v); err != nil {
+			if err := f.Put(b[blk:blk+tr.BlockBytes], v); err != nil {
 				return nil, fmt.Errorf("gathertest: %v: %w", t, err)
 			}
 		}
@@ -118,32 +118,9 @@ func WithEdges(t gguf.Type, table []byte) {
 			case gather.ScaleE8M0:
 				v = uint32(edgeE8M0[k])
 			}
-			putScale(table[k*bb:(k+1)*bb], f, v) // RandomTable's layouts: no error here
+			f.Put(table[k*bb:(k+1)*bb], v) // the row's own layout: no error here
 		}
 	}
-}
-
-// putScale stores v (binary16 bits, float32 bits or an exponent byte, as
-// the field's encoding takes) in the scale field f of one block.
-func putScale(blk []byte, f gather.ScaleField, v uint32) error {
-	switch f.Encoding {
-	case gather.ScaleF16:
-		binary.LittleEndian.PutUint16(blk[f.Offset:], uint16(v))
-	case gather.ScaleF32:
-		binary.LittleEndian.PutUint32(blk[f.Offset:], v)
-	case gather.ScaleE8M0:
-		blk[f.Offset] = byte(v)
-	case gather.ScaleF16Nibbles:
-		// Nibble k of the value is the top nibble of word k; the low 12
-		// bits of each word are payload and stay.
-		for k := range 4 {
-			w := binary.LittleEndian.Uint16(blk[f.Offset+2*k:])
-			binary.LittleEndian.PutUint16(blk[f.Offset+2*k:], w&0x0fff|uint16(v>>(4*k)&15)<<12)
-		}
-	default:
-		return fmt.Errorf("no way to write a scale encoded as %v", f.Encoding)
-	}
-	return nil
 }
 
 // EncodeIDs writes ids as little-endian I32 (each truncated to its low 32
