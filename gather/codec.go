@@ -23,6 +23,10 @@ const (
 	// four consecutive little-endian uint16 words, least significant nibble
 	// first (IQ1_M); the low 12 bits of each word are payload.
 	ScaleF16Nibbles
+	// ScaleUE4M3 is one unsigned E4M3 byte (NVFP4): bit 7 ignored, 4
+	// exponent bits (bias 7), 3 mantissa bits; 0x7f is zero. The decoder
+	// folds in a factor 1/2 (see ue4m3Half).
+	ScaleUE4M3
 )
 
 // ScaleField is one block-level scale of a codec: its name in the GGML
@@ -63,7 +67,7 @@ func (f ScaleField) Put(block []byte, bits uint32) error {
 			w := binary.LittleEndian.Uint16(b[2*k:])
 			binary.LittleEndian.PutUint16(b[2*k:], w&0x0fff|uint16(bits>>(4*k)&15)<<12)
 		}
-	case ScaleE8M0:
+	case ScaleE8M0, ScaleUE4M3:
 		b[0] = byte(bits)
 	}
 	return nil
@@ -76,7 +80,7 @@ func (e ScaleEncoding) size() int {
 		return 2
 	case ScaleF32:
 		return 4
-	case ScaleE8M0:
+	case ScaleE8M0, ScaleUE4M3:
 		return 1
 	case ScaleF16Nibbles:
 		return 8
@@ -141,7 +145,7 @@ const (
 	extraCodec    = false
 )
 
-// f16Scale, f32Scale, e8m0Scale, ue4m3Scale and nibbleScale describe scale
+// f16Scale, f32Scale, e8m0Scale, nibbleScale and ue4m3Scale describe scale
 // fields for the table below: name, offset and unit value.
 func f16Scale(name string, off int, unit uint32) ScaleField {
 	return ScaleField{name, off, ScaleF16, unit}
@@ -155,9 +159,13 @@ func e8m0Scale(name string, off int, unit uint32) ScaleField {
 func nibbleScale(name string, off int, unit uint32) ScaleField {
 	return ScaleField{name, off, ScaleF16Nibbles, unit}
 }
+func ue4m3Scale(name string, off int, unit uint32) ScaleField {
+	return ScaleField{name, off, ScaleUE4M3, unit}
+}
 
 // Binary16 patterns of the powers of two the rows' units use.
 const (
+	half2p0  = 0x3c00 // 1
 	half2m1  = 0x3800 // 2^-1
 	half2m3  = 0x3000
 	half2m4  = 0x2c00
@@ -170,9 +178,10 @@ const (
 	half2m11 = 0x1000
 	half2m12 = 0x0c00
 	float2m7 = 0x3c000000 // float32 2^-7
+	ue4m3m4  = 0x20       // UE4M3 2^-3, halved by the decoder: 2^-4
 )
 
-// codecTable is the codec table, in GGML id order: the 19 admitted codecs
+// codecTable is the codec table, in GGML id order: the 22 admitted codecs
 // (docs/row.md, "The admitted codecs") and five extras that have oracle
 // vectors (Q4_1, Q5_1, IQ1_M, TQ1_0, TQ2_0); an extra decodes through
 // Dequantize but is not admitted until a mutation-catalog entry covers it
@@ -210,7 +219,11 @@ var codecTable = []Codec{
 	codecRow(gguf.TypeTQ1_0, extraCodec, decodeTQ1_0, f16Scale("d", 52, half2m1)),                                 // 1/2
 	codecRow(gguf.TypeTQ2_0, extraCodec, decodeTQ2_0, f16Scale("d", 64, half2m1)),                                 // 2/2
 	codecRow(gguf.TypeMXFP4, admittedCodec, decodeMXFP4, e8m0Scale("e", 0, 124)),                                  // 12 * 2^(124-128)
-	codecRow(gguf.TypeIQ1_XXXS, admittedCodec, decodeIQ1_XXXS, f16Scale("d", 0, half2m4)),                         // 15*1.125/16
+	codecRow(gguf.TypeNVFP4, admittedCodec, decodeNVFP4,
+		ue4m3Scale("d[0]", 0, ue4m3m4), ue4m3Scale("d[1]", 1, ue4m3m4), ue4m3Scale("d[2]", 2, ue4m3m4), ue4m3Scale("d[3]", 3, ue4m3m4)), // 12 * 2^-4
+	codecRow(gguf.TypeQ1_0, admittedCodec, decodeQ1_0, f16Scale("d", 0, half2p0)),         // 1
+	codecRow(gguf.TypeQ2_0, admittedCodec, decodeQ2_0, f16Scale("d", 0, half2m1)),         // 2/2
+	codecRow(gguf.TypeIQ1_XXXS, admittedCodec, decodeIQ1_XXXS, f16Scale("d", 0, half2m4)), // 15*1.125/16
 }
 
 // codecRow builds a row with t's geometry from gguf's traits (a type

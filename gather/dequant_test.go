@@ -112,7 +112,7 @@ func TestDecodes(t *testing.T) {
 	}
 	for _, typ := range []gguf.Type{
 		gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ8_1, gguf.TypeI8, gguf.TypeI32, gguf.TypeF64,
-		gguf.TypeNVFP4, gguf.TypeQ1_0, gguf.TypeQ2_0, gguf.TypeIQ1_XS, gguf.TypeIQ1_XXS, 4, 31, 99,
+		gguf.TypeIQ1_XS, gguf.TypeIQ1_XXS, 4, 31, 99,
 	} {
 		if Decodes(typ) {
 			t.Errorf("Decodes(%v) = true", typ)
@@ -187,7 +187,6 @@ func TestDequantizeErrors(t *testing.T) {
 		{"float type", gguf.TypeF32, 1024, 32, "gather: no decoder for ggml type F32 (id 0)"},
 		{"bf16", gguf.TypeBF16, 1024, 32, "gather: no decoder for ggml type BF16 (id 30)"},
 		{"Q8_1 has traits only", gguf.TypeQ8_1, 1024, 32, "gather: no decoder for ggml type Q8_1 (id 9)"},
-		{"NVFP4", gguf.TypeNVFP4, 1024, 64, "gather: no decoder for ggml type NVFP4 (id 40)"},
 		{"fork IQ1_XS", gguf.TypeIQ1_XS, 1024, 256, "gather: no decoder for ggml type IQ1_XS (id 64)"},
 		{"packed one byte short", gguf.TypeQ4_K, 287, 512, "gather: Q4_K: 512 elements need 288 packed bytes, have 287"},
 		{"packed empty", gguf.TypeQ2_K, 0, 256, "gather: Q2_K: 256 elements need 84 packed bytes, have 0"},
@@ -410,6 +409,8 @@ func setScale(t *testing.T, b []byte, e ScaleEncoding, twice bool) {
 		binary.LittleEndian.PutUint32(b, math.Float32bits(F16ToF32(h)))
 	case ScaleE8M0:
 		b[0] = byte(127 + h>>14&1)
+	case ScaleUE4M3:
+		b[0] = byte(0x40 + h>>14&1*8) // ue4m3Half: 1, or 2
 	case ScaleF16Nibbles:
 		for i := range 4 {
 			w := binary.LittleEndian.Uint16(b[2*i:])

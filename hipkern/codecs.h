@@ -61,11 +61,20 @@ struct GmGeomIQ4_XS {
 struct GmGeomMXFP4 {
   static const int type = 39, elems = 32, bytes = 17;
 };
+struct GmGeomNVFP4 {
+  static const int type = 40, elems = 64, bytes = 36;
+};
+struct GmGeomQ1_0 {
+  static const int type = 41, elems = 128, bytes = 18;
+};
+struct GmGeomQ2_0 {
+  static const int type = 42, elems = 64, bytes = 18;
+};
 struct GmGeomIQ1_XXXS {
   static const int type = 66, elems = 256, bytes = 38;
 };
 
-// GM_ADMITTED_CODECS(X) expands X(NAME) for each of the 19 admitted codecs.
+// GM_ADMITTED_CODECS(X) expands X(NAME) for each of the 22 admitted codecs.
 #define GM_ADMITTED_CODECS(X) \
   X(Q4_0) \
   X(Q5_0) \
@@ -85,6 +94,9 @@ struct GmGeomIQ1_XXXS {
   X(IQ2_S) \
   X(IQ4_XS) \
   X(MXFP4) \
+  X(NVFP4) \
+  X(Q1_0) \
+  X(Q2_0) \
   X(IQ1_XXXS)
 
 #endif  // GATHERMUT_HIPKERN_CODECS_H

@@ -320,6 +320,59 @@ struct CodecMXFP4 : GmGeomMXFP4 {
   }
 };
 
+// gm_ue4m3_half returns half the value of an NVFP4 UE4M3 scale byte x, as
+// ggml's ggml_ue4m3_to_fp32 (bit 7 ignored; 0x7f is 0, 0xff is not):
+// (1 + m/8) * 2^(e-8) built from bits (float32 exponent field e + 119), or
+// m * 2^-10 for e = 0. Exact, as upstream's is.
+GM_DEV float gm_ue4m3_half(uint32_t x) {
+  if (x == 0x7fu) return 0.0f;
+  const uint32_t e = (x >> 3) & 15u, m = x & 7u;
+  if (e == 0) return gm_float((int)m) * 0.0009765625f;
+  return gm_f32_from_bits((e + 119u) << 23 | m << 20);
+}
+
+// NVFP4 (36 B, 64 elements): d[4] UE4M3 @0, qs[32] @4. Sub-block s = e/16
+// has scale d[s] and bytes qs[8s ..]: low nibbles give its elements 0-7,
+// high nibbles 8-15. y = kvalues_mxfp4[nibble] * u(d[s]).
+struct CodecNVFP4 : GmGeomNVFP4 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const int s = e0 >> 4, r = e0 & 15;
+    const float d = gm_ue4m3_half(b.u8(s));
+    const uint64_t qs = gm_take<N>(b, 4 + 8 * s + (r & 7));
+    const int shift = (r >> 1) & 4;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const uint32_t q = (uint32_t)(qs >> (8 * k + shift)) & 15;
+      y[k] = gm_float(gm_kvalues_mxfp4[q]) * d;
+    }
+  }
+};
+
+// Q1_0 (18 B, 128 elements): d f16 @0, qs[16] @2. Bit e%8 of qs[e/8]
+// (LSB first) set gives d, clear gives -d.
+struct CodecQ1_0 : GmGeomQ1_0 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint32_t bits = b.u8(2 + (e0 >> 3)) >> (e0 & 7);
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = ((bits >> k) & 1) ? d : -d;
+  }
+};
+
+// Q2_0 (18 B, 64 elements): d f16 @0, qs[16] @2. Element e is the 2-bit
+// code (qs[e/4] >> 2(e%4)) & 3, LSB first; y = (code - 1) * d.
+struct CodecQ2_0 : GmGeomQ2_0 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint32_t codes = (N == 8 ? b.u16(2 + (e0 >> 2)) : b.u8(2 + (e0 >> 2)));
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = gm_float((int)((codes >> (2 * k)) & 3) - 1) * d;
+  }
+};
+
 // ---------------------------------------------------------------------------
 // K-quants (256 elements, 8 groups of 32, sub-blocks of 16). A chunk lies in
 // group g = e0/32 at r = e0%32 and in sub-block e0/16, so it has one scale.
