@@ -14,6 +14,7 @@ var avx2Decoders = map[gguf.Type]runDecoder{
 	gguf.TypeQ8_0:     decodeQ8_0AVX2,
 	gguf.TypeIQ4_NL:   decodeIQ4_NLAVX2,
 	gguf.TypeMXFP4:    decodeMXFP4AVX2,
+	gguf.TypeNVFP4:    decodeNVFP4AVX2,
 	gguf.TypeQ4_K:     decodeQ4_KAVX2,
 	gguf.TypeQ5_K:     decodeQ5_KAVX2,
 	gguf.TypeQ6_K:     decodeQ6_KAVX2,
@@ -31,4 +32,6 @@ var avx2Decoders = map[gguf.Type]runDecoder{
 	gguf.TypeIQ4_XS:   decodeIQ4_XSAVX2,
 	gguf.TypeTQ2_0:    decodeTQ2_0AVX2,
 	gguf.TypeTQ1_0:    decodeTQ1_0AVX2,
+	gguf.TypeQ1_0:     decodeQ1_0AVX2,
+	gguf.TypeQ2_0:     decodeQ2_0AVX2,
 }

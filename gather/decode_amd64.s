@@ -421,6 +421,75 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeNVFP4AVX2(packed []byte, out []float32)
+// Requires: AVX, AVX2
+TEXT ·decodeNVFP4AVX2(SB), NOSPLIT, $128-48
+	MOVQ packed_base+0(FP), AX
+	MOVQ out_base+24(FP), CX
+	MOVQ out_len+32(FP), DX
+	SHRQ $0x06, DX
+	JZ   done
+	LEAQ ·ue4m3HalfTable+0(SB), BX
+
+block:
+	VMOVDQU        4(AX), Y0
+	VPAND          c0F<>+0(SB), Y0, Y1
+	VPSRLW         $0x04, Y0, Y0
+	VPAND          c0F<>+0(SB), Y0, Y0
+	VBROADCASTI128 kvMXFP4<>+0(SB), Y2
+	VPSHUFB        Y1, Y2, Y1
+	VPSHUFB        Y0, Y2, Y0
+	VMOVDQU        Y1, (SP)
+	VMOVDQU        Y0, 32(SP)
+	MOVBQZX        (AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      (SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, (CX)
+	VPMOVSXBD      32(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 32(CX)
+	MOVBQZX        1(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      8(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 64(CX)
+	VPMOVSXBD      40(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 96(CX)
+	MOVBQZX        2(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      16(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 128(CX)
+	VPMOVSXBD      48(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 160(CX)
+	MOVBQZX        3(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      24(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 192(CX)
+	VPMOVSXBD      56(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 224(CX)
+	ADDQ           $0x00000024, AX
+	ADDQ           $0x00000100, CX
+	DECQ           DX
+	JNZ            block
+
+done:
+	VZEROUPPER
+	RET
+
 DATA c30<>+0(SB)/8, $0x3030303030303030
 DATA c30<>+8(SB)/8, $0x3030303030303030
 DATA c30<>+16(SB)/8, $0x3030303030303030
@@ -7852,6 +7921,165 @@ block:
 	VMOVUPS      Y2, 992(CX)
 	ADDQ         $0x00000036, AX
 	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+DATA q1Shifts<>+0(SB)/8, $0x0000001e0000001f
+DATA q1Shifts<>+8(SB)/8, $0x0000001c0000001d
+DATA q1Shifts<>+16(SB)/8, $0x0000001a0000001b
+DATA q1Shifts<>+24(SB)/8, $0x0000001800000019
+DATA q1Shifts<>+32(SB)/8, $0x0000001600000017
+DATA q1Shifts<>+40(SB)/8, $0x0000001400000015
+DATA q1Shifts<>+48(SB)/8, $0x0000001200000013
+DATA q1Shifts<>+56(SB)/8, $0x0000001000000011
+DATA q1Shifts<>+64(SB)/8, $0x0000000e0000000f
+DATA q1Shifts<>+72(SB)/8, $0x0000000c0000000d
+DATA q1Shifts<>+80(SB)/8, $0x0000000a0000000b
+DATA q1Shifts<>+88(SB)/8, $0x0000000800000009
+DATA q1Shifts<>+96(SB)/8, $0x0000000600000007
+DATA q1Shifts<>+104(SB)/8, $0x0000000400000005
+DATA q1Shifts<>+112(SB)/8, $0x0000000200000003
+DATA q1Shifts<>+120(SB)/8, $0x0000000000000001
+GLOBL q1Shifts<>(SB), RODATA|NOPTR, $128
+
+DATA q2Shifts<>+0(SB)/8, $0x0000000200000000
+DATA q2Shifts<>+8(SB)/8, $0x0000000600000004
+DATA q2Shifts<>+16(SB)/8, $0x0000000a00000008
+DATA q2Shifts<>+24(SB)/8, $0x0000000e0000000c
+DATA q2Shifts<>+32(SB)/8, $0x0000001200000010
+DATA q2Shifts<>+40(SB)/8, $0x0000001600000014
+DATA q2Shifts<>+48(SB)/8, $0x0000001a00000018
+DATA q2Shifts<>+56(SB)/8, $0x0000001e0000001c
+GLOBL q2Shifts<>(SB), RODATA|NOPTR, $64
+
+DATA sign32<>+0(SB)/8, $0x8000000080000000
+DATA sign32<>+8(SB)/8, $0x8000000080000000
+DATA sign32<>+16(SB)/8, $0x8000000080000000
+DATA sign32<>+24(SB)/8, $0x8000000080000000
+GLOBL sign32<>(SB), RODATA|NOPTR, $32
+
+// func decodeQ1_0AVX2(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C
+TEXT ·decodeQ1_0AVX2(SB), NOSPLIT, $128-48
+	MOVQ packed_base+0(FP), AX
+	MOVQ out_base+24(FP), CX
+	MOVQ out_len+32(FP), DX
+	SHRQ $0x07, DX
+	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VXORPS       sign32<>+0(SB), Y0, Y1
+	VPBROADCASTD 2(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, (CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 32(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 64(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 96(CX)
+	VPBROADCASTD 6(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 128(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 160(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 192(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 224(CX)
+	VPBROADCASTD 10(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 256(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 288(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 320(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 352(CX)
+	VPBROADCASTD 14(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 384(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 416(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 448(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 480(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000200, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ2_0AVX2(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C
+TEXT ·decodeQ2_0AVX2(SB), NOSPLIT, $128-48
+	MOVQ packed_base+0(FP), AX
+	MOVQ out_base+24(FP), CX
+	MOVQ out_len+32(FP), DX
+	SHRQ $0x06, DX
+	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq2Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VPBROADCASTD 2(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 32(CX)
+	VPBROADCASTD 6(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 96(CX)
+	VPBROADCASTD 10(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 160(CX)
+	VPBROADCASTD 14(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 224(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000100, CX
 	DECQ         DX
 	JNZ          block
 

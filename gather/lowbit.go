@@ -1,14 +1,21 @@
 package gather
 
+import "math"
+
 // The upstream 1- and 2-bit formats: an f16 scale d @0, then the codes of
 // consecutive elements packed LSB first, 8 (Q1_0) or 4 (Q2_0) to a byte.
 
 // decodeQ1_0: d f16 @0, qs[16] @2. Bit e%8 of qs[e/8] set gives d, clear
-// gives -d (a sign flip, as ggml's neg_d).
+// gives -d (a sign flip, as ggml's neg_d). No arithmetic touches d, so a
+// signalling NaN scale is made quiet here, as upstream's widening of the
+// f16 (a product with 2^-112) and the AVX2 decoder's VCVTPH2PS make it.
 func decodeQ1_0(packed []byte, out []float32) {
 	for k := range len(out) / 128 {
 		b, y := packed[18*k:][:18], out[128*k:][:128]
 		d := f16le(b, 0)
+		if d != d {
+			d = math.Float32frombits(math.Float32bits(d) | 1<<22)
+		}
 		t := [2]float32{-d, d}
 		for j, q := range (*[16]byte)(b[2:]) {
 			o := (*[8]float32)(y[8*j:])

@@ -33,6 +33,10 @@ func decodeIQ4_NLAVX2(packed []byte, out []float32)
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeMXFP4AVX2(packed []byte, out []float32)
 
+// decodeNVFP4AVX2 decodes NVFP4 blocks: kvalues[nibble]·ue4m3Half(d[s]) per 16-element sub-block.
+// It decodes len(out) elements of whole blocks from the front of packed.
+func decodeNVFP4AVX2(packed []byte, out []float32)
+
 // decodeQ4_KAVX2 decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ4_KAVX2(packed []byte, out []float32)
@@ -100,3 +104,11 @@ func decodeTQ2_0AVX2(packed []byte, out []float32)
 // decodeTQ1_0AVX2 decodes TQ1_0 blocks: (base-3 digit - 1)·d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeTQ1_0AVX2(packed []byte, out []float32)
+
+// decodeQ1_0AVX2 decodes Q1_0 blocks: d where the element's bit is set, -d where it is clear.
+// It decodes len(out) elements of whole blocks from the front of packed.
+func decodeQ1_0AVX2(packed []byte, out []float32)
+
+// decodeQ2_0AVX2 decodes Q2_0 blocks: (code-1)·d.
+// It decodes len(out) elements of whole blocks from the front of packed.
+func decodeQ2_0AVX2(packed []byte, out []float32)

@@ -37,6 +37,7 @@ func main() {
 	kquants()
 	iquants()
 	ternary()
+	lowbit()
 	Generate()
 	if *tableOut != "" {
 		if err := writeTable(*tableOut); err != nil {
@@ -417,6 +418,38 @@ func legacy() {
 		VPSHUFB(hi, kv, hi)
 		emit16(lo, true, scaling{mul: s}, at(dst, 0))
 		emit16(hi, true, scaling{mul: s}, at(dst, 64))
+	})
+	// NVFP4: the 32 bytes of codes are split into low and high nibbles
+	// and looked up in the MXFP4 table (in both lanes) at once; sub-block
+	// s's elements 0-7 are then the low-nibble values of bytes 8s..8s+7 and
+	// its elements 8-15 the high-nibble ones, each widened, converted
+	// (exactly) and multiplied by the sub-block's halved UE4M3 scale, read
+	// from the same table as the portable decoder's (ue4m3HalfTable).
+	run("decodeNVFP4AVX2", "decodes NVFP4 blocks: kvalues[nibble]·ue4m3Half(d[s]) per 16-element sub-block.", 6, 36, func() {
+		scales = GP64()
+		LEAQ(goVar("ue4m3HalfTable"), scales)
+	}, func(src, dst GPVirtual) {
+		q := YMM()
+		VMOVDQU(at(src, 4), q)
+		lo, hi := YMM(), YMM()
+		VPAND(c0F, q, lo)
+		VPSRLW(U8(4), q, hi)
+		VPAND(c0F, hi, hi)
+		kv := YMM()
+		VBROADCASTI128(kvMXFP4, kv)
+		VPSHUFB(lo, kv, lo)
+		VPSHUFB(hi, kv, hi)
+		loM, hiM := spillSlot(), spillSlot()
+		VMOVDQU(lo, loM)
+		VMOVDQU(hi, hiM)
+		for sb := range 4 {
+			e := GP64()
+			MOVBQZX(at(src, sb), e)
+			d := YMM()
+			VBROADCASTSS(Mem{Base: scales, Index: e, Scale: 4}, d)
+			emit8(loM.Offset(8*sb), true, scaling{mul: d}, at(dst, 64*sb))
+			emit8(hiM.Offset(8*sb), true, scaling{mul: d}, at(dst, 64*sb+32))
+		}
 	})
 }
 
@@ -1238,5 +1271,77 @@ func ternary() {
 		VPSLLD(U8(16), qt, b)
 		VPOR(b, qt, qt)
 		digits16(qt, pow3W.Offset(160), at(dst, 4*240), at(dst, 4*248))
+	})
+}
+
+// Constants of the 1- and 2-bit formats, set by lowbit.
+var (
+	q1Shifts Mem // Q1_0: 4 rows of 8 dwords 31-(8k+j): bit 8k+j of a dword to bit 31
+	q2Shifts Mem // Q2_0: 2 rows of 8 dwords 2j and 16+2j: code j of a word to bits 0-1
+	sign32   Mem // 8 dwords 0x80000000
+)
+
+func lowbit() {
+	var rows []byte
+	dword := func(v uint32) { rows = append(rows, byte(v), byte(v>>8), byte(v>>16), byte(v>>24)) }
+	for k := range 4 {
+		for j := range 8 {
+			dword(uint32(31 - (8*k + j)))
+		}
+	}
+	q1Shifts = bytesConst("q1Shifts", rows)
+	rows = nil
+	for h := range 2 {
+		for j := range 8 {
+			dword(uint32(16*h + 2*j))
+		}
+	}
+	q2Shifts = bytesConst("q2Shifts", rows)
+	rows = nil
+	for range 8 {
+		dword(0x80000000)
+	}
+	sign32 = bytesConst("sign32", rows)
+
+	// Q1_0: -d is d with its sign bit flipped, as the portable decoder's
+	// negation. Each 4 bytes of bits are broadcast to every dword; a
+	// variable shift brings the element's bit to the top, where
+	// VBLENDVPS reads it: set gives d, clear -d.
+	run("decodeQ1_0AVX2", "decodes Q1_0 blocks: d where the element's bit is set, -d where it is clear.", 7, 18, nil, func(src, dst GPVirtual) {
+		d := f16Splat(at(src, 0))
+		neg := YMM()
+		VXORPS(sign32, d, neg)
+		for i := range 4 {
+			x := YMM()
+			VPBROADCASTD(at(src, 2+4*i), x)
+			for k := range 4 {
+				m := YMM()
+				VPSLLVD(q1Shifts.Offset(32*k), x, m)
+				v := YMM()
+				VBLENDVPS(m, d, neg, v)
+				VMOVUPS(v, at(dst, 4*(32*i+8*k)))
+			}
+		}
+	})
+	// Q2_0: the four values float32(code-1)·d, computed like the portable
+	// decoder's table, fill both halves of a YMM (tq2Codes); each 4 bytes
+	// of codes are broadcast to every dword, a variable shift brings
+	// element j's code to bits 0-1, and VPERMPS, which reads the low 3
+	// bits of each index, looks it up (bit 2 only selects the copy).
+	run("decodeQ2_0AVX2", "decodes Q2_0 blocks: (code-1)·d.", 6, 18, nil, func(src, dst GPVirtual) {
+		d := f16Splat(at(src, 0))
+		table := YMM()
+		VCVTDQ2PS(tq2Codes, table)
+		VMULPS(d, table, table)
+		for i := range 4 {
+			x := YMM()
+			VPBROADCASTD(at(src, 2+4*i), x)
+			for h := range 2 {
+				v := YMM()
+				VPSRLVD(q2Shifts.Offset(32*h), x, v)
+				VPERMPS(table, v, v)
+				VMOVUPS(v, at(dst, 4*(16*i+8*h)))
+			}
+		}
 	})
 }
