@@ -139,6 +139,87 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ4_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ4_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VMOVDQU      2(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VPSUBB       c08<>+0(SB), X2, X2
+	VPSUBB       c08<>+0(SB), X1, X1
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VMOVDQU      X1, 32(SP)
+	VPMOVSXBD    32(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	VPMOVSXBD    40(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VMOVDQU      2(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VPSUBB       c08<>+0(SB), X2, X2
+	VPSUBB       c08<>+0(SB), X1, X1
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ4_1AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ4_1AVX2(SB), NOSPLIT, $128-48
@@ -175,6 +256,95 @@ block:
 	VADDPS       Y1, Y2, Y2
 	VMOVUPS      Y2, 64(CX)
 	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVUPS      Y2, 96(CX)
+	ADDQ         $0x00000014, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ4_1AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ4_1AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	VMOVDQU      4(AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VMOVDQU      X3, (SP)
+	VPMOVZXBD    (SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	VPMOVZXBD    8(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVNTPS     Y2, 96(CX)
+	ADDQ         $0x00000014, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	VMOVDQU      4(AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VMOVDQU      X3, 64(SP)
+	VPMOVZXBD    64(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVUPS      Y3, (CX)
+	VPMOVZXBD    72(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	VMOVDQU      X2, 96(SP)
+	VPMOVZXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	VPMOVZXBD    104(SP), Y2
 	VCVTDQ2PS    Y2, Y2
 	VMULPS       Y0, Y2, Y2
 	VADDPS       Y1, Y2, Y2
@@ -225,6 +395,95 @@ block:
 	VMULPS         Y0, Y1, Y1
 	VMOVUPS        Y1, 64(CX)
 	VPMOVSXBD      24(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 96(CX)
+	ADDQ           $0x00000016, AX
+	ADDQ           $0x00000080, CX
+	DECQ           DX
+	JNZ            block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ5_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ5_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW   (AX), X0
+	VCVTPH2PS      X0, Y0
+	VBROADCASTI128 6(AX), Y1
+	VPSRLW         $0x04, Y1, Y2
+	VPBLENDD       $0xf0, Y2, Y1, Y1
+	VPAND          c0F<>+0(SB), Y1, Y1
+	VPBROADCASTD   2(AX), Y2
+	VPSHUFB        qhSpread<>+0(SB), Y2, Y2
+	VPAND          bitSel<>+0(SB), Y2, Y2
+	VPCMPEQB       bitSel<>+0(SB), Y2, Y2
+	VPAND          c10<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y1
+	VPSUBB         c10<>+0(SB), Y1, Y1
+	VMOVDQU        Y1, (SP)
+	VPMOVSXBD      (SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, (CX)
+	VPMOVSXBD      8(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 32(CX)
+	VPMOVSXBD      16(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 64(CX)
+	VPMOVSXBD      24(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 96(CX)
+	ADDQ           $0x00000016, AX
+	ADDQ           $0x00000080, CX
+	DECQ           DX
+	JNZ            stream
+	SFENCE
+	JMP            done
+
+block:
+	VPBROADCASTW   (AX), X0
+	VCVTPH2PS      X0, Y0
+	VBROADCASTI128 6(AX), Y1
+	VPSRLW         $0x04, Y1, Y2
+	VPBLENDD       $0xf0, Y2, Y1, Y1
+	VPAND          c0F<>+0(SB), Y1, Y1
+	VPBROADCASTD   2(AX), Y2
+	VPSHUFB        qhSpread<>+0(SB), Y2, Y2
+	VPAND          bitSel<>+0(SB), Y2, Y2
+	VPCMPEQB       bitSel<>+0(SB), Y2, Y2
+	VPAND          c10<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y1
+	VPSUBB         c10<>+0(SB), Y1, Y1
+	VMOVDQU        Y1, 32(SP)
+	VPMOVSXBD      32(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, (CX)
+	VPMOVSXBD      40(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 32(CX)
+	VPMOVSXBD      48(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 64(CX)
+	VPMOVSXBD      56(SP), Y1
 	VCVTDQ2PS      Y1, Y1
 	VMULPS         Y0, Y1, Y1
 	VMOVUPS        Y1, 96(CX)
@@ -291,6 +550,105 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ5_1AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ5_1AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW   (AX), X0
+	VCVTPH2PS      X0, Y0
+	VPBROADCASTW   2(AX), X1
+	VCVTPH2PS      X1, Y1
+	VBROADCASTI128 8(AX), Y2
+	VPSRLW         $0x04, Y2, Y3
+	VPBLENDD       $0xf0, Y3, Y2, Y2
+	VPAND          c0F<>+0(SB), Y2, Y2
+	VPBROADCASTD   4(AX), Y3
+	VPSHUFB        qhSpread<>+0(SB), Y3, Y3
+	VPAND          bitSel<>+0(SB), Y3, Y3
+	VPCMPEQB       bitSel<>+0(SB), Y3, Y3
+	VPAND          c10<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, (SP)
+	VPMOVZXBD      (SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVNTPS       Y2, (CX)
+	VPMOVZXBD      8(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVNTPS       Y2, 32(CX)
+	VPMOVZXBD      16(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVNTPS       Y2, 64(CX)
+	VPMOVZXBD      24(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVNTPS       Y2, 96(CX)
+	ADDQ           $0x00000018, AX
+	ADDQ           $0x00000080, CX
+	DECQ           DX
+	JNZ            stream
+	SFENCE
+	JMP            done
+
+block:
+	VPBROADCASTW   (AX), X0
+	VCVTPH2PS      X0, Y0
+	VPBROADCASTW   2(AX), X1
+	VCVTPH2PS      X1, Y1
+	VBROADCASTI128 8(AX), Y2
+	VPSRLW         $0x04, Y2, Y3
+	VPBLENDD       $0xf0, Y3, Y2, Y2
+	VPAND          c0F<>+0(SB), Y2, Y2
+	VPBROADCASTD   4(AX), Y3
+	VPSHUFB        qhSpread<>+0(SB), Y3, Y3
+	VPAND          bitSel<>+0(SB), Y3, Y3
+	VPCMPEQB       bitSel<>+0(SB), Y3, Y3
+	VPAND          c10<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y2
+	VMOVDQU        Y2, 32(SP)
+	VPMOVZXBD      32(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVUPS        Y2, (CX)
+	VPMOVZXBD      40(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVUPS        Y2, 32(CX)
+	VPMOVZXBD      48(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVUPS        Y2, 64(CX)
+	VPMOVZXBD      56(SP), Y2
+	VCVTDQ2PS      Y2, Y2
+	VMULPS         Y0, Y2, Y2
+	VADDPS         Y1, Y2, Y2
+	VMOVUPS        Y2, 96(CX)
+	ADDQ           $0x00000018, AX
+	ADDQ           $0x00000080, CX
+	DECQ           DX
+	JNZ            block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ8_0AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ8_0AVX2(SB), NOSPLIT, $128-48
@@ -299,6 +657,71 @@ TEXT ·decodeQ8_0AVX2(SB), NOSPLIT, $128-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x05, DX
 	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    2(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, (CX)
+	VPMOVSXBD    10(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 32(CX)
+	VPMOVSXBD    18(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    26(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	ADDQ         $0x00000022, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ8_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ8_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    2(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, (CX)
+	VPMOVSXBD    10(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 32(CX)
+	VPMOVSXBD    18(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	VPMOVSXBD    26(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	ADDQ         $0x00000022, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -374,6 +797,89 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ4_NLAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ4_NLAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VMOVDQU      2(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VMOVDQU      kvIQ4NL<>+0(SB), X3
+	VPSHUFB      X2, X3, X2
+	VPSHUFB      X1, X3, X1
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VMOVDQU      X1, 32(SP)
+	VPMOVSXBD    32(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	VPMOVSXBD    40(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VMOVDQU      2(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VMOVDQU      kvIQ4NL<>+0(SB), X3
+	VPSHUFB      X2, X3, X2
+	VPSHUFB      X1, X3, X1
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeMXFP4AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2
 TEXT ·decodeMXFP4AVX2(SB), NOSPLIT, $128-48
@@ -409,6 +915,90 @@ block:
 	VMULPS       Y0, Y1, Y1
 	VMOVUPS      Y1, 64(CX)
 	VPMOVSXBD    40(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	ADDQ         $0x00000011, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeMXFP4AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·decodeMXFP4AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x05, DX
+	JZ    done
+	LEAQ  ·e8m0HalfTable+0(SB), BX
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	MOVBQZX      (AX), SI
+	VBROADCASTSS (BX)(SI*4), Y0
+	VMOVDQU      1(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VMOVDQU      kvMXFP4<>+0(SB), X3
+	VPSHUFB      X2, X3, X2
+	VPSHUFB      X1, X3, X1
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VMOVDQU      X1, 32(SP)
+	VPMOVSXBD    32(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	VPMOVSXBD    40(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	ADDQ         $0x00000011, AX
+	ADDQ         $0x00000080, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	MOVBQZX      (AX), SI
+	VBROADCASTSS (BX)(SI*4), Y0
+	VMOVDQU      1(AX), X1
+	VPAND        c0F<>+0(SB), X1, X2
+	VPSRLW       $0x04, X1, X1
+	VPAND        c0F<>+0(SB), X1, X1
+	VMOVDQU      kvMXFP4<>+0(SB), X3
+	VPSHUFB      X2, X3, X2
+	VPSHUFB      X1, X3, X1
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    104(SP), Y1
 	VCVTDQ2PS    Y1, Y1
 	VMULPS       Y0, Y1, Y1
 	VMOVUPS      Y1, 96(CX)
@@ -478,6 +1068,134 @@ block:
 	VMULPS         Y0, Y1, Y1
 	VMOVUPS        Y1, 192(CX)
 	VPMOVSXBD      56(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 224(CX)
+	ADDQ           $0x00000024, AX
+	ADDQ           $0x00000100, CX
+	DECQ           DX
+	JNZ            block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeNVFP4AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·decodeNVFP4AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x06, DX
+	JZ    done
+	LEAQ  ·ue4m3HalfTable+0(SB), BX
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VMOVDQU        4(AX), Y0
+	VPAND          c0F<>+0(SB), Y0, Y1
+	VPSRLW         $0x04, Y0, Y0
+	VPAND          c0F<>+0(SB), Y0, Y0
+	VBROADCASTI128 kvMXFP4<>+0(SB), Y2
+	VPSHUFB        Y1, Y2, Y1
+	VPSHUFB        Y0, Y2, Y0
+	VMOVDQU        Y1, (SP)
+	VMOVDQU        Y0, 32(SP)
+	MOVBQZX        (AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      (SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, (CX)
+	VPMOVSXBD      32(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 32(CX)
+	MOVBQZX        1(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      8(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 64(CX)
+	VPMOVSXBD      40(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 96(CX)
+	MOVBQZX        2(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      16(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 128(CX)
+	VPMOVSXBD      48(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 160(CX)
+	MOVBQZX        3(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      24(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 192(CX)
+	VPMOVSXBD      56(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVNTPS       Y1, 224(CX)
+	ADDQ           $0x00000024, AX
+	ADDQ           $0x00000100, CX
+	DECQ           DX
+	JNZ            stream
+	SFENCE
+	JMP            done
+
+block:
+	VMOVDQU        4(AX), Y0
+	VPAND          c0F<>+0(SB), Y0, Y1
+	VPSRLW         $0x04, Y0, Y0
+	VPAND          c0F<>+0(SB), Y0, Y0
+	VBROADCASTI128 kvMXFP4<>+0(SB), Y2
+	VPSHUFB        Y1, Y2, Y1
+	VPSHUFB        Y0, Y2, Y0
+	VMOVDQU        Y1, 64(SP)
+	VMOVDQU        Y0, 96(SP)
+	MOVBQZX        (AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      64(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, (CX)
+	VPMOVSXBD      96(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 32(CX)
+	MOVBQZX        1(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      72(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 64(CX)
+	VPMOVSXBD      104(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 96(CX)
+	MOVBQZX        2(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      80(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 128(CX)
+	VPMOVSXBD      112(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 160(CX)
+	MOVBQZX        3(AX), SI
+	VBROADCASTSS   (BX)(SI*4), Y0
+	VPMOVSXBD      88(SP), Y1
+	VCVTDQ2PS      Y1, Y1
+	VMULPS         Y0, Y1, Y1
+	VMOVUPS        Y1, 192(CX)
+	VPMOVSXBD      120(SP), Y1
 	VCVTDQ2PS      Y1, Y1
 	VMULPS         Y0, Y1, Y1
 	VMOVUPS        Y1, 224(CX)
@@ -1826,6 +2544,493 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ4_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ4_KAVX2NT(SB), NOSPLIT, $208-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	MOVL         4(AX), BX
+	MOVL         8(AX), SI
+	MOVL         12(AX), DI
+	MOVL         DI, R8
+	SHRL         $0x04, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         SI, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	SHLQ         $0x20, R8
+	ANDL         $0x3f3f3f3f, SI
+	ORQ          SI, R8
+	VMOVQ        R8, X2
+	ANDL         $0x0f0f0f0f, DI
+	MOVL         BX, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, DI
+	SHLQ         $0x20, DI
+	ANDL         $0x3f3f3f3f, BX
+	ORQ          BX, DI
+	VMOVQ        DI, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 128(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 160(SP)
+	VBROADCASTSS 128(SP), Y0
+	VBROADCASTSS 160(SP), Y1
+	VBROADCASTSS 132(SP), Y2
+	VBROADCASTSS 164(SP), Y3
+	VPMOVZXBD    16(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, (CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 128(CX)
+	VPMOVZXBD    24(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 32(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 160(CX)
+	VPMOVZXBD    32(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 64(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 192(CX)
+	VPMOVZXBD    40(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 96(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 224(CX)
+	VBROADCASTSS 136(SP), Y0
+	VBROADCASTSS 168(SP), Y1
+	VBROADCASTSS 140(SP), Y2
+	VBROADCASTSS 172(SP), Y3
+	VPMOVZXBD    48(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 256(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 384(CX)
+	VPMOVZXBD    56(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 288(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 416(CX)
+	VPMOVZXBD    64(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 320(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 448(CX)
+	VPMOVZXBD    72(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 352(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 480(CX)
+	VBROADCASTSS 144(SP), Y0
+	VBROADCASTSS 176(SP), Y1
+	VBROADCASTSS 148(SP), Y2
+	VBROADCASTSS 180(SP), Y3
+	VPMOVZXBD    80(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 512(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 640(CX)
+	VPMOVZXBD    88(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 544(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 672(CX)
+	VPMOVZXBD    96(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 576(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 704(CX)
+	VPMOVZXBD    104(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 608(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 736(CX)
+	VBROADCASTSS 152(SP), Y0
+	VBROADCASTSS 184(SP), Y1
+	VBROADCASTSS 156(SP), Y2
+	VBROADCASTSS 188(SP), Y3
+	VPMOVZXBD    112(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 768(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 896(CX)
+	VPMOVZXBD    120(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 800(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 928(CX)
+	VPMOVZXBD    128(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 832(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 960(CX)
+	VPMOVZXBD    136(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVNTPS     Y5, 864(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 992(CX)
+	ADDQ         $0x00000090, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	MOVL         4(AX), BX
+	MOVL         8(AX), SI
+	MOVL         12(AX), DI
+	MOVL         DI, R8
+	SHRL         $0x04, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         SI, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	SHLQ         $0x20, R8
+	ANDL         $0x3f3f3f3f, SI
+	ORQ          SI, R8
+	VMOVQ        R8, X2
+	ANDL         $0x0f0f0f0f, DI
+	MOVL         BX, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, DI
+	SHLQ         $0x20, DI
+	ANDL         $0x3f3f3f3f, BX
+	ORQ          BX, DI
+	VMOVQ        DI, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 128(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 160(SP)
+	VBROADCASTSS 128(SP), Y0
+	VBROADCASTSS 160(SP), Y1
+	VBROADCASTSS 132(SP), Y2
+	VBROADCASTSS 164(SP), Y3
+	VPMOVZXBD    16(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, (CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 128(CX)
+	VPMOVZXBD    24(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 32(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 160(CX)
+	VPMOVZXBD    32(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 64(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 192(CX)
+	VPMOVZXBD    40(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 96(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 224(CX)
+	VBROADCASTSS 136(SP), Y0
+	VBROADCASTSS 168(SP), Y1
+	VBROADCASTSS 140(SP), Y2
+	VBROADCASTSS 172(SP), Y3
+	VPMOVZXBD    48(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 256(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 384(CX)
+	VPMOVZXBD    56(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 288(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 416(CX)
+	VPMOVZXBD    64(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 320(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 448(CX)
+	VPMOVZXBD    72(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 352(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 480(CX)
+	VBROADCASTSS 144(SP), Y0
+	VBROADCASTSS 176(SP), Y1
+	VBROADCASTSS 148(SP), Y2
+	VBROADCASTSS 180(SP), Y3
+	VPMOVZXBD    80(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 512(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 640(CX)
+	VPMOVZXBD    88(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 544(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 672(CX)
+	VPMOVZXBD    96(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 576(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 704(CX)
+	VPMOVZXBD    104(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 608(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 736(CX)
+	VBROADCASTSS 152(SP), Y0
+	VBROADCASTSS 184(SP), Y1
+	VBROADCASTSS 156(SP), Y2
+	VBROADCASTSS 188(SP), Y3
+	VPMOVZXBD    112(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 768(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 896(CX)
+	VPMOVZXBD    120(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 800(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 928(CX)
+	VPMOVZXBD    128(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 832(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 960(CX)
+	VPMOVZXBD    136(AX), Y4
+	VPAND        c0F<>+0(SB), Y4, Y5
+	VPSRLD       $0x04, Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y0, Y5, Y5
+	VSUBPS       Y1, Y5, Y5
+	VMOVUPS      Y5, 864(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 992(CX)
+	ADDQ         $0x00000090, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ5_KAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ5_KAVX2(SB), NOSPLIT, $208-48
@@ -1834,6 +3039,589 @@ TEXT ·decodeQ5_KAVX2(SB), NOSPLIT, $208-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x08, DX
 	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	MOVL         4(AX), BX
+	MOVL         8(AX), SI
+	MOVL         12(AX), DI
+	MOVL         DI, R8
+	SHRL         $0x04, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         SI, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	SHLQ         $0x20, R8
+	ANDL         $0x3f3f3f3f, SI
+	ORQ          SI, R8
+	VMOVQ        R8, X2
+	ANDL         $0x0f0f0f0f, DI
+	MOVL         BX, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, DI
+	SHLQ         $0x20, DI
+	ANDL         $0x3f3f3f3f, BX
+	ORQ          BX, DI
+	VMOVQ        DI, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 128(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 160(SP)
+	VMOVDQU      16(AX), Y0
+	VMOVDQU      48(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSLLW       $0x04, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 128(SP), Y3
+	VBROADCASTSS 160(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVUPS      Y6, (CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVUPS      Y5, 96(CX)
+	VPSLLW       $0x03, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 132(SP), Y2
+	VBROADCASTSS 164(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVUPS      Y5, 128(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 160(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 192(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 224(CX)
+	VMOVDQU      80(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSLLW       $0x02, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 136(SP), Y3
+	VBROADCASTSS 168(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVUPS      Y6, 256(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVUPS      Y5, 352(CX)
+	VPSLLW       $0x01, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 140(SP), Y2
+	VBROADCASTSS 172(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVUPS      Y5, 384(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 416(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 480(CX)
+	VMOVDQU      112(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPAND        c10<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 144(SP), Y3
+	VBROADCASTSS 176(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVUPS      Y6, 512(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 576(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVUPS      Y5, 608(CX)
+	VPSRLW       $0x01, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 148(SP), Y2
+	VBROADCASTSS 180(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVUPS      Y5, 640(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 672(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 704(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 736(CX)
+	VMOVDQU      144(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSRLW       $0x02, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 152(SP), Y3
+	VBROADCASTSS 184(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVUPS      Y6, 768(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVUPS      Y5, 864(CX)
+	VPSRLW       $0x03, Y0, Y0
+	VPAND        c10<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y1
+	VBROADCASTSS 156(SP), Y0
+	VBROADCASTSS 188(SP), Y2
+	VEXTRACTI128 $0x01, Y1, X3
+	VPMOVZXBD    X1, Y4
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y4
+	VSUBPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 896(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	VPMOVZXBD    X3, Y1
+	VPSHUFD      $0x0e, X3, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VSUBPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 992(CX)
+	ADDQ         $0x000000b0, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ5_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ5_KAVX2NT(SB), NOSPLIT, $208-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 2(AX), X1
+	VCVTPH2PS    X1, Y1
+	MOVL         4(AX), BX
+	MOVL         8(AX), SI
+	MOVL         12(AX), DI
+	MOVL         DI, R8
+	SHRL         $0x04, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         SI, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	SHLQ         $0x20, R8
+	ANDL         $0x3f3f3f3f, SI
+	ORQ          SI, R8
+	VMOVQ        R8, X2
+	ANDL         $0x0f0f0f0f, DI
+	MOVL         BX, R9
+	SHRL         $0x06, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, DI
+	SHLQ         $0x20, DI
+	ANDL         $0x3f3f3f3f, BX
+	ORQ          BX, DI
+	VMOVQ        DI, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 128(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 160(SP)
+	VMOVDQU      16(AX), Y0
+	VMOVDQU      48(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSLLW       $0x04, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 128(SP), Y3
+	VBROADCASTSS 160(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVNTPS     Y6, (CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVNTPS     Y5, 96(CX)
+	VPSLLW       $0x03, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 132(SP), Y2
+	VBROADCASTSS 164(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVNTPS     Y5, 128(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 160(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 192(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 224(CX)
+	VMOVDQU      80(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSLLW       $0x02, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 136(SP), Y3
+	VBROADCASTSS 168(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVNTPS     Y6, 256(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVNTPS     Y5, 352(CX)
+	VPSLLW       $0x01, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 140(SP), Y2
+	VBROADCASTSS 172(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVNTPS     Y5, 384(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 416(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 480(CX)
+	VMOVDQU      112(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPAND        c10<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 144(SP), Y3
+	VBROADCASTSS 176(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVNTPS     Y6, 512(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 576(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVNTPS     Y5, 608(CX)
+	VPSRLW       $0x01, Y0, Y2
+	VPAND        c10<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VBROADCASTSS 148(SP), Y2
+	VBROADCASTSS 180(SP), Y3
+	VEXTRACTI128 $0x01, Y1, X4
+	VPMOVZXBD    X1, Y5
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y2, Y5, Y5
+	VSUBPS       Y3, Y5, Y5
+	VMOVNTPS     Y5, 640(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 672(CX)
+	VPMOVZXBD    X4, Y1
+	VPSHUFD      $0x0e, X4, X4
+	VPMOVZXBD    X4, Y4
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VSUBPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 704(CX)
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VSUBPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 736(CX)
+	VMOVDQU      144(AX), Y1
+	VPAND        c0F<>+0(SB), Y1, Y2
+	VPSRLW       $0x04, Y1, Y1
+	VPAND        c0F<>+0(SB), Y1, Y1
+	VPSRLW       $0x02, Y0, Y3
+	VPAND        c10<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VBROADCASTSS 152(SP), Y3
+	VBROADCASTSS 184(SP), Y4
+	VEXTRACTI128 $0x01, Y2, X5
+	VPMOVZXBD    X2, Y6
+	VPSHUFD      $0x0e, X2, X2
+	VPMOVZXBD    X2, Y2
+	VCVTDQ2PS    Y6, Y6
+	VMULPS       Y3, Y6, Y6
+	VSUBPS       Y4, Y6, Y6
+	VMOVNTPS     Y6, 768(CX)
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	VPMOVZXBD    X5, Y2
+	VPSHUFD      $0x0e, X5, X5
+	VPMOVZXBD    X5, Y5
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y3, Y2, Y2
+	VSUBPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y3, Y5, Y5
+	VSUBPS       Y4, Y5, Y5
+	VMOVNTPS     Y5, 864(CX)
+	VPSRLW       $0x03, Y0, Y0
+	VPAND        c10<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y1
+	VBROADCASTSS 156(SP), Y0
+	VBROADCASTSS 188(SP), Y2
+	VEXTRACTI128 $0x01, Y1, X3
+	VPMOVZXBD    X1, Y4
+	VPSHUFD      $0x0e, X1, X1
+	VPMOVZXBD    X1, Y1
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y4
+	VSUBPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 896(CX)
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	VPMOVZXBD    X3, Y1
+	VPSHUFD      $0x0e, X3, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VSUBPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 992(CX)
+	ADDQ         $0x000000b0, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -2369,6 +4157,491 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ6_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ6_KAVX2NT(SB), NOSPLIT, $192-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW 208(AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    192(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(SP)
+	VPMOVSXBD    200(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(SP)
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      128(AX), Y2
+	VPAND        c0F<>+0(SB), Y0, Y3
+	VPSLLW       $0x04, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 128(SP), Y5
+	VMOVDQU      X3, (SP)
+	VPMOVSXBD    (SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	VPMOVSXBD    8(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	VBROADCASTSS 132(SP), Y3
+	VMOVDQU      X4, 32(SP)
+	VPMOVSXBD    32(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 64(CX)
+	VPMOVSXBD    40(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 96(CX)
+	VPAND        c0F<>+0(SB), Y1, Y3
+	VPSLLW       $0x02, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 136(SP), Y5
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 128(CX)
+	VPMOVSXBD    72(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 160(CX)
+	VBROADCASTSS 140(SP), Y3
+	VMOVDQU      X4, 96(SP)
+	VPMOVSXBD    96(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 192(CX)
+	VPMOVSXBD    104(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 224(CX)
+	VPSRLW       $0x04, Y0, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VMOVDQU      Y2, Y3
+	VPAND        c30<>+0(SB), Y3, Y3
+	VPOR         Y3, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VBROADCASTSS 144(SP), Y4
+	VMOVDQU      X0, (SP)
+	VPMOVSXBD    (SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVNTPS     Y0, 256(CX)
+	VPMOVSXBD    8(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVNTPS     Y0, 288(CX)
+	VBROADCASTSS 148(SP), Y0
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	VPSRLW       $0x04, Y1, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VPSRLW       $0x02, Y2, Y1
+	VPAND        c30<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 152(SP), Y2
+	VMOVDQU      X0, 64(SP)
+	VPMOVSXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVNTPS     Y0, 384(CX)
+	VPMOVSXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVNTPS     Y0, 416(CX)
+	VBROADCASTSS 156(SP), Y0
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 480(CX)
+	VMOVDQU      64(AX), Y0
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VPAND        c0F<>+0(SB), Y0, Y3
+	VPSLLW       $0x04, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 160(SP), Y5
+	VMOVDQU      X3, (SP)
+	VPMOVSXBD    (SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 512(CX)
+	VPMOVSXBD    8(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 544(CX)
+	VBROADCASTSS 164(SP), Y3
+	VMOVDQU      X4, 32(SP)
+	VPMOVSXBD    32(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 576(CX)
+	VPMOVSXBD    40(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 608(CX)
+	VPAND        c0F<>+0(SB), Y1, Y3
+	VPSLLW       $0x02, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 168(SP), Y5
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 640(CX)
+	VPMOVSXBD    72(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVNTPS     Y3, 672(CX)
+	VBROADCASTSS 172(SP), Y3
+	VMOVDQU      X4, 96(SP)
+	VPMOVSXBD    96(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 704(CX)
+	VPMOVSXBD    104(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVNTPS     Y4, 736(CX)
+	VPSRLW       $0x04, Y0, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VMOVDQU      Y2, Y3
+	VPAND        c30<>+0(SB), Y3, Y3
+	VPOR         Y3, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VBROADCASTSS 176(SP), Y4
+	VMOVDQU      X0, (SP)
+	VPMOVSXBD    (SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVNTPS     Y0, 768(CX)
+	VPMOVSXBD    8(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVNTPS     Y0, 800(CX)
+	VBROADCASTSS 180(SP), Y0
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	VPSRLW       $0x04, Y1, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VPSRLW       $0x02, Y2, Y1
+	VPAND        c30<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 184(SP), Y2
+	VMOVDQU      X0, 64(SP)
+	VPMOVSXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVNTPS     Y0, 896(CX)
+	VPMOVSXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVNTPS     Y0, 928(CX)
+	VBROADCASTSS 188(SP), Y0
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x000000d2, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW 208(AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    192(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(SP)
+	VPMOVSXBD    200(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(SP)
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      128(AX), Y2
+	VPAND        c0F<>+0(SB), Y0, Y3
+	VPSLLW       $0x04, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 128(SP), Y5
+	VMOVDQU      X3, (SP)
+	VPMOVSXBD    (SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, (CX)
+	VPMOVSXBD    8(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	VBROADCASTSS 132(SP), Y3
+	VMOVDQU      X4, 32(SP)
+	VPMOVSXBD    32(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 64(CX)
+	VPMOVSXBD    40(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 96(CX)
+	VPAND        c0F<>+0(SB), Y1, Y3
+	VPSLLW       $0x02, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 136(SP), Y5
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 128(CX)
+	VPMOVSXBD    72(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 160(CX)
+	VBROADCASTSS 140(SP), Y3
+	VMOVDQU      X4, 96(SP)
+	VPMOVSXBD    96(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 192(CX)
+	VPMOVSXBD    104(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 224(CX)
+	VPSRLW       $0x04, Y0, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VMOVDQU      Y2, Y3
+	VPAND        c30<>+0(SB), Y3, Y3
+	VPOR         Y3, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VBROADCASTSS 144(SP), Y4
+	VMOVDQU      X0, (SP)
+	VPMOVSXBD    (SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVUPS      Y0, 256(CX)
+	VPMOVSXBD    8(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVUPS      Y0, 288(CX)
+	VBROADCASTSS 148(SP), Y0
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	VPSRLW       $0x04, Y1, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VPSRLW       $0x02, Y2, Y1
+	VPAND        c30<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 152(SP), Y2
+	VMOVDQU      X0, 64(SP)
+	VPMOVSXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVUPS      Y0, 384(CX)
+	VPMOVSXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVUPS      Y0, 416(CX)
+	VBROADCASTSS 156(SP), Y0
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 480(CX)
+	VMOVDQU      64(AX), Y0
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VPAND        c0F<>+0(SB), Y0, Y3
+	VPSLLW       $0x04, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 160(SP), Y5
+	VMOVDQU      X3, (SP)
+	VPMOVSXBD    (SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 512(CX)
+	VPMOVSXBD    8(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 544(CX)
+	VBROADCASTSS 164(SP), Y3
+	VMOVDQU      X4, 32(SP)
+	VPMOVSXBD    32(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 576(CX)
+	VPMOVSXBD    40(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 608(CX)
+	VPAND        c0F<>+0(SB), Y1, Y3
+	VPSLLW       $0x02, Y2, Y4
+	VPAND        c30<>+0(SB), Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPSUBB       c20<>+0(SB), Y3, Y3
+	VEXTRACTI128 $0x01, Y3, X4
+	VBROADCASTSS 168(SP), Y5
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 640(CX)
+	VPMOVSXBD    72(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y5, Y3, Y3
+	VMOVUPS      Y3, 672(CX)
+	VBROADCASTSS 172(SP), Y3
+	VMOVDQU      X4, 96(SP)
+	VPMOVSXBD    96(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 704(CX)
+	VPMOVSXBD    104(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 736(CX)
+	VPSRLW       $0x04, Y0, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VMOVDQU      Y2, Y3
+	VPAND        c30<>+0(SB), Y3, Y3
+	VPOR         Y3, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X3
+	VBROADCASTSS 176(SP), Y4
+	VMOVDQU      X0, (SP)
+	VPMOVSXBD    (SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVUPS      Y0, 768(CX)
+	VPMOVSXBD    8(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y4, Y0, Y0
+	VMOVUPS      Y0, 800(CX)
+	VBROADCASTSS 180(SP), Y0
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	VPSRLW       $0x04, Y1, Y0
+	VPAND        c0F<>+0(SB), Y0, Y0
+	VPSRLW       $0x02, Y2, Y1
+	VPAND        c30<>+0(SB), Y1, Y1
+	VPOR         Y1, Y0, Y0
+	VPSUBB       c20<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 184(SP), Y2
+	VMOVDQU      X0, 64(SP)
+	VPMOVSXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVUPS      Y0, 896(CX)
+	VPMOVSXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VMOVUPS      Y0, 928(CX)
+	VBROADCASTSS 188(SP), Y0
+	VMOVDQU      X1, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x000000d2, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ3_KAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ3_KAVX2(SB), NOSPLIT, $208-48
@@ -2377,6 +4650,561 @@ TEXT ·decodeQ3_KAVX2(SB), NOSPLIT, $208-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x08, DX
 	JZ   done
+
+block:
+	VPBROADCASTW 108(AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         96(AX), BX
+	MOVL         100(AX), SI
+	MOVL         104(AX), DI
+	MOVL         BX, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         DI, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	MOVL         SI, R9
+	ANDL         $0x0f0f0f0f, R9
+	MOVL         DI, R10
+	SHRL         $0x02, R10
+	ANDL         $0x03030303, R10
+	SHLL         $0x04, R10
+	ORL          R10, R9
+	SHRL         $0x04, BX
+	ANDL         $0x0f0f0f0f, BX
+	MOVL         DI, R10
+	SHRL         $0x04, R10
+	ANDL         $0x03030303, R10
+	SHLL         $0x04, R10
+	ORL          R10, BX
+	SHRL         $0x04, SI
+	ANDL         $0x0f0f0f0f, SI
+	SHRL         $0x06, DI
+	ANDL         $0x03030303, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SHLQ         $0x20, R9
+	ORQ          R8, R9
+	VMOVQ        R9, X1
+	VPMOVZXBD    X1, Y1
+	VPSUBD       d32<>+0(SB), Y1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(SP)
+	SHLQ         $0x20, SI
+	ORQ          BX, SI
+	VMOVQ        SI, X1
+	VPMOVZXBD    X1, Y1
+	VPSUBD       d32<>+0(SB), Y1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(SP)
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VPAND        c03<>+0(SB), Y1, Y2
+	VPSLLW       $0x02, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 128(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	VBROADCASTSS 132(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 64(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 96(CX)
+	VPSRLW       $0x02, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSLLW       $0x01, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 136(SP), Y4
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 160(CX)
+	VBROADCASTSS 140(SP), Y2
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 192(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 224(CX)
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPAND        c04<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 144(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 256(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	VBROADCASTSS 148(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	VPSRLW       $0x06, Y1, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VPSRLW       $0x01, Y0, Y2
+	VPAND        c04<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSUBB       c04<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 152(SP), Y3
+	VMOVDQU      X1, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 384(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VMOVUPS      Y1, 416(CX)
+	VBROADCASTSS 156(SP), Y1
+	VMOVDQU      X2, 96(SP)
+	VPMOVSXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      Y2, 448(CX)
+	VPMOVSXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVUPS      Y2, 480(CX)
+	VMOVDQU      64(AX), Y1
+	VPAND        c03<>+0(SB), Y1, Y2
+	VPSRLW       $0x02, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 160(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 512(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	VBROADCASTSS 164(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 576(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 608(CX)
+	VPSRLW       $0x02, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSRLW       $0x03, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 168(SP), Y4
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 640(CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 672(CX)
+	VBROADCASTSS 172(SP), Y2
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 704(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 736(CX)
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSRLW       $0x04, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 176(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 768(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	VBROADCASTSS 180(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	VPSRLW       $0x06, Y1, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VPSRLW       $0x05, Y0, Y0
+	VPAND        c04<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y1
+	VPSUBB       c04<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VBROADCASTSS 184(SP), Y2
+	VMOVDQU      X1, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	VBROADCASTSS 188(SP), Y1
+	VMOVDQU      X0, 96(SP)
+	VPMOVSXBD    96(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 960(CX)
+	VPMOVSXBD    104(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 992(CX)
+	ADDQ         $0x0000006e, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ3_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ3_KAVX2NT(SB), NOSPLIT, $208-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW 108(AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         96(AX), BX
+	MOVL         100(AX), SI
+	MOVL         104(AX), DI
+	MOVL         BX, R8
+	ANDL         $0x0f0f0f0f, R8
+	MOVL         DI, R9
+	ANDL         $0x03030303, R9
+	SHLL         $0x04, R9
+	ORL          R9, R8
+	MOVL         SI, R9
+	ANDL         $0x0f0f0f0f, R9
+	MOVL         DI, R10
+	SHRL         $0x02, R10
+	ANDL         $0x03030303, R10
+	SHLL         $0x04, R10
+	ORL          R10, R9
+	SHRL         $0x04, BX
+	ANDL         $0x0f0f0f0f, BX
+	MOVL         DI, R10
+	SHRL         $0x04, R10
+	ANDL         $0x03030303, R10
+	SHLL         $0x04, R10
+	ORL          R10, BX
+	SHRL         $0x04, SI
+	ANDL         $0x0f0f0f0f, SI
+	SHRL         $0x06, DI
+	ANDL         $0x03030303, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SHLQ         $0x20, R9
+	ORQ          R8, R9
+	VMOVQ        R9, X1
+	VPMOVZXBD    X1, Y1
+	VPSUBD       d32<>+0(SB), Y1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(SP)
+	SHLQ         $0x20, SI
+	ORQ          BX, SI
+	VMOVQ        SI, X1
+	VPMOVZXBD    X1, Y1
+	VPSUBD       d32<>+0(SB), Y1, Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(SP)
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VPAND        c03<>+0(SB), Y1, Y2
+	VPSLLW       $0x02, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 128(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VBROADCASTSS 132(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 64(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 96(CX)
+	VPSRLW       $0x02, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSLLW       $0x01, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 136(SP), Y4
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 160(CX)
+	VBROADCASTSS 140(SP), Y2
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 192(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 224(CX)
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPAND        c04<>+0(SB), Y0, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 144(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 256(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	VBROADCASTSS 148(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	VPSRLW       $0x06, Y1, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VPSRLW       $0x01, Y0, Y2
+	VPAND        c04<>+0(SB), Y2, Y2
+	VPOR         Y2, Y1, Y1
+	VPSUBB       c04<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 152(SP), Y3
+	VMOVDQU      X1, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 384(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VMOVNTPS     Y1, 416(CX)
+	VBROADCASTSS 156(SP), Y1
+	VMOVDQU      X2, 96(SP)
+	VPMOVSXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVNTPS     Y2, 448(CX)
+	VPMOVSXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VMOVNTPS     Y2, 480(CX)
+	VMOVDQU      64(AX), Y1
+	VPAND        c03<>+0(SB), Y1, Y2
+	VPSRLW       $0x02, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 160(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 512(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	VBROADCASTSS 164(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 576(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 608(CX)
+	VPSRLW       $0x02, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSRLW       $0x03, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 168(SP), Y4
+	VMOVDQU      X2, 64(SP)
+	VPMOVSXBD    64(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 640(CX)
+	VPMOVSXBD    72(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 672(CX)
+	VBROADCASTSS 172(SP), Y2
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 704(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 736(CX)
+	VPSRLW       $0x04, Y1, Y2
+	VPAND        c03<>+0(SB), Y2, Y2
+	VPSRLW       $0x04, Y0, Y3
+	VPAND        c04<>+0(SB), Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPSUBB       c04<>+0(SB), Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VBROADCASTSS 176(SP), Y4
+	VMOVDQU      X2, (SP)
+	VPMOVSXBD    (SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 768(CX)
+	VPMOVSXBD    8(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y4, Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	VBROADCASTSS 180(SP), Y2
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	VPSRLW       $0x06, Y1, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VPSRLW       $0x05, Y0, Y0
+	VPAND        c04<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y1
+	VPSUBB       c04<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X0
+	VBROADCASTSS 184(SP), Y2
+	VMOVDQU      X1, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	VBROADCASTSS 188(SP), Y1
+	VMOVDQU      X0, 96(SP)
+	VPMOVSXBD    96(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVNTPS     Y0, 960(CX)
+	VPMOVSXBD    104(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVNTPS     Y0, 992(CX)
+	ADDQ         $0x0000006e, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW 108(AX), X0
@@ -2928,6 +5756,551 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ2_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ2_KAVX2NT(SB), NOSPLIT, $256-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW 80(AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 82(AX), X1
+	VCVTPH2PS    X1, Y1
+	VMOVDQU      (AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VPMOVZXBD    X3, Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y4
+	VMOVUPS      Y4, 128(SP)
+	VPSHUFD      $0x0e, X3, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 160(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 192(SP)
+	VPSHUFD      $0x0e, X2, X0
+	VPMOVZXBD    X0, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 224(SP)
+	VMOVDQU      16(AX), Y0
+	VPAND        c03<>+0(SB), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 128(SP), Y3
+	VBROADCASTSS 192(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, (CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 32(CX)
+	VBROADCASTSS 132(SP), Y1
+	VBROADCASTSS 196(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 96(CX)
+	VPSRLW       $0x02, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 136(SP), Y3
+	VBROADCASTSS 200(SP), Y4
+	VMOVDQU      X1, 64(SP)
+	VPMOVZXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 128(CX)
+	VPMOVZXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 160(CX)
+	VBROADCASTSS 140(SP), Y1
+	VBROADCASTSS 204(SP), Y3
+	VMOVDQU      X2, 96(SP)
+	VPMOVZXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	VPMOVZXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 224(CX)
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 144(SP), Y3
+	VBROADCASTSS 208(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 256(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 288(CX)
+	VBROADCASTSS 148(SP), Y1
+	VBROADCASTSS 212(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 352(CX)
+	VPSRLW       $0x06, Y0, Y0
+	VPAND        c03<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 152(SP), Y2
+	VBROADCASTSS 216(SP), Y3
+	VMOVDQU      X0, 64(SP)
+	VPMOVZXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVNTPS     Y0, 384(CX)
+	VPMOVZXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVNTPS     Y0, 416(CX)
+	VBROADCASTSS 156(SP), Y0
+	VBROADCASTSS 220(SP), Y2
+	VMOVDQU      X1, 96(SP)
+	VPMOVZXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	VPMOVZXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 480(CX)
+	VMOVDQU      48(AX), Y0
+	VPAND        c03<>+0(SB), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 160(SP), Y3
+	VBROADCASTSS 224(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 512(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 544(CX)
+	VBROADCASTSS 164(SP), Y1
+	VBROADCASTSS 228(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 576(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 608(CX)
+	VPSRLW       $0x02, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 168(SP), Y3
+	VBROADCASTSS 232(SP), Y4
+	VMOVDQU      X1, 64(SP)
+	VPMOVZXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 640(CX)
+	VPMOVZXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 672(CX)
+	VBROADCASTSS 172(SP), Y1
+	VBROADCASTSS 236(SP), Y3
+	VMOVDQU      X2, 96(SP)
+	VPMOVZXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 704(CX)
+	VPMOVZXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 736(CX)
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 176(SP), Y3
+	VBROADCASTSS 240(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 768(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVNTPS     Y1, 800(CX)
+	VBROADCASTSS 180(SP), Y1
+	VBROADCASTSS 244(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVNTPS     Y2, 864(CX)
+	VPSRLW       $0x06, Y0, Y0
+	VPAND        c03<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 184(SP), Y2
+	VBROADCASTSS 248(SP), Y3
+	VMOVDQU      X0, 64(SP)
+	VPMOVZXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVNTPS     Y0, 896(CX)
+	VPMOVZXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVNTPS     Y0, 928(CX)
+	VBROADCASTSS 188(SP), Y0
+	VBROADCASTSS 252(SP), Y2
+	VMOVDQU      X1, 96(SP)
+	VPMOVZXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	VPMOVZXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000054, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW 80(AX), X0
+	VCVTPH2PS    X0, Y0
+	VPBROADCASTW 82(AX), X1
+	VCVTPH2PS    X1, Y1
+	VMOVDQU      (AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VPMOVZXBD    X3, Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y0, Y4, Y4
+	VMOVUPS      Y4, 128(SP)
+	VPSHUFD      $0x0e, X3, X3
+	VPMOVZXBD    X3, Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y0, Y3, Y3
+	VMOVUPS      Y3, 160(SP)
+	VPMOVZXBD    X2, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 192(SP)
+	VPSHUFD      $0x0e, X2, X0
+	VPMOVZXBD    X0, Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y1, Y0, Y0
+	VMOVUPS      Y0, 224(SP)
+	VMOVDQU      16(AX), Y0
+	VPAND        c03<>+0(SB), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 128(SP), Y3
+	VBROADCASTSS 192(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, (CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 32(CX)
+	VBROADCASTSS 132(SP), Y1
+	VBROADCASTSS 196(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 96(CX)
+	VPSRLW       $0x02, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 136(SP), Y3
+	VBROADCASTSS 200(SP), Y4
+	VMOVDQU      X1, 64(SP)
+	VPMOVZXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 128(CX)
+	VPMOVZXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 160(CX)
+	VBROADCASTSS 140(SP), Y1
+	VBROADCASTSS 204(SP), Y3
+	VMOVDQU      X2, 96(SP)
+	VPMOVZXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	VPMOVZXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 224(CX)
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 144(SP), Y3
+	VBROADCASTSS 208(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 256(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 288(CX)
+	VBROADCASTSS 148(SP), Y1
+	VBROADCASTSS 212(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 352(CX)
+	VPSRLW       $0x06, Y0, Y0
+	VPAND        c03<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 152(SP), Y2
+	VBROADCASTSS 216(SP), Y3
+	VMOVDQU      X0, 64(SP)
+	VPMOVZXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVUPS      Y0, 384(CX)
+	VPMOVZXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVUPS      Y0, 416(CX)
+	VBROADCASTSS 156(SP), Y0
+	VBROADCASTSS 220(SP), Y2
+	VMOVDQU      X1, 96(SP)
+	VPMOVZXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	VPMOVZXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 480(CX)
+	VMOVDQU      48(AX), Y0
+	VPAND        c03<>+0(SB), Y0, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 160(SP), Y3
+	VBROADCASTSS 224(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 512(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 544(CX)
+	VBROADCASTSS 164(SP), Y1
+	VBROADCASTSS 228(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 576(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 608(CX)
+	VPSRLW       $0x02, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 168(SP), Y3
+	VBROADCASTSS 232(SP), Y4
+	VMOVDQU      X1, 64(SP)
+	VPMOVZXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 640(CX)
+	VPMOVZXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 672(CX)
+	VBROADCASTSS 172(SP), Y1
+	VBROADCASTSS 236(SP), Y3
+	VMOVDQU      X2, 96(SP)
+	VPMOVZXBD    96(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 704(CX)
+	VPMOVZXBD    104(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 736(CX)
+	VPSRLW       $0x04, Y0, Y1
+	VPAND        c03<>+0(SB), Y1, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VBROADCASTSS 176(SP), Y3
+	VBROADCASTSS 240(SP), Y4
+	VMOVDQU      X1, (SP)
+	VPMOVZXBD    (SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 768(CX)
+	VPMOVZXBD    8(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y3, Y1, Y1
+	VSUBPS       Y4, Y1, Y1
+	VMOVUPS      Y1, 800(CX)
+	VBROADCASTSS 180(SP), Y1
+	VBROADCASTSS 244(SP), Y3
+	VMOVDQU      X2, 32(SP)
+	VPMOVZXBD    32(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	VPMOVZXBD    40(SP), Y2
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	VSUBPS       Y3, Y2, Y2
+	VMOVUPS      Y2, 864(CX)
+	VPSRLW       $0x06, Y0, Y0
+	VPAND        c03<>+0(SB), Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VBROADCASTSS 184(SP), Y2
+	VBROADCASTSS 248(SP), Y3
+	VMOVDQU      X0, 64(SP)
+	VPMOVZXBD    64(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVUPS      Y0, 896(CX)
+	VPMOVZXBD    72(SP), Y0
+	VCVTDQ2PS    Y0, Y0
+	VMULPS       Y2, Y0, Y0
+	VSUBPS       Y3, Y0, Y0
+	VMOVUPS      Y0, 928(CX)
+	VBROADCASTSS 188(SP), Y0
+	VBROADCASTSS 252(SP), Y2
+	VMOVDQU      X1, 96(SP)
+	VPMOVZXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	VPMOVZXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VSUBPS       Y2, Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000054, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ8_KAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2
 TEXT ·decodeQ8_KAVX2(SB), NOSPLIT, $128-48
@@ -2936,6 +6309,293 @@ TEXT ·decodeQ8_KAVX2(SB), NOSPLIT, $128-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x08, DX
 	JZ   done
+
+block:
+	VBROADCASTSS (AX), Y0
+	VPMOVSXBD    4(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, (CX)
+	VPMOVSXBD    12(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 32(CX)
+	VPMOVSXBD    20(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    28(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	VPMOVSXBD    36(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(CX)
+	VPMOVSXBD    44(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(CX)
+	VPMOVSXBD    52(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 192(CX)
+	VPMOVSXBD    60(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 224(CX)
+	VPMOVSXBD    68(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 256(CX)
+	VPMOVSXBD    76(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 288(CX)
+	VPMOVSXBD    84(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 320(CX)
+	VPMOVSXBD    92(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 352(CX)
+	VPMOVSXBD    100(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 384(CX)
+	VPMOVSXBD    108(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 416(CX)
+	VPMOVSXBD    116(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	VPMOVSXBD    124(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 480(CX)
+	VPMOVSXBD    132(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 512(CX)
+	VPMOVSXBD    140(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 544(CX)
+	VPMOVSXBD    148(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 576(CX)
+	VPMOVSXBD    156(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 608(CX)
+	VPMOVSXBD    164(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 640(CX)
+	VPMOVSXBD    172(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 672(CX)
+	VPMOVSXBD    180(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 704(CX)
+	VPMOVSXBD    188(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 736(CX)
+	VPMOVSXBD    196(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 768(CX)
+	VPMOVSXBD    204(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 800(CX)
+	VPMOVSXBD    212(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 832(CX)
+	VPMOVSXBD    220(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 864(CX)
+	VPMOVSXBD    228(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	VPMOVSXBD    236(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	VPMOVSXBD    244(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	VPMOVSXBD    252(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000124, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ8_KAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·decodeQ8_KAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VBROADCASTSS (AX), Y0
+	VPMOVSXBD    4(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, (CX)
+	VPMOVSXBD    12(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 32(CX)
+	VPMOVSXBD    20(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	VPMOVSXBD    28(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	VPMOVSXBD    36(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 128(CX)
+	VPMOVSXBD    44(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 160(CX)
+	VPMOVSXBD    52(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 192(CX)
+	VPMOVSXBD    60(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 224(CX)
+	VPMOVSXBD    68(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 256(CX)
+	VPMOVSXBD    76(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 288(CX)
+	VPMOVSXBD    84(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 320(CX)
+	VPMOVSXBD    92(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 352(CX)
+	VPMOVSXBD    100(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 384(CX)
+	VPMOVSXBD    108(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 416(CX)
+	VPMOVSXBD    116(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	VPMOVSXBD    124(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 480(CX)
+	VPMOVSXBD    132(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 512(CX)
+	VPMOVSXBD    140(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 544(CX)
+	VPMOVSXBD    148(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 576(CX)
+	VPMOVSXBD    156(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 608(CX)
+	VPMOVSXBD    164(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 640(CX)
+	VPMOVSXBD    172(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 672(CX)
+	VPMOVSXBD    180(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 704(CX)
+	VPMOVSXBD    188(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 736(CX)
+	VPMOVSXBD    196(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 768(CX)
+	VPMOVSXBD    204(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 800(CX)
+	VPMOVSXBD    212(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 832(CX)
+	VPMOVSXBD    220(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 864(CX)
+	VPMOVSXBD    228(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	VPMOVSXBD    236(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	VPMOVSXBD    244(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	VPMOVSXBD    252(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000124, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VBROADCASTSS (AX), Y0
@@ -3508,6 +7168,858 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ2_XXSAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ2_XXSAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq2xxsGrid+0(SB), BX
+	LEAQ  signMask<>+0(SB), SI
+	LEAQ  ·ksignsIQ2XS+0(SB), DI
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         6(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      2(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	MOVBQZX      3(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	MOVBQZX      4(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	MOVBQZX      5(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 96(CX)
+	MOVL         14(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      10(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	MOVBQZX      11(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 160(CX)
+	MOVBQZX      12(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	MOVBQZX      13(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 224(CX)
+	MOVL         22(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      18(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 256(CX)
+	MOVBQZX      19(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	MOVBQZX      20(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	MOVBQZX      21(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 352(CX)
+	MOVL         30(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      26(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 384(CX)
+	MOVBQZX      27(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 416(CX)
+	MOVBQZX      28(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 448(CX)
+	MOVBQZX      29(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 480(CX)
+	MOVL         38(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      34(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 512(CX)
+	MOVBQZX      35(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	MOVBQZX      36(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 576(CX)
+	MOVBQZX      37(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 608(CX)
+	MOVL         46(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      42(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 640(CX)
+	MOVBQZX      43(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 672(CX)
+	MOVBQZX      44(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 704(CX)
+	MOVBQZX      45(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 736(CX)
+	MOVL         54(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      50(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 768(CX)
+	MOVBQZX      51(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	MOVBQZX      52(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	MOVBQZX      53(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 864(CX)
+	MOVL         62(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      58(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	MOVBQZX      59(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	MOVBQZX      60(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	MOVBQZX      61(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000042, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         6(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      2(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, (CX)
+	MOVBQZX      3(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	MOVBQZX      4(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	MOVBQZX      5(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 96(CX)
+	MOVL         14(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      10(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	MOVBQZX      11(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 160(CX)
+	MOVBQZX      12(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	MOVBQZX      13(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 224(CX)
+	MOVL         22(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      18(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 256(CX)
+	MOVBQZX      19(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	MOVBQZX      20(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	MOVBQZX      21(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 352(CX)
+	MOVL         30(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      26(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 384(CX)
+	MOVBQZX      27(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 416(CX)
+	MOVBQZX      28(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 448(CX)
+	MOVBQZX      29(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 480(CX)
+	MOVL         38(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      34(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 512(CX)
+	MOVBQZX      35(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	MOVBQZX      36(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 576(CX)
+	MOVBQZX      37(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 608(CX)
+	MOVL         46(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      42(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 640(CX)
+	MOVBQZX      43(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 672(CX)
+	MOVBQZX      44(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 704(CX)
+	MOVBQZX      45(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 736(CX)
+	MOVL         54(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      50(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 768(CX)
+	MOVBQZX      51(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	MOVBQZX      52(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	MOVBQZX      53(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 864(CX)
+	MOVL         62(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      58(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	MOVBQZX      59(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	MOVBQZX      60(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	MOVBQZX      61(AX), R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000042, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeIQ2_XSAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeIQ2_XSAVX2(SB), NOSPLIT, $128-48
@@ -3519,6 +8031,1002 @@ TEXT ·decodeIQ2_XSAVX2(SB), NOSPLIT, $128-48
 	LEAQ ·iq2xsGrid+0(SB), BX
 	LEAQ signMask<>+0(SB), SI
 	LEAQ ·ksignsIQ2XS+0(SB), DI
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      66(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      2(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, (CX)
+	MOVWQZX      4(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	MOVWQZX      6(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	MOVWQZX      8(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	MOVBLZX      67(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      10(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 128(CX)
+	MOVWQZX      12(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 160(CX)
+	MOVWQZX      14(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 192(CX)
+	MOVWQZX      16(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 224(CX)
+	MOVBLZX      68(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      18(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 256(CX)
+	MOVWQZX      20(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 288(CX)
+	MOVWQZX      22(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 320(CX)
+	MOVWQZX      24(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 352(CX)
+	MOVBLZX      69(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      26(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 384(CX)
+	MOVWQZX      28(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 416(CX)
+	MOVWQZX      30(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	MOVWQZX      32(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 480(CX)
+	MOVBLZX      70(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      34(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 512(CX)
+	MOVWQZX      36(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 544(CX)
+	MOVWQZX      38(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 576(CX)
+	MOVWQZX      40(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 608(CX)
+	MOVBLZX      71(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      42(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 640(CX)
+	MOVWQZX      44(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 672(CX)
+	MOVWQZX      46(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 704(CX)
+	MOVWQZX      48(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 736(CX)
+	MOVBLZX      72(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      50(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 768(CX)
+	MOVWQZX      52(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 800(CX)
+	MOVWQZX      54(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 832(CX)
+	MOVWQZX      56(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 864(CX)
+	MOVBLZX      73(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y0
+	MOVWQZX      58(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 896(CX)
+	MOVWQZX      60(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 928(CX)
+	MOVWQZX      62(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	MOVWQZX      64(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x0000004a, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeIQ2_XSAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ2_XSAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq2xsGrid+0(SB), BX
+	LEAQ  signMask<>+0(SB), SI
+	LEAQ  ·ksignsIQ2XS+0(SB), DI
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      66(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      2(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	MOVWQZX      4(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	MOVWQZX      6(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	MOVWQZX      8(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	MOVBLZX      67(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      10(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 128(CX)
+	MOVWQZX      12(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 160(CX)
+	MOVWQZX      14(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 192(CX)
+	MOVWQZX      16(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 224(CX)
+	MOVBLZX      68(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      18(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 256(CX)
+	MOVWQZX      20(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 288(CX)
+	MOVWQZX      22(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 320(CX)
+	MOVWQZX      24(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 352(CX)
+	MOVBLZX      69(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      26(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 384(CX)
+	MOVWQZX      28(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 416(CX)
+	MOVWQZX      30(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	MOVWQZX      32(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 480(CX)
+	MOVBLZX      70(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      34(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 512(CX)
+	MOVWQZX      36(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 544(CX)
+	MOVWQZX      38(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 576(CX)
+	MOVWQZX      40(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 608(CX)
+	MOVBLZX      71(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      42(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 640(CX)
+	MOVWQZX      44(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 672(CX)
+	MOVWQZX      46(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 704(CX)
+	MOVWQZX      48(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 736(CX)
+	MOVBLZX      72(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVWQZX      50(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 768(CX)
+	MOVWQZX      52(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y3
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 800(CX)
+	MOVWQZX      54(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 832(CX)
+	MOVWQZX      56(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 864(CX)
+	MOVBLZX      73(AX), R8
+	MOVL         R8, R9
+	ANDL         $0x0000000f, R9
+	SHRL         $0x04, R8
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   R8, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y0
+	MOVWQZX      58(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 896(CX)
+	MOVWQZX      60(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y2
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 928(CX)
+	MOVWQZX      62(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	MOVWQZX      64(AX), R8
+	MOVQ         R8, R9
+	ANDQ         $0x000001ff, R9
+	VPMOVZXBD    (BX)(R9*8), Y1
+	SHRQ         $0x09, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x0000004a, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -4580,6 +10088,1130 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ2_SAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ2_SAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq2sGrid+0(SB), BX
+	LEAQ  signMask<>+0(SB), SI
+	LEAQ  ·ksignsIQ2XS+0(SB), DI
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      74(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      66(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      2(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      34(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      3(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      35(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      4(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      36(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 64(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      5(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      37(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 96(CX)
+	MOVBLZX      75(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      67(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      6(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      38(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 128(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      7(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      39(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 160(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      8(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      40(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 192(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      9(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      41(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 224(CX)
+	MOVBLZX      76(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      68(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      10(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      42(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 256(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      11(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      43(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 288(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      12(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      44(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 320(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      13(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      45(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 352(CX)
+	MOVBLZX      77(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      69(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      14(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      46(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 384(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      15(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      47(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 416(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      16(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      48(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 448(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      17(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      49(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 480(CX)
+	MOVBLZX      78(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      70(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      18(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      50(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 512(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      19(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      51(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 544(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      20(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      52(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 576(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      21(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      53(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 608(CX)
+	MOVBLZX      79(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      71(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      22(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      54(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 640(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      23(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      55(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 672(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      24(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      56(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 704(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      25(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      57(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 736(CX)
+	MOVBLZX      80(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      72(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      26(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      58(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 768(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      27(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      59(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVNTPS     Y3, 800(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      28(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      60(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 832(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      29(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      61(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 864(CX)
+	MOVBLZX      81(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y0
+	MOVBQZX      73(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      30(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y2
+	MOVBQZX      62(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 896(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      31(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y2
+	MOVBQZX      63(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 928(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      32(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      64(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      33(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      65(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000052, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      74(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      66(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      2(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      34(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, (CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      3(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      35(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      4(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      36(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      5(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      37(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	MOVBLZX      75(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      67(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      6(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      38(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 128(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      7(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      39(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 160(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      8(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      40(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 192(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      9(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      41(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 224(CX)
+	MOVBLZX      76(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      68(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      10(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      42(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 256(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      11(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      43(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 288(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      12(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      44(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 320(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      13(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      45(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 352(CX)
+	MOVBLZX      77(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      69(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      14(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      46(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 384(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      15(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      47(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 416(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      16(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      48(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 448(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      17(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      49(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 480(CX)
+	MOVBLZX      78(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      70(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      18(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      50(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 512(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      19(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      51(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 544(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      20(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      52(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 576(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      21(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      53(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 608(CX)
+	MOVBLZX      79(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      71(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      22(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      54(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 640(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      23(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      55(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 672(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      24(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      56(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 704(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      25(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      57(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 736(CX)
+	MOVBLZX      80(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      72(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      26(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      58(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 768(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      27(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y3
+	MOVBQZX      59(AX), R8
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y3, Y3
+	VMOVUPS      Y3, 800(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      28(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      60(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 832(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      29(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      61(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y2, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 864(CX)
+	MOVBLZX      81(AX), DI
+	MOVL         DI, R8
+	ANDL         $0x0000000f, R8
+	SHRL         $0x04, DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R8, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f025<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   DI, X2, X2
+	VADDSS       f05<>+0(SB), X2, X2
+	VMULSS       X0, X2, X2
+	VMULSS       f025<>+0(SB), X2, X2
+	VBROADCASTSS X2, Y0
+	MOVBQZX      73(AX), DI
+	MOVQ         DI, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      30(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y2
+	MOVBQZX      62(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 896(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x02, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      31(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y2
+	MOVBQZX      63(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 928(CX)
+	MOVQ         DI, R9
+	SHRQ         $0x04, R9
+	ANDQ         $0x00000003, R9
+	SHLQ         $0x08, R9
+	MOVBQZX      32(AX), R8
+	ORQ          R9, R8
+	VPMOVZXBD    (BX)(R8*8), Y1
+	MOVBQZX      64(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000003, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      33(AX), DI
+	ORQ          R8, DI
+	VPMOVZXBD    (BX)(DI*8), Y1
+	MOVBQZX      65(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000052, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeIQ3_XXSAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeIQ3_XXSAVX2(SB), NOSPLIT, $128-48
@@ -4591,6 +11223,1050 @@ TEXT ·decodeIQ3_XXSAVX2(SB), NOSPLIT, $128-48
 	LEAQ ·iq3xxsGrid+0(SB), BX
 	LEAQ signMask<>+0(SB), SI
 	LEAQ ·ksignsIQ2XS+0(SB), DI
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         66(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      2(AX), R9
+	MOVBQZX      3(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, (CX)
+	MOVBQZX      4(AX), R9
+	MOVBQZX      5(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	MOVBQZX      6(AX), R9
+	MOVBQZX      7(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	MOVBQZX      8(AX), R9
+	MOVBQZX      9(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 96(CX)
+	MOVL         70(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      10(AX), R9
+	MOVBQZX      11(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	MOVBQZX      12(AX), R9
+	MOVBQZX      13(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 160(CX)
+	MOVBQZX      14(AX), R9
+	MOVBQZX      15(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	MOVBQZX      16(AX), R9
+	MOVBQZX      17(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 224(CX)
+	MOVL         74(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      18(AX), R9
+	MOVBQZX      19(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 256(CX)
+	MOVBQZX      20(AX), R9
+	MOVBQZX      21(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	MOVBQZX      22(AX), R9
+	MOVBQZX      23(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	MOVBQZX      24(AX), R9
+	MOVBQZX      25(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 352(CX)
+	MOVL         78(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      26(AX), R9
+	MOVBQZX      27(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 384(CX)
+	MOVBQZX      28(AX), R9
+	MOVBQZX      29(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 416(CX)
+	MOVBQZX      30(AX), R9
+	MOVBQZX      31(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 448(CX)
+	MOVBQZX      32(AX), R9
+	MOVBQZX      33(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 480(CX)
+	MOVL         82(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      34(AX), R9
+	MOVBQZX      35(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 512(CX)
+	MOVBQZX      36(AX), R9
+	MOVBQZX      37(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	MOVBQZX      38(AX), R9
+	MOVBQZX      39(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 576(CX)
+	MOVBQZX      40(AX), R9
+	MOVBQZX      41(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 608(CX)
+	MOVL         86(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      42(AX), R9
+	MOVBQZX      43(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 640(CX)
+	MOVBQZX      44(AX), R9
+	MOVBQZX      45(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 672(CX)
+	MOVBQZX      46(AX), R9
+	MOVBQZX      47(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 704(CX)
+	MOVBQZX      48(AX), R9
+	MOVBQZX      49(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 736(CX)
+	MOVL         90(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      50(AX), R9
+	MOVBQZX      51(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 768(CX)
+	MOVBQZX      52(AX), R9
+	MOVBQZX      53(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	MOVBQZX      54(AX), R9
+	MOVBQZX      55(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	MOVBQZX      56(AX), R9
+	MOVBQZX      57(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 864(CX)
+	MOVL         94(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      58(AX), R9
+	MOVBQZX      59(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	MOVBQZX      60(AX), R9
+	MOVBQZX      61(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	MOVBQZX      62(AX), R9
+	MOVBQZX      63(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	MOVBQZX      64(AX), R9
+	MOVBQZX      65(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000062, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeIQ3_XXSAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ3_XXSAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq3xxsGrid+0(SB), BX
+	LEAQ  signMask<>+0(SB), SI
+	LEAQ  ·ksignsIQ2XS+0(SB), DI
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVL         66(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      2(AX), R9
+	MOVBQZX      3(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	MOVBQZX      4(AX), R9
+	MOVBQZX      5(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	MOVBQZX      6(AX), R9
+	MOVBQZX      7(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	MOVBQZX      8(AX), R9
+	MOVBQZX      9(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 96(CX)
+	MOVL         70(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      10(AX), R9
+	MOVBQZX      11(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	MOVBQZX      12(AX), R9
+	MOVBQZX      13(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 160(CX)
+	MOVBQZX      14(AX), R9
+	MOVBQZX      15(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	MOVBQZX      16(AX), R9
+	MOVBQZX      17(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 224(CX)
+	MOVL         74(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      18(AX), R9
+	MOVBQZX      19(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 256(CX)
+	MOVBQZX      20(AX), R9
+	MOVBQZX      21(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	MOVBQZX      22(AX), R9
+	MOVBQZX      23(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	MOVBQZX      24(AX), R9
+	MOVBQZX      25(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 352(CX)
+	MOVL         78(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      26(AX), R9
+	MOVBQZX      27(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 384(CX)
+	MOVBQZX      28(AX), R9
+	MOVBQZX      29(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 416(CX)
+	MOVBQZX      30(AX), R9
+	MOVBQZX      31(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 448(CX)
+	MOVBQZX      32(AX), R9
+	MOVBQZX      33(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 480(CX)
+	MOVL         82(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      34(AX), R9
+	MOVBQZX      35(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 512(CX)
+	MOVBQZX      36(AX), R9
+	MOVBQZX      37(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	MOVBQZX      38(AX), R9
+	MOVBQZX      39(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 576(CX)
+	MOVBQZX      40(AX), R9
+	MOVBQZX      41(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 608(CX)
+	MOVL         86(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      42(AX), R9
+	MOVBQZX      43(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 640(CX)
+	MOVBQZX      44(AX), R9
+	MOVBQZX      45(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 672(CX)
+	MOVBQZX      46(AX), R9
+	MOVBQZX      47(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 704(CX)
+	MOVBQZX      48(AX), R9
+	MOVBQZX      49(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 736(CX)
+	MOVL         90(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      50(AX), R9
+	MOVBQZX      51(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 768(CX)
+	MOVBQZX      52(AX), R9
+	MOVBQZX      53(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	MOVBQZX      54(AX), R9
+	MOVBQZX      55(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	MOVBQZX      56(AX), R9
+	MOVBQZX      57(AX), R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 864(CX)
+	MOVL         94(AX), R8
+	MOVL         R8, R9
+	SHRL         $0x1c, R9
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   R9, X1, X1
+	VADDSS       f05<>+0(SB), X1, X1
+	VMULSS       X0, X1, X1
+	VMULSS       f05<>+0(SB), X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      58(AX), R9
+	MOVBQZX      59(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	MOVBQZX      60(AX), R9
+	MOVBQZX      61(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	SHRL         $0x07, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	MOVBQZX      62(AX), R9
+	MOVBQZX      63(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVL         R8, R9
+	SHRL         $0x0e, R9
+	ANDL         $0x0000007f, R9
+	MOVBQZX      (DI)(R9*1), R9
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R9
+	VXORPS       (SI)(R9*1), Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	MOVBQZX      64(AX), R9
+	MOVBQZX      65(AX), R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	SHRL         $0x15, R8
+	ANDL         $0x0000007f, R8
+	MOVBQZX      (DI)(R8*1), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000062, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -5856,6 +13532,1490 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ3_SAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ3_SAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq3sGrid+0(SB), BX
+	LEAQ  signMask<>+0(SB), SI
+	LEAQ  ·ksignsIQ2XS+0(SB), DI
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      106(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      66(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      2(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      3(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      74(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      4(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      5(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      75(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 32(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      6(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      7(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      76(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      8(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      9(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      77(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 96(CX)
+	MOVBLZX      106(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      67(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      10(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      11(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      78(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      12(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      13(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      79(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 160(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      14(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      15(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      80(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      16(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      17(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      81(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 224(CX)
+	MOVBLZX      107(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      68(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      18(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      19(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      82(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 256(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      20(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      21(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      83(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      22(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      23(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      84(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      24(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      25(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      85(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 352(CX)
+	MOVBLZX      107(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      69(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      26(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      27(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      86(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 384(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      28(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      29(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      87(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 416(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      30(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      31(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      88(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 448(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      32(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      33(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      89(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 480(CX)
+	MOVBLZX      108(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      70(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      34(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      35(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      90(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 512(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      36(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      37(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      91(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      38(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      39(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      92(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 576(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      40(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      41(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      93(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 608(CX)
+	MOVBLZX      108(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      71(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      42(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      43(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      94(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 640(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      44(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      45(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      95(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 672(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      46(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      47(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      96(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 704(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      48(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      49(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      97(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 736(CX)
+	MOVBLZX      109(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      72(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      50(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      51(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      98(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 768(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      52(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      53(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      99(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      54(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      55(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      100(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      56(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      57(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      101(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVNTPS     Y2, 864(CX)
+	MOVBLZX      109(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      73(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      58(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      59(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      102(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      60(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      61(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      103(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      62(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      63(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      104(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      64(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      65(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R8*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      105(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x0000006e, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      106(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      66(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      2(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      3(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      74(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, (CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      4(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      5(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      75(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 32(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      6(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      7(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      76(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      8(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      9(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      77(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 96(CX)
+	MOVBLZX      106(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      67(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      10(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      11(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      78(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      12(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      13(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      79(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 160(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      14(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      15(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      80(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      16(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      17(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      81(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 224(CX)
+	MOVBLZX      107(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      68(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      18(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      19(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      82(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 256(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      20(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      21(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      83(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      22(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      23(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      84(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      24(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      25(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      85(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 352(CX)
+	MOVBLZX      107(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      69(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      26(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      27(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      86(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 384(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      28(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      29(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      87(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 416(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      30(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      31(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      88(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 448(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      32(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      33(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      89(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 480(CX)
+	MOVBLZX      108(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      70(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      34(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      35(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      90(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 512(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      36(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      37(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      91(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      38(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      39(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      92(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 576(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      40(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      41(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      93(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 608(CX)
+	MOVBLZX      108(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      71(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      42(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      43(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      94(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 640(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      44(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      45(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      95(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 672(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      46(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      47(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      96(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 704(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      48(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      49(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      97(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 736(CX)
+	MOVBLZX      109(AX), DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      72(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      50(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      51(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      98(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 768(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      52(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      53(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      99(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      54(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      55(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R10*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      100(AX), R8
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      56(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      57(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X2
+	VPINSRD      $0x01, (BX)(R8*4), X2, X2
+	VPMOVZXBD    X2, Y2
+	MOVBQZX      101(AX), DI
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       Y1, Y2, Y2
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y2, Y2
+	VMOVUPS      Y2, 864(CX)
+	MOVBLZX      109(AX), DI
+	SHRL         $0x04, DI
+	ANDL         $0x0000000f, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	MOVBQZX      73(AX), DI
+	MOVQ         DI, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      58(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x01, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      59(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      102(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x02, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      60(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x03, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      61(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      103(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x04, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      62(AX), R9
+	ORQ          R8, R9
+	MOVQ         DI, R8
+	SHRQ         $0x05, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      63(AX), R10
+	ORQ          R8, R10
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R10*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      104(AX), R8
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, R8
+	VXORPS       (SI)(R8*1), Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	MOVQ         DI, R8
+	SHRQ         $0x06, R8
+	ANDQ         $0x00000001, R8
+	SHLQ         $0x08, R8
+	MOVBQZX      64(AX), R9
+	ORQ          R8, R9
+	SHRQ         $0x07, DI
+	ANDQ         $0x00000001, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      65(AX), R8
+	ORQ          DI, R8
+	VMOVD        (BX)(R9*4), X1
+	VPINSRD      $0x01, (BX)(R8*4), X1, X1
+	VPMOVZXBD    X1, Y1
+	MOVBQZX      105(AX), DI
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	SHLQ         $0x05, DI
+	VXORPS       (SI)(DI*1), Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x0000006e, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeIQ1_SAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeIQ1_SAVX2(SB), NOSPLIT, $128-48
@@ -6334,6 +15494,952 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ1_SAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ1_SAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq1sGrid+0(SB), BX
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVWQZX      34(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      2(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      3(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      4(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 64(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      5(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 96(CX)
+	MOVWQZX      36(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      6(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 128(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      7(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 160(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      8(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 192(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      9(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 224(CX)
+	MOVWQZX      38(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      10(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 256(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      11(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 288(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      12(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      13(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	MOVWQZX      40(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      14(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 384(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      15(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 416(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      16(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 448(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      17(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 480(CX)
+	MOVWQZX      42(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      18(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 512(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      19(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 544(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      20(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 576(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      21(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 608(CX)
+	MOVWQZX      44(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      22(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 640(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      23(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 672(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      24(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 704(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      25(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 736(CX)
+	MOVWQZX      46(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      26(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 768(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      27(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 800(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      28(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      29(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	MOVWQZX      48(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      30(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 896(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      31(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 928(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      32(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 960(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      33(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 992(CX)
+	ADDQ         $0x00000032, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVWQZX      34(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      2(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, (CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      3(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      4(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 64(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      5(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 96(CX)
+	MOVWQZX      36(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      6(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 128(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      7(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 160(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      8(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 192(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      9(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 224(CX)
+	MOVWQZX      38(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      10(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 256(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      11(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 288(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      12(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      13(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	MOVWQZX      40(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      14(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 384(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      15(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 416(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      16(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 448(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      17(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 480(CX)
+	MOVWQZX      42(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      18(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 512(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      19(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 544(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      20(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 576(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      21(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 608(CX)
+	MOVWQZX      44(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      22(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 640(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      23(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 672(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      24(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 704(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      25(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 736(CX)
+	MOVWQZX      46(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      26(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 768(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      27(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 800(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      28(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      29(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	MOVWQZX      48(AX), SI
+	MOVQ         SI, DI
+	SHRQ         $0x0c, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	MOVL         SI, DI
+	SHLL         $0x10, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      30(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 896(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x03, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      31(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 928(CX)
+	MOVQ         SI, DI
+	SHRQ         $0x06, DI
+	ANDQ         $0x00000007, DI
+	SHLQ         $0x08, DI
+	MOVBQZX      32(AX), R8
+	ORQ          DI, R8
+	VPMOVSXBD    (BX)(R8*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 960(CX)
+	SHRQ         $0x09, SI
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      33(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 992(CX)
+	ADDQ         $0x00000032, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeIQ1_XXXSAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeIQ1_XXXSAVX2(SB), NOSPLIT, $128-48
@@ -6343,6 +16449,640 @@ TEXT ·decodeIQ1_XXXSAVX2(SB), NOSPLIT, $128-48
 	SHRQ $0x08, DX
 	JZ   done
 	LEAQ ·iq1xxxsGrid+0(SB), BX
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBQZX      34(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      2(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, (CX)
+	MOVBQZX      3(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 32(CX)
+	MOVBQZX      4(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 64(CX)
+	MOVBQZX      5(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 96(CX)
+	MOVBQZX      34(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      6(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 128(CX)
+	MOVBQZX      7(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 160(CX)
+	MOVBQZX      8(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 192(CX)
+	MOVBQZX      9(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 224(CX)
+	MOVBQZX      35(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      10(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 256(CX)
+	MOVBQZX      11(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 288(CX)
+	MOVBQZX      12(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	MOVBQZX      13(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	MOVBQZX      35(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      14(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 384(CX)
+	MOVBQZX      15(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 416(CX)
+	MOVBQZX      16(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 448(CX)
+	MOVBQZX      17(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 480(CX)
+	MOVBQZX      36(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      18(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 512(CX)
+	MOVBQZX      19(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 544(CX)
+	MOVBQZX      20(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 576(CX)
+	MOVBQZX      21(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 608(CX)
+	MOVBQZX      36(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      22(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 640(CX)
+	MOVBQZX      23(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 672(CX)
+	MOVBQZX      24(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 704(CX)
+	MOVBQZX      25(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 736(CX)
+	MOVBQZX      37(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      26(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 768(CX)
+	MOVBQZX      27(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 800(CX)
+	MOVBQZX      28(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	MOVBQZX      29(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	MOVBQZX      37(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      30(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 896(CX)
+	MOVBQZX      31(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 928(CX)
+	MOVBQZX      32(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 960(CX)
+	MOVBQZX      33(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 992(CX)
+	ADDQ         $0x00000026, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeIQ1_XXXSAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ1_XXXSAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq1xxxsGrid+0(SB), BX
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBQZX      34(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      2(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, (CX)
+	MOVBQZX      3(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 32(CX)
+	MOVBQZX      4(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 64(CX)
+	MOVBQZX      5(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 96(CX)
+	MOVBQZX      34(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      6(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 128(CX)
+	MOVBQZX      7(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 160(CX)
+	MOVBQZX      8(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 192(CX)
+	MOVBQZX      9(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 224(CX)
+	MOVBQZX      35(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      10(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 256(CX)
+	MOVBQZX      11(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 288(CX)
+	MOVBQZX      12(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	MOVBQZX      13(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	MOVBQZX      35(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      14(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 384(CX)
+	MOVBQZX      15(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 416(CX)
+	MOVBQZX      16(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 448(CX)
+	MOVBQZX      17(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 480(CX)
+	MOVBQZX      36(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      18(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 512(CX)
+	MOVBQZX      19(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 544(CX)
+	MOVBQZX      20(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 576(CX)
+	MOVBQZX      21(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 608(CX)
+	MOVBQZX      36(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      22(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 640(CX)
+	MOVBQZX      23(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 672(CX)
+	MOVBQZX      24(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 704(CX)
+	MOVBQZX      25(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 736(CX)
+	MOVBQZX      37(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      26(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 768(CX)
+	MOVBQZX      27(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 800(CX)
+	MOVBQZX      28(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	MOVBQZX      29(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	MOVBQZX      37(AX), SI
+	SHRQ         $0x04, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y0
+	SHLL         $0x1c, SI
+	ANDL         $0x80000000, SI
+	ORL          $0x3e000000, SI
+	VMOVD        SI, X1
+	VBROADCASTSS X1, Y1
+	MOVBQZX      30(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 896(CX)
+	MOVBQZX      31(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 928(CX)
+	MOVBQZX      32(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 960(CX)
+	MOVBQZX      33(AX), SI
+	VPMOVSXBD    (BX)(SI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 992(CX)
+	ADDQ         $0x00000026, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -7344,6 +18084,1372 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeIQ1_MAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ1_MAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	LEAQ  ·iq1sGrid+0(SB), BX
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	MOVWLZX      48(AX), SI
+	SHRL         $0x0c, SI
+	MOVWLZX      50(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	MOVWLZX      52(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x08, DI
+	ORL          DI, SI
+	MOVWLZX      54(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x0c, DI
+	ORL          DI, SI
+	VMOVD        SI, X0
+	VCVTPH2PS    X0, X0
+	MOVWQZX      48(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      32(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      (AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, (CX)
+	MOVBQZX      32(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      1(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 32(CX)
+	MOVBQZX      33(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      2(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 64(CX)
+	MOVBQZX      33(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      3(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 96(CX)
+	MOVWQZX      48(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      34(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      4(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 128(CX)
+	MOVBQZX      34(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      5(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 160(CX)
+	MOVBQZX      35(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      6(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 192(CX)
+	MOVBQZX      35(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      7(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 224(CX)
+	MOVWQZX      50(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      36(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      8(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 256(CX)
+	MOVBQZX      36(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      9(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 288(CX)
+	MOVBQZX      37(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      10(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	MOVBQZX      37(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      11(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	MOVWQZX      50(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      38(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      12(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 384(CX)
+	MOVBQZX      38(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      13(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 416(CX)
+	MOVBQZX      39(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      14(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 448(CX)
+	MOVBQZX      39(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      15(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 480(CX)
+	MOVWQZX      52(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      40(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      16(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 512(CX)
+	MOVBQZX      40(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      17(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 544(CX)
+	MOVBQZX      41(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      18(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 576(CX)
+	MOVBQZX      41(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      19(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 608(CX)
+	MOVWQZX      52(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      42(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      20(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 640(CX)
+	MOVBQZX      42(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      21(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 672(CX)
+	MOVBQZX      43(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      22(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 704(CX)
+	MOVBQZX      43(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      23(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 736(CX)
+	MOVWQZX      54(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      44(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      24(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 768(CX)
+	MOVBQZX      44(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      25(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVNTPS     Y4, 800(CX)
+	MOVBQZX      45(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      26(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	MOVBQZX      45(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      27(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	MOVWQZX      54(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y0
+	MOVBQZX      46(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      28(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 896(CX)
+	MOVBQZX      46(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      29(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVNTPS     Y3, 928(CX)
+	MOVBQZX      47(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      30(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 960(CX)
+	MOVBQZX      47(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      31(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVNTPS     Y2, 992(CX)
+	ADDQ         $0x00000038, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	MOVWLZX      48(AX), SI
+	SHRL         $0x0c, SI
+	MOVWLZX      50(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	MOVWLZX      52(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x08, DI
+	ORL          DI, SI
+	MOVWLZX      54(AX), DI
+	SHRL         $0x0c, DI
+	SHLL         $0x0c, DI
+	ORL          DI, SI
+	VMOVD        SI, X0
+	VCVTPH2PS    X0, X0
+	MOVWQZX      48(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      32(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      (AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, (CX)
+	MOVBQZX      32(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      1(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 32(CX)
+	MOVBQZX      33(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      2(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 64(CX)
+	MOVBQZX      33(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      3(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 96(CX)
+	MOVWQZX      48(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      34(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      4(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 128(CX)
+	MOVBQZX      34(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      5(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 160(CX)
+	MOVBQZX      35(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      6(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 192(CX)
+	MOVBQZX      35(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      7(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 224(CX)
+	MOVWQZX      50(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      36(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      8(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 256(CX)
+	MOVBQZX      36(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      9(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 288(CX)
+	MOVBQZX      37(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      10(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	MOVBQZX      37(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      11(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	MOVWQZX      50(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      38(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      12(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 384(CX)
+	MOVBQZX      38(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      13(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 416(CX)
+	MOVBQZX      39(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      14(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 448(CX)
+	MOVBQZX      39(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      15(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 480(CX)
+	MOVWQZX      52(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      40(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      16(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 512(CX)
+	MOVBQZX      40(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      17(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 544(CX)
+	MOVBQZX      41(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      18(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 576(CX)
+	MOVBQZX      41(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      19(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 608(CX)
+	MOVWQZX      52(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      42(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      20(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 640(CX)
+	MOVBQZX      42(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      21(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 672(CX)
+	MOVBQZX      43(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      22(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 704(CX)
+	MOVBQZX      43(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      23(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 736(CX)
+	MOVWQZX      54(AX), SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	MOVBQZX      44(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      24(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 768(CX)
+	MOVBQZX      44(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X3
+	VBROADCASTSS X3, Y3
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      25(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y4
+	VCVTDQ2PS    Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMULPS       Y1, Y4, Y4
+	VMOVUPS      Y4, 800(CX)
+	MOVBQZX      45(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      26(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	MOVBQZX      45(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      27(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y1, Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	MOVWQZX      54(AX), SI
+	SHRQ         $0x06, SI
+	MOVQ         SI, DI
+	ANDQ         $0x00000007, DI
+	SHRQ         $0x03, SI
+	ANDQ         $0x00000007, SI
+	LEAL         1(DI)(DI*1), DI
+	VXORPS       X1, X1, X1
+	VCVTSI2SSL   DI, X1, X1
+	VMULSS       X0, X1, X1
+	VBROADCASTSS X1, Y1
+	LEAL         1(SI)(SI*1), SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y0
+	MOVBQZX      46(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      28(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 896(CX)
+	MOVBQZX      46(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X2
+	VBROADCASTSS X2, Y2
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      29(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y3
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, 928(CX)
+	MOVBQZX      47(AX), SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      30(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 960(CX)
+	MOVBQZX      47(AX), SI
+	SHRQ         $0x04, SI
+	MOVL         SI, DI
+	SHLL         $0x1c, DI
+	ANDL         $0x80000000, DI
+	ORL          $0x3e000000, DI
+	VMOVD        DI, X1
+	VBROADCASTSS X1, Y1
+	ANDQ         $0x00000007, SI
+	SHLQ         $0x08, SI
+	MOVBQZX      31(AX), DI
+	ORQ          SI, DI
+	VPMOVSXBD    (BX)(DI*8), Y2
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       Y1, Y2, Y2
+	VMULPS       Y0, Y2, Y2
+	VMOVUPS      Y2, 992(CX)
+	ADDQ         $0x00000038, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeIQ4_XSAVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeIQ4_XSAVX2(SB), NOSPLIT, $128-48
@@ -7352,6 +19458,623 @@ TEXT ·decodeIQ4_XSAVX2(SB), NOSPLIT, $128-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x08, DX
 	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVWLZX      2(AX), BX
+	VMOVDQU      kvIQ4NL<>+0(SB), X1
+	MOVBLZX      4(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      8(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, (CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 32(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 64(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 96(CX)
+	MOVBLZX      4(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      24(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 128(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 160(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 192(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 224(CX)
+	MOVBLZX      5(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      40(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 256(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 288(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 352(CX)
+	MOVBLZX      5(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      56(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 384(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 416(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 448(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 480(CX)
+	MOVBLZX      6(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x08, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      72(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 512(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 544(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 576(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 608(CX)
+	MOVBLZX      6(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x0a, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      88(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 640(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 672(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 704(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 736(CX)
+	MOVBLZX      7(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x0c, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      104(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 768(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVUPS      Y4, 800(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVUPS      Y3, 864(CX)
+	MOVBLZX      7(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x0e, BX
+	ANDL         $0x00000003, BX
+	SHLL         $0x04, BX
+	ORL          BX, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y0
+	VMOVDQU      120(AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VPSHUFB      X3, X1, X3
+	VPSHUFB      X2, X1, X2
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 896(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 928(CX)
+	VMOVDQU      X2, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 960(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 992(CX)
+	ADDQ         $0x00000088, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeIQ4_XSAVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeIQ4_XSAVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	MOVWLZX      2(AX), BX
+	VMOVDQU      kvIQ4NL<>+0(SB), X1
+	MOVBLZX      4(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      8(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, (CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 32(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 64(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 96(CX)
+	MOVBLZX      4(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x02, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      24(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 128(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 160(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 192(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 224(CX)
+	MOVBLZX      5(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x04, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      40(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 256(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 288(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 320(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 352(CX)
+	MOVBLZX      5(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x06, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      56(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 384(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 416(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 448(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 480(CX)
+	MOVBLZX      6(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x08, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      72(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 512(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 544(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 576(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 608(CX)
+	MOVBLZX      6(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x0a, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      88(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, 64(SP)
+	VPMOVSXBD    64(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 640(CX)
+	VPMOVSXBD    72(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 672(CX)
+	VMOVDQU      X3, 96(SP)
+	VPMOVSXBD    96(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 704(CX)
+	VPMOVSXBD    104(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 736(CX)
+	MOVBLZX      7(AX), SI
+	ANDL         $0x0000000f, SI
+	MOVL         BX, DI
+	SHRL         $0x0c, DI
+	ANDL         $0x00000003, DI
+	SHLL         $0x04, DI
+	ORL          DI, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y2
+	VMOVDQU      104(AX), X3
+	VPAND        c0F<>+0(SB), X3, X4
+	VPSRLW       $0x04, X3, X3
+	VPAND        c0F<>+0(SB), X3, X3
+	VPSHUFB      X4, X1, X4
+	VPSHUFB      X3, X1, X3
+	VMOVDQU      X4, (SP)
+	VPMOVSXBD    (SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 768(CX)
+	VPMOVSXBD    8(SP), Y4
+	VCVTDQ2PS    Y4, Y4
+	VMULPS       Y2, Y4, Y4
+	VMOVNTPS     Y4, 800(CX)
+	VMOVDQU      X3, 32(SP)
+	VPMOVSXBD    32(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 832(CX)
+	VPMOVSXBD    40(SP), Y3
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y2, Y3, Y3
+	VMOVNTPS     Y3, 864(CX)
+	MOVBLZX      7(AX), SI
+	SHRL         $0x04, SI
+	ANDL         $0x0000000f, SI
+	SHRL         $0x0e, BX
+	ANDL         $0x00000003, BX
+	SHLL         $0x04, BX
+	ORL          BX, SI
+	SUBL         $0x20, SI
+	VXORPS       X2, X2, X2
+	VCVTSI2SSL   SI, X2, X2
+	VMULSS       X0, X2, X2
+	VBROADCASTSS X2, Y0
+	VMOVDQU      120(AX), X2
+	VPAND        c0F<>+0(SB), X2, X3
+	VPSRLW       $0x04, X2, X2
+	VPAND        c0F<>+0(SB), X2, X2
+	VPSHUFB      X3, X1, X3
+	VPSHUFB      X2, X1, X2
+	VMOVDQU      X3, 64(SP)
+	VPMOVSXBD    64(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 896(CX)
+	VPMOVSXBD    72(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 928(CX)
+	VMOVDQU      X2, 96(SP)
+	VPMOVSXBD    96(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 960(CX)
+	VPMOVSXBD    104(SP), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVNTPS     Y1, 992(CX)
+	ADDQ         $0x00000088, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
@@ -7776,6 +20499,235 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeTQ2_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeTQ2_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW 64(AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq2Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VPMOVZXBD    (AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, (CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 256(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 384(CX)
+	VPMOVZXBD    8(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 32(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 160(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 288(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 416(CX)
+	VPMOVZXBD    16(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 64(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 320(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 448(CX)
+	VPMOVZXBD    24(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 96(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 224(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 352(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 480(CX)
+	VPMOVZXBD    32(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 512(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 640(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 768(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 896(CX)
+	VPMOVZXBD    40(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 544(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 672(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 800(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 928(CX)
+	VPMOVZXBD    48(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 576(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 704(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 832(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 960(CX)
+	VPMOVZXBD    56(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVNTPS     Y2, 608(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 736(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 864(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 992(CX)
+	ADDQ         $0x00000042, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW 64(AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq2Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VPMOVZXBD    (AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, (CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 256(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 384(CX)
+	VPMOVZXBD    8(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 32(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 160(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 288(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 416(CX)
+	VPMOVZXBD    16(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 64(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 320(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 448(CX)
+	VPMOVZXBD    24(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 96(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 224(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 352(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 480(CX)
+	VPMOVZXBD    32(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 512(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 640(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 768(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 896(CX)
+	VPMOVZXBD    40(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 544(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 672(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 800(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 928(CX)
+	VPMOVZXBD    48(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 576(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 704(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 832(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 960(CX)
+	VPMOVZXBD    56(AX), Y0
+	VPERMPS      Y1, Y0, Y2
+	VMOVUPS      Y2, 608(CX)
+	VPSRLD       $0x02, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 736(CX)
+	VPSRLD       $0x04, Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 864(CX)
+	VPSRLD       $0x06, Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 992(CX)
+	ADDQ         $0x00000042, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeTQ1_0AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeTQ1_0AVX2(SB), NOSPLIT, $128-48
@@ -7784,6 +20736,301 @@ TEXT ·decodeTQ1_0AVX2(SB), NOSPLIT, $128-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x08, DX
 	JZ   done
+
+block:
+	VPBROADCASTW 52(AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq1Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVDQU      c03W<>+0(SB), Y0
+	VPMOVZXBD    (AX), Y2
+	VPMOVZXBD    8(AX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPMOVZXBD    16(AX), Y3
+	VPMOVZXBD    24(AX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPMOVZXBD    32(AX), Y4
+	VPMOVZXBD    40(AX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VPMULLW      pow3W<>+0(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, (CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 32(CX)
+	VPMULLW      pow3W<>+0(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 64(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 96(CX)
+	VPMULLW      pow3W<>+0(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 640(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 672(CX)
+	VPMULLW      pow3W<>+32(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 128(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 160(CX)
+	VPMULLW      pow3W<>+32(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 192(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 224(CX)
+	VPMULLW      pow3W<>+32(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 704(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 736(CX)
+	VPMULLW      pow3W<>+64(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 256(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 288(CX)
+	VPMULLW      pow3W<>+64(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 320(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 352(CX)
+	VPMULLW      pow3W<>+64(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 768(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 800(CX)
+	VPMULLW      pow3W<>+96(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 384(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 416(CX)
+	VPMULLW      pow3W<>+96(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 448(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 480(CX)
+	VPMULLW      pow3W<>+96(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVUPS      Y6, 832(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVUPS      Y5, 864(CX)
+	VPMULLW      pow3W<>+128(SB), Y2, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y5
+	VMOVUPS      Y5, 512(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 544(CX)
+	VPMULLW      pow3W<>+128(SB), Y3, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y3
+	VMOVUPS      Y3, 576(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 608(CX)
+	VPMULLW      pow3W<>+128(SB), Y4, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y3
+	VMOVUPS      Y3, 896(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 928(CX)
+	VPBROADCASTD 48(AX), X2
+	VPMOVZXBD    X2, Y2
+	VPSLLD       $0x10, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPMULLW      pow3W<>+160(SB), Y2, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y0
+	VMOVUPS      Y0, 960(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 992(CX)
+	ADDQ         $0x00000036, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeTQ1_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeTQ1_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x08, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW 52(AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq1Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVDQU      c03W<>+0(SB), Y0
+	VPMOVZXBD    (AX), Y2
+	VPMOVZXBD    8(AX), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VPMOVZXBD    16(AX), Y3
+	VPMOVZXBD    24(AX), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPMOVZXBD    32(AX), Y4
+	VPMOVZXBD    40(AX), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPOR         Y5, Y4, Y4
+	VPMULLW      pow3W<>+0(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, (CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 32(CX)
+	VPMULLW      pow3W<>+0(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 64(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 96(CX)
+	VPMULLW      pow3W<>+0(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 640(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 672(CX)
+	VPMULLW      pow3W<>+32(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 128(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 160(CX)
+	VPMULLW      pow3W<>+32(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 192(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 224(CX)
+	VPMULLW      pow3W<>+32(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 704(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 736(CX)
+	VPMULLW      pow3W<>+64(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 256(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 288(CX)
+	VPMULLW      pow3W<>+64(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 320(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 352(CX)
+	VPMULLW      pow3W<>+64(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 768(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 800(CX)
+	VPMULLW      pow3W<>+96(SB), Y2, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 384(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 416(CX)
+	VPMULLW      pow3W<>+96(SB), Y3, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 448(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 480(CX)
+	VPMULLW      pow3W<>+96(SB), Y4, Y5
+	VPMULHUW     Y0, Y5, Y5
+	VPERMPS      Y1, Y5, Y6
+	VMOVNTPS     Y6, 832(CX)
+	VPSRLD       $0x10, Y5, Y5
+	VPERMPS      Y1, Y5, Y5
+	VMOVNTPS     Y5, 864(CX)
+	VPMULLW      pow3W<>+128(SB), Y2, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y5
+	VMOVNTPS     Y5, 512(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 544(CX)
+	VPMULLW      pow3W<>+128(SB), Y3, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y3
+	VMOVNTPS     Y3, 576(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 608(CX)
+	VPMULLW      pow3W<>+128(SB), Y4, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y3
+	VMOVNTPS     Y3, 896(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 928(CX)
+	VPBROADCASTD 48(AX), X2
+	VPMOVZXBD    X2, Y2
+	VPSLLD       $0x10, Y2, Y3
+	VPOR         Y3, Y2, Y2
+	VPMULLW      pow3W<>+160(SB), Y2, Y2
+	VPMULHUW     Y0, Y2, Y2
+	VPERMPS      Y1, Y2, Y0
+	VMOVNTPS     Y0, 960(CX)
+	VPSRLD       $0x10, Y2, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 992(CX)
+	ADDQ         $0x00000036, AX
+	ADDQ         $0x00000400, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW 52(AX), X0
@@ -8036,6 +21283,145 @@ done:
 	VZEROUPPER
 	RET
 
+// func decodeQ1_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ1_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x07, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VXORPS       sign32<>+0(SB), Y0, Y1
+	VPBROADCASTD 2(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, (CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 32(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 64(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVNTPS     Y2, 96(CX)
+	VPBROADCASTD 6(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 128(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 160(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 192(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVNTPS     Y2, 224(CX)
+	VPBROADCASTD 10(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 256(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 288(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 320(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVNTPS     Y2, 352(CX)
+	VPBROADCASTD 14(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 384(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 416(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVNTPS     Y3, 448(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVNTPS     Y0, 480(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000200, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VXORPS       sign32<>+0(SB), Y0, Y1
+	VPBROADCASTD 2(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, (CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 32(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 64(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 96(CX)
+	VPBROADCASTD 6(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 128(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 160(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 192(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 224(CX)
+	VPBROADCASTD 10(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 256(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 288(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 320(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y2
+	VMOVUPS      Y2, 352(CX)
+	VPBROADCASTD 14(AX), Y2
+	VPSLLVD      q1Shifts<>+0(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 384(CX)
+	VPSLLVD      q1Shifts<>+32(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 416(CX)
+	VPSLLVD      q1Shifts<>+64(SB), Y2, Y3
+	VBLENDVPS    Y3, Y0, Y1, Y3
+	VMOVUPS      Y3, 448(CX)
+	VPSLLVD      q1Shifts<>+96(SB), Y2, Y2
+	VBLENDVPS    Y2, Y0, Y1, Y0
+	VMOVUPS      Y0, 480(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000200, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func decodeQ2_0AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ2_0AVX2(SB), NOSPLIT, $128-48
@@ -8044,6 +21430,99 @@ TEXT ·decodeQ2_0AVX2(SB), NOSPLIT, $128-48
 	MOVQ out_len+32(FP), DX
 	SHRQ $0x06, DX
 	JZ   done
+
+block:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq2Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VPBROADCASTD 2(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, (CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 32(CX)
+	VPBROADCASTD 6(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 64(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 96(CX)
+	VPBROADCASTD 10(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 128(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 160(CX)
+	VPBROADCASTD 14(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVUPS      Y2, 192(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVUPS      Y0, 224(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000100, CX
+	DECQ         DX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func decodeQ2_0AVX2NT(packed []byte, out []float32)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·decodeQ2_0AVX2NT(SB), NOSPLIT, $128-48
+	MOVQ  packed_base+0(FP), AX
+	MOVQ  out_base+24(FP), CX
+	MOVQ  out_len+32(FP), DX
+	SHRQ  $0x06, DX
+	JZ    done
+	TESTQ $0x0000001f, CX
+	JNZ   block
+
+stream:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VCVTDQ2PS    tq2Codes<>+0(SB), Y1
+	VMULPS       Y0, Y1, Y1
+	VPBROADCASTD 2(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, (CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 32(CX)
+	VPBROADCASTD 6(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 64(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 96(CX)
+	VPBROADCASTD 10(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 128(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 160(CX)
+	VPBROADCASTD 14(AX), Y0
+	VPSRLVD      q2Shifts<>+0(SB), Y0, Y2
+	VPERMPS      Y1, Y2, Y2
+	VMOVNTPS     Y2, 192(CX)
+	VPSRLVD      q2Shifts<>+32(SB), Y0, Y0
+	VPERMPS      Y1, Y0, Y0
+	VMOVNTPS     Y0, 224(CX)
+	ADDQ         $0x00000012, AX
+	ADDQ         $0x00000100, CX
+	DECQ         DX
+	JNZ          stream
+	SFENCE
+	JMP          done
 
 block:
 	VPBROADCASTW (AX), X0
