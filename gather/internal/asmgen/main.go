@@ -118,7 +118,6 @@ func cpuFeatures() {
 var (
 	c0F      Mem // 32 bytes 0x0f
 	c03      Mem // 32 bytes 0x03
-	c01      Mem // 32 bytes 0x01
 	c04      Mem // 32 bytes 0x04
 	c08      Mem // 32 bytes 0x08
 	c10      Mem // 32 bytes 0x10
@@ -132,7 +131,6 @@ var (
 func constants() {
 	c0F = splat("c0F", 0x0f)
 	c03 = splat("c03", 0x03)
-	c01 = splat("c01", 0x01)
 	c04 = splat("c04", 0x04)
 	c08 = splat("c08", 0x08)
 	c10 = splat("c10", 0x10)
@@ -190,8 +188,9 @@ func goVar(name string) Mem { return NewDataAddr(Symbol{Name: "·" + name}, 0) }
 // a multiple of 128 bytes. A misaligned out takes the ordinary loop. An
 // SFENCE orders the non-temporal stores before the function returns.
 func run(name, doc string, shift, blockBytes int, setup func(), body func(src, dst GPVirtual)) {
-	codec, ok := strings.CutPrefix(name, "decode")
-	if codec, ok = strings.CutSuffix(codec, "AVX2"); !ok || codec == "" {
+	codec, hasPrefix := strings.CutPrefix(name, "decode")
+	codec, hasSuffix := strings.CutSuffix(codec, "AVX2")
+	if !hasPrefix || !hasSuffix || codec == "" {
 		panic("asmgen: decoder " + name + " is not named decode<NAME>AVX2")
 	}
 	decoders = append(decoders, codec)
