@@ -7,24 +7,21 @@ package gather
 var cpuHasAVX2 = hasAVX2F16C()
 
 // avx2Decoders (accel_table_amd64.go) maps each codec that has an AVX2
-// decoder to it, and avx2StreamDecoders to the same decoder with
-// non-temporal output stores; internal/asmgen writes them with
-// decode_amd64.s.
+// decoder to it; internal/asmgen writes it with decode_amd64.s.
 
 func init() { setAccel(cpuHasAVX2) }
 
 // accelAvailable reports whether this machine has accelerated decoders.
 func accelAvailable() bool { return cpuHasAVX2 }
 
-// setAccel installs the AVX2 decoders, and their streaming variants, in
-// the codec table when on, and removes them otherwise (tests run both
-// ways).
+// setAccel installs the AVX2 decoders in the codec table when on, and
+// removes them otherwise (tests run both ways).
 func setAccel(on bool) {
 	for i := range codecTable {
 		c := &codecTable[i]
-		c.fast, c.stream = nil, nil
+		c.fast = nil
 		if on {
-			c.fast, c.stream = avx2Decoders[c.Type], avx2StreamDecoders[c.Type]
+			c.fast = avx2Decoders[c.Type]
 		}
 	}
 }

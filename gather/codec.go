@@ -101,12 +101,9 @@ type Codec struct {
 
 	// decode is the portable decoder of whole runs of blocks; fast, when
 	// set, is an equivalent one for this CPU (setAccel installs it), which
-	// gives the same bits; stream, when set, is fast with non-temporal
-	// output stores, which decodeRun uses for outputs of at least
-	// streamMinBytes.
+	// gives the same bits.
 	decode runDecoder
 	fast   runDecoder
-	stream runDecoder
 	// derive, when set, rewrites the fields of one block that a valid
 	// block derives from its payload and no decoder reads (Q8_K's block
 	// sums); SetUnitScales runs it after the scales are set.

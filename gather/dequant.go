@@ -2,7 +2,6 @@ package gather
 
 import (
 	"fmt"
-	"math"
 	"sync"
 
 	"gathermut/gguf"
@@ -42,20 +41,8 @@ func Dequantize(t gguf.Type, packed []byte, out []float32) error {
 
 // decodeRun is Dequantize after its checks: out is whole blocks of c and
 // packed holds them. The decoder gets exactly those blocks' bytes, so it
-// cannot read past them. An output of at least streamMinBytes goes to the
-// streaming decoder where there is one.
+// cannot read past them.
 func (c *Codec) decodeRun(packed []byte, out []float32) {
-	if c.stream != nil && int64(len(out))*4 >= streamMinBytes {
-		n := len(out) / c.Traits.BlockElems * c.Traits.BlockBytes
-		c.stream(packed[:n:n], out)
-		return
-	}
-	c.decodeCached(packed, out)
-}
-
-// decodeCached is decodeRun with ordinary stores, whatever the output's
-// size: the fast decoder where there is one, else the portable one.
-func (c *Codec) decodeCached(packed []byte, out []float32) {
 	n := len(out) / c.Traits.BlockElems * c.Traits.BlockBytes
 	if c.fast != nil {
 		c.fast(packed[:n:n], out)
@@ -89,26 +76,13 @@ func (c *Codec) decodeRunBF16(packed []byte, out []uint16) {
 	for len(out) != 0 {
 		n := min(len(out), bf16Chunk)
 		f := scratch[:n]
-		c.decodeCached(packed, f) // the scratch is read back at once: never streamed
+		c.decodeRun(packed, f)
 		for i, v := range f {
 			out[i] = F32ToBF16(v)
 		}
 		packed, out = packed[n/tr.BlockElems*tr.BlockBytes:], out[n:]
 	}
 }
-
-// streamMinBytes is the smallest f32 output (in bytes) that Dequantize
-// writes with non-temporal stores, where the CPU has a streaming decoder
-// (amd64 with AVX2). Such stores bypass the caches: they save reading each
-// output line before writing it when the output is larger than the caches
-// keep, and cost a trip to memory when it is not. A gather's rows, and
-// DequantizeBF16's chunks, are far below any useful threshold. Measured
-// (BenchmarkDequantize, a 4 MiB output, -gather.streambytes=1 against -1):
-// on an AMD EPYC whose L3 keeps the output, streaming is 2.6 times slower
-// (Q8_0 164 against 64 µs); so it is off (math.MaxInt64) until a machine
-// where the output leaves the caches shows a gain. The side-by-side kit
-// times both kinds of store.
-var streamMinBytes int64 = math.MaxInt64
 
 // bf16Chunk is how many elements DequantizeBF16 decodes at a time: a
 // multiple of every codec's BlockElems.

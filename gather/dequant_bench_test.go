@@ -15,23 +15,6 @@ import (
 // timed on the same tables and checked against the same bits.
 var benchDump = flag.String("gather.benchdump", "", "directory for BenchmarkDequantize's packed tables and their f32 decodes")
 
-// streamBytes, when not 0, replaces streamMinBytes in the benchmarks (a
-// negative value: never stream), so that the ordinary and the streaming
-// stores can be timed on the same machine.
-var streamBytes = flag.Int64("gather.streambytes", 0, "smallest f32 output, in bytes, that Dequantize stores non-temporally in the benchmarks (0: the package's default; negative: never)")
-
-// useStreamFlag applies -gather.streambytes and returns the undo.
-func useStreamFlag() func() {
-	saved := streamMinBytes
-	switch {
-	case *streamBytes < 0:
-		streamMinBytes = math.MaxInt64
-	case *streamBytes > 0:
-		streamMinBytes = *streamBytes
-	}
-	return func() { streamMinBytes = saved }
-}
-
 // The benchmark tables: benchRows rows of benchCols elements per codec.
 const benchRows, benchCols = 4096, 256
 
@@ -85,12 +68,10 @@ func (s *splitMix) next() uint64 {
 }
 
 // BenchmarkDequantize decodes each codec's benchmark table (4,096 rows of
-// 256 elements, 4 MiB of f32) in one call per iteration
-// and reports decoded elements per second (Gelem/s). With
-// -gather.benchdump it first writes the tables and their decodes;
-// -gather.streambytes changes when the output is stored non-temporally.
+// 256 elements) in one call per iteration and reports decoded elements per
+// second (Gelem/s). With -gather.benchdump it first writes the tables and
+// their decodes.
 func BenchmarkDequantize(b *testing.B) {
-	defer useStreamFlag()()
 	for _, c := range codecGeometry {
 		packed := benchTable(c)
 		out := make([]float32, benchRows*benchCols)

@@ -451,33 +451,6 @@ func TestDecodeRunUsesAccel(t *testing.T) {
 	}
 }
 
-// TestDecodeRunStreamsLargeOutputs: Dequantize takes the streaming decoder
-// for an output of at least streamMinBytes and the fast one below it, and
-// DequantizeBF16, which decodes into a small scratch, never streams.
-func TestDecodeRunStreamsLargeOutputs(t *testing.T) {
-	c := codecs[gguf.TypeQ8_0]
-	saved, savedMin := *c, streamMinBytes
-	defer func() { *c, streamMinBytes = saved, savedMin }()
-	var used []string
-	c.fast = func(p []byte, o []float32) { used = append(used, "fast"); clear(o) }
-	c.stream = func(p []byte, o []float32) { used = append(used, "stream"); clear(o) }
-	streamMinBytes = 4 * 64
-	for _, n := range []int{32, 64, 96} {
-		if err := Dequantize(gguf.TypeQ8_0, make([]byte, n/32*34), make([]float32, n)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := DequantizeBF16(gguf.TypeQ8_0, make([]byte, 96/32*34), make([]uint16, 96)); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(used, " "); got != "fast stream stream fast" {
-		t.Errorf("decoders used for 32, 64, 96 f32 and 96 bf16 elements: %s, want fast stream stream fast", got)
-	}
-	if savedMin != math.MaxInt64 {
-		t.Errorf("streamMinBytes = %d, want math.MaxInt64 (never stream)", savedMin)
-	}
-}
-
 // TestDequantizeLargeRun decodes a run of 300 blocks of every codec in one
 // call and block by block, with the portable and the accelerated decoder,
 // and requires the same bits: the per-run loops must cover every block and

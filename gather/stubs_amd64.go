@@ -9,214 +9,106 @@ func hasAVX2F16C() bool
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ4_0AVX2(packed []byte, out []float32)
 
-// decodeQ4_0AVX2NT is decodeQ4_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q4_0 blocks: (nibble-8)·d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ4_0AVX2NT(packed []byte, out []float32)
-
 // decodeQ4_1AVX2 decodes Q4_1 blocks: nibble·d + m.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ4_1AVX2(packed []byte, out []float32)
-
-// decodeQ4_1AVX2NT is decodeQ4_1AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q4_1 blocks: nibble·d + m.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ4_1AVX2NT(packed []byte, out []float32)
 
 // decodeQ5_0AVX2 decodes Q5_0 blocks: (nibble | bit<<4) - 16, times d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ5_0AVX2(packed []byte, out []float32)
 
-// decodeQ5_0AVX2NT is decodeQ5_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q5_0 blocks: (nibble | bit<<4) - 16, times d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ5_0AVX2NT(packed []byte, out []float32)
-
 // decodeQ5_1AVX2 decodes Q5_1 blocks: (nibble | bit<<4)·d + m.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ5_1AVX2(packed []byte, out []float32)
-
-// decodeQ5_1AVX2NT is decodeQ5_1AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q5_1 blocks: (nibble | bit<<4)·d + m.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ5_1AVX2NT(packed []byte, out []float32)
 
 // decodeQ8_0AVX2 decodes Q8_0 blocks: qs·d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ8_0AVX2(packed []byte, out []float32)
 
-// decodeQ8_0AVX2NT is decodeQ8_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q8_0 blocks: qs·d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ8_0AVX2NT(packed []byte, out []float32)
-
 // decodeIQ4_NLAVX2 decodes IQ4_NL blocks: d·kvalues[nibble].
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ4_NLAVX2(packed []byte, out []float32)
-
-// decodeIQ4_NLAVX2NT is decodeIQ4_NLAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ4_NL blocks: d·kvalues[nibble].
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ4_NLAVX2NT(packed []byte, out []float32)
 
 // decodeMXFP4AVX2 decodes MXFP4 blocks: kvalues[nibble]·2^(e-128).
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeMXFP4AVX2(packed []byte, out []float32)
 
-// decodeMXFP4AVX2NT is decodeMXFP4AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes MXFP4 blocks: kvalues[nibble]·2^(e-128).
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeMXFP4AVX2NT(packed []byte, out []float32)
-
 // decodeNVFP4AVX2 decodes NVFP4 blocks: kvalues[nibble]·ue4m3Half(d[s]) per 16-element sub-block.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeNVFP4AVX2(packed []byte, out []float32)
-
-// decodeNVFP4AVX2NT is decodeNVFP4AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes NVFP4 blocks: kvalues[nibble]·ue4m3Half(d[s]) per 16-element sub-block.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeNVFP4AVX2NT(packed []byte, out []float32)
 
 // decodeQ4_KAVX2 decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ4_KAVX2(packed []byte, out []float32)
 
-// decodeQ4_KAVX2NT is decodeQ4_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ4_KAVX2NT(packed []byte, out []float32)
-
 // decodeQ5_KAVX2 decodes Q5_K blocks: (d·sc)·(nibble + 16·bit) - dmin·m per 32-element group.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ5_KAVX2(packed []byte, out []float32)
-
-// decodeQ5_KAVX2NT is decodeQ5_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q5_K blocks: (d·sc)·(nibble + 16·bit) - dmin·m per 32-element group.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ5_KAVX2NT(packed []byte, out []float32)
 
 // decodeQ6_KAVX2 decodes Q6_K blocks: (d·sc)·(6-bit q - 32) per 16 elements.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ6_KAVX2(packed []byte, out []float32)
 
-// decodeQ6_KAVX2NT is decodeQ6_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q6_K blocks: (d·sc)·(6-bit q - 32) per 16 elements.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ6_KAVX2NT(packed []byte, out []float32)
-
 // decodeQ3_KAVX2 decodes Q3_K blocks: (d·(sc-32))·(2-bit q - 4·!hbit) per 16 elements.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ3_KAVX2(packed []byte, out []float32)
-
-// decodeQ3_KAVX2NT is decodeQ3_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q3_K blocks: (d·(sc-32))·(2-bit q - 4·!hbit) per 16 elements.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ3_KAVX2NT(packed []byte, out []float32)
 
 // decodeQ2_KAVX2 decodes Q2_K blocks: (d·sc)·q - dmin·m per 16 elements.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ2_KAVX2(packed []byte, out []float32)
 
-// decodeQ2_KAVX2NT is decodeQ2_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q2_K blocks: (d·sc)·q - dmin·m per 16 elements.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ2_KAVX2NT(packed []byte, out []float32)
-
 // decodeQ8_KAVX2 decodes Q8_K blocks: d·qs with an f32 d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ8_KAVX2(packed []byte, out []float32)
-
-// decodeQ8_KAVX2NT is decodeQ8_KAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q8_K blocks: d·qs with an f32 d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ8_KAVX2NT(packed []byte, out []float32)
 
 // decodeIQ2_XXSAVX2 decodes IQ2_XXS blocks: ((d·(0.5+s))·0.25)·grid, signed.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ2_XXSAVX2(packed []byte, out []float32)
 
-// decodeIQ2_XXSAVX2NT is decodeIQ2_XXSAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ2_XXS blocks: ((d·(0.5+s))·0.25)·grid, signed.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ2_XXSAVX2NT(packed []byte, out []float32)
-
 // decodeIQ2_XSAVX2 decodes IQ2_XS blocks: ((d·(0.5+s))·0.25)·grid, signed.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ2_XSAVX2(packed []byte, out []float32)
-
-// decodeIQ2_XSAVX2NT is decodeIQ2_XSAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ2_XS blocks: ((d·(0.5+s))·0.25)·grid, signed.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ2_XSAVX2NT(packed []byte, out []float32)
 
 // decodeIQ2_SAVX2 decodes IQ2_S blocks: ((d·(0.5+s))·0.25)·grid, signed.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ2_SAVX2(packed []byte, out []float32)
 
-// decodeIQ2_SAVX2NT is decodeIQ2_SAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ2_S blocks: ((d·(0.5+s))·0.25)·grid, signed.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ2_SAVX2NT(packed []byte, out []float32)
-
 // decodeIQ3_XXSAVX2 decodes IQ3_XXS blocks: ((d·(0.5+s))·0.5)·grid, signed.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ3_XXSAVX2(packed []byte, out []float32)
-
-// decodeIQ3_XXSAVX2NT is decodeIQ3_XXSAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ3_XXS blocks: ((d·(0.5+s))·0.5)·grid, signed.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ3_XXSAVX2NT(packed []byte, out []float32)
 
 // decodeIQ3_SAVX2 decodes IQ3_S blocks: (d·(1+2s))·grid, signed.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ3_SAVX2(packed []byte, out []float32)
 
-// decodeIQ3_SAVX2NT is decodeIQ3_SAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ3_S blocks: (d·(1+2s))·grid, signed.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ3_SAVX2NT(packed []byte, out []float32)
-
 // decodeIQ1_SAVX2 decodes IQ1_S blocks: (d·(2s+1))·(grid + delta).
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ1_SAVX2(packed []byte, out []float32)
-
-// decodeIQ1_SAVX2NT is decodeIQ1_SAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ1_S blocks: (d·(2s+1))·(grid + delta).
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ1_SAVX2NT(packed []byte, out []float32)
 
 // decodeIQ1_XXXSAVX2 decodes IQ1_XXXS blocks: (d·(2s+1))·(grid + delta).
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ1_XXXSAVX2(packed []byte, out []float32)
 
-// decodeIQ1_XXXSAVX2NT is decodeIQ1_XXXSAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ1_XXXS blocks: (d·(2s+1))·(grid + delta).
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ1_XXXSAVX2NT(packed []byte, out []float32)
-
 // decodeIQ1_MAVX2 decodes IQ1_M blocks: (d·(2s+1))·(grid + delta), d from the scale words' top nibbles.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ1_MAVX2(packed []byte, out []float32)
-
-// decodeIQ1_MAVX2NT is decodeIQ1_MAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ1_M blocks: (d·(2s+1))·(grid + delta), d from the scale words' top nibbles.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ1_MAVX2NT(packed []byte, out []float32)
 
 // decodeIQ4_XSAVX2 decodes IQ4_XS blocks: (d·(ls-32))·kvalues[nibble].
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeIQ4_XSAVX2(packed []byte, out []float32)
 
-// decodeIQ4_XSAVX2NT is decodeIQ4_XSAVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes IQ4_XS blocks: (d·(ls-32))·kvalues[nibble].
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeIQ4_XSAVX2NT(packed []byte, out []float32)
-
 // decodeTQ2_0AVX2 decodes TQ2_0 blocks: (code-1)·d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeTQ2_0AVX2(packed []byte, out []float32)
-
-// decodeTQ2_0AVX2NT is decodeTQ2_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes TQ2_0 blocks: (code-1)·d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeTQ2_0AVX2NT(packed []byte, out []float32)
 
 // decodeTQ1_0AVX2 decodes TQ1_0 blocks: (base-3 digit - 1)·d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeTQ1_0AVX2(packed []byte, out []float32)
 
-// decodeTQ1_0AVX2NT is decodeTQ1_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes TQ1_0 blocks: (base-3 digit - 1)·d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeTQ1_0AVX2NT(packed []byte, out []float32)
-
 // decodeQ1_0AVX2 decodes Q1_0 blocks: d where the element's bit is set, -d where it is clear.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ1_0AVX2(packed []byte, out []float32)
 
-// decodeQ1_0AVX2NT is decodeQ1_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q1_0 blocks: d where the element's bit is set, -d where it is clear.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ1_0AVX2NT(packed []byte, out []float32)
-
 // decodeQ2_0AVX2 decodes Q2_0 blocks: (code-1)·d.
 // It decodes len(out) elements of whole blocks from the front of packed.
 func decodeQ2_0AVX2(packed []byte, out []float32)
-
-// decodeQ2_0AVX2NT is decodeQ2_0AVX2 with non-temporal output stores when out is 32-byte aligned (for outputs larger than the caches); it decodes Q2_0 blocks: (code-1)·d.
-// It decodes len(out) elements of whole blocks from the front of packed.
-func decodeQ2_0AVX2NT(packed []byte, out []float32)
