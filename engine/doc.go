@@ -113,13 +113,14 @@
 //
 // WriteTestModel writes docs/row.md's tiny model (one layer, hidden 256, 4 query
 // heads, 1 KV head of width 64, MLP 256, vocab 128, context 64, RMS epsilon
-// 1e-6, RoPE base 1e6) for each of the 19 admitted codecs, and its dense
+// 1e-6, RoPE base 1e6) for each admitted codec, and its dense
 // control. A splitmix64 stream seeded 0x524f434d draws, in file order, the
 // F32 matrices (uniform on a 2^-29 grid in [-1/64, 1/64), so identical for
 // every codec), then every byte of the packed embedding table; each block's
-// scale fields are then overwritten with fixed powers of two (codecScales)
-// so every value decodes finite with |x| about 1 or less, and Q8_K's block
-// sums are set to the true sums. Norm gains are 1. The dense control stores
+// scale fields are then overwritten with the unit values of its row in
+// gather's codec table (powers of two; gather.Codec.SetUnitScales) so every
+// value decodes finite with |x| about 1 or less, and Q8_K's block sums are
+// set to the true sums. Norm gains are 1. The dense control stores
 // that same table decoded by gather.DequantizeBF16 as a BF16 tensor. Files
 // are about 1.6 MB; their sha256 sums are in testdata/models.sha256
 // (go test ./engine -run TestModelHashes -update rewrites it).

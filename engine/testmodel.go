@@ -85,7 +85,7 @@ func buildTestModel(codec gguf.Type, dense bool) (*modelFile, error) {
 // buildModel is buildTestModel for any hyperparameters whose hidden width
 // is whole blocks of codec (tests use smaller models too).
 func buildModel(hp hparams, codec gguf.Type, dense bool) (*modelFile, error) {
-	if _, ok := codecScales[codec]; !ok {
+	if c, ok := gather.CodecOf(codec); !ok || !c.Admitted {
 		return nil, fmt.Errorf("engine: test model: codec %v is not one of the admitted codecs", codec)
 	}
 	rng := splitMix64{state: TestModelSeed}
@@ -109,10 +109,10 @@ func buildModel(hp hparams, codec gguf.Type, dense bool) (*modelFile, error) {
 	}
 	packed := make([]byte, int(rowBytes)*hp.vocab)
 	rng.fill(packed)
-	// fixScales and the decode below cannot fail here: codec has a scale
-	// layout (checked first), every codec with one is admitted and decodes,
-	// and packed is whole rows of it.
-	//gathermut:equivalent(branch-if) unreachable: codec has a scale layout and packed is whole blocks (see above)
+	// fixScales and the decode below cannot fail here: codec is admitted
+	// (checked first), so it has a row and decodes, and packed is whole
+	// rows of it.
+	//gathermut:equivalent(branch-if) unreachable: codec is admitted and packed is whole blocks (see above)
 	if err := fixScales(codec, packed); err != nil {
 		return nil, fmt.Errorf("engine: test model: %w", err) //gathermut:equivalent(zero-return) unreachable (see above)
 	}

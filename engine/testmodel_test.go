@@ -145,75 +145,38 @@ func TestTestVocab(t *testing.T) {
 	}
 }
 
-// TestFixScales: with the fixed scale fields every admitted codec decodes
-// random payload bytes to finite values of a sensible size, and the fields
-// hold exactly the table's values.
+// TestFixScales: the test model's scales are the admitted codec rows' unit
+// values (gather's TestSetUnitScales checks what they decode to), and a
+// codec that is not admitted or a table that is not whole blocks is
+// refused.
 func TestFixScales(t *testing.T) {
 	for _, codec := range gather.Admitted() {
-		tr, _ := gguf.FindGgmlTraits(codec)
-		packed := make([]byte, 64*tr.BlockBytes)
+		c, _ := gather.CodecOf(codec)
+		packed := make([]byte, 3*c.Traits.BlockBytes)
 		rng := splitMix64{state: uint64(codec)}
 		rng.fill(packed)
+		want := append([]byte(nil), packed...)
+		if err := c.SetUnitScales(want); err != nil {
+			t.Fatalf("%v: %v", codec, err)
+		}
 		if err := fixScales(codec, packed); err != nil {
 			t.Fatalf("%v: %v", codec, err)
 		}
-		vals := make([]float32, 64*tr.BlockElems)
-		if err := gather.Dequantize(codec, packed, vals); err != nil {
-			t.Fatalf("%v: %v", codec, err)
-		}
-		var peak float64
-		for _, v := range vals {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				t.Fatalf("%v: decoded %v", codec, v)
-			}
-			peak = max(peak, math.Abs(float64(v)))
-		}
-		if peak > 1.07 || peak < 0.25 {
-			t.Errorf("%v: largest |value| %v, want within (0.25, 1.07]", codec, peak)
-		}
-		for b := 0; b < len(packed); b += tr.BlockBytes {
-			for _, f := range codecScales[codec] {
-				var got uint32
-				switch f.enc {
-				case scaleF16:
-					got = uint32(binary.LittleEndian.Uint16(packed[b+f.off:]))
-				case scaleF32:
-					got = binary.LittleEndian.Uint32(packed[b+f.off:])
-				case scaleE8M0:
-					got = uint32(packed[b+f.off])
-				}
-				if got != f.bits {
-					t.Fatalf("%v block %d: field @%d = %#x, want %#x", codec, b/tr.BlockBytes, f.off, got, f.bits)
-				}
-			}
+		if !bytes.Equal(packed, want) {
+			t.Errorf("%v: fixScales differs from the row's SetUnitScales", codec)
 		}
 	}
-	if err := fixScales(gguf.TypeQ4_1, make([]byte, 20)); err == nil || err.Error() != "no scale-field layout for codec Q4_1" {
-		t.Errorf("fixScales(Q4_1) error = %v", err)
-	}
-	if err := fixScales(gguf.TypeQ4_0, make([]byte, 19)); err == nil || err.Error() != "codec Q4_0: 19 bytes are not whole blocks" {
-		t.Errorf("fixScales(19 bytes) error = %v", err)
-	}
-}
-
-// TestFixScalesQ8KBlockSums: Q8_K's block sums are the sums of each 16
-// quants, negative sums included.
-func TestFixScalesQ8KBlockSums(t *testing.T) {
-	block := make([]byte, 292)
-	for i := range 256 {
-		block[4+i] = byte(int8(i%7 - 5)) // mixed signs
-	}
-	block[4] = 0x80 // -128
-	if err := fixScales(gguf.TypeQ8_K, block); err != nil {
-		t.Fatal(err)
-	}
-	for j := range 16 {
-		var want int
-		for i := 16 * j; i < 16*(j+1); i++ {
-			want += int(int8(block[4+i]))
-		}
-		if got := int(int16(binary.LittleEndian.Uint16(block[260+2*j:]))); got != want {
-			t.Errorf("bsums[%d] = %d, want %d", j, got, want)
+	for _, c := range []struct {
+		codec gguf.Type
+		n     int
+		want  string
+	}{
+		{gguf.TypeQ4_1, 20, "codec Q4_1 is not one of the admitted codecs"},
+		{gguf.TypeF32, 4, "codec F32 is not one of the admitted codecs"},
+		{gguf.TypeQ4_0, 19, "gather: Q4_0: 19 bytes are not whole blocks of 18"},
+	} {
+		if err := fixScales(c.codec, make([]byte, c.n)); err == nil || err.Error() != c.want {
+			t.Errorf("fixScales(%v, %d bytes) error = %v, want %s", c.codec, c.n, err, c.want)
 		}
 	}
 }

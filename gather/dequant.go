@@ -7,7 +7,7 @@ import (
 	"gathermut/gguf"
 )
 
-//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -go codebooks.go -header ../hipkern/codebooks.h
+//go:generate go run ./internal/gencodebooks -dir ../testdata/codebooks -go codebooks.go -header ../hipkern/codebooks.h -codecs codec.go -codecs-header ../hipkern/codecs.h
 
 // codecFor returns the row of t, or an error naming t.
 func codecFor(t gguf.Type) (*Codec, error) {

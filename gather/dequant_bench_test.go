@@ -43,6 +43,8 @@ func benchTable(c Codec) []byte {
 				binary.LittleEndian.PutUint32(blk[f.Offset:], u)
 			case ScaleE8M0:
 				blk[f.Offset] = byte(112 + x>>1%19)
+			case ScaleUE4M3:
+				blk[f.Offset] = byte(1 + x>>1%0x47) // ue4m3Half in [2^-10, 2)
 			case ScaleF16Nibbles:
 				for i := range 4 {
 					w := binary.LittleEndian.Uint16(blk[f.Offset+2*i:])

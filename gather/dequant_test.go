@@ -3,7 +3,10 @@ package gather
 import (
 	"encoding/binary"
 	"math"
+	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"gathermut/gguf"
@@ -12,45 +15,104 @@ import (
 // codecGeometry is the codec table's rows, which the tests iterate.
 var codecGeometry = Codecs()
 
-// TestAdmitted checks the 19 admitted codecs of docs/row.md, in GGML id order,
-// and that the caller owns the slice it gets.
+// rowDoc is the behaviour contract, whose table of admitted codecs
+// TestAdmitted reads.
+const rowDoc = "../docs/row.md"
+
+// docAdmitted reads the table under docs/row.md's heading "The N admitted
+// codecs": each codec's name, type id, elements and bytes per block, in
+// the page's order. N must be the number of rows.
+func docAdmitted(t *testing.T) []gguf.Traits {
+	t.Helper()
+	raw, err := os.ReadFile(rowDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	head := slices.IndexFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "## The ") && strings.HasSuffix(l, " admitted codecs")
+	})
+	if head < 0 {
+		t.Fatalf("%s has no heading \"## The N admitted codecs\"", rowDoc)
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(lines[head], "## The "), " admitted codecs"))
+	if err != nil {
+		t.Fatalf("%s: heading %q: %v", rowDoc, lines[head], err)
+	}
+	var rows []gguf.Traits
+	var ids []gguf.Type
+	for _, l := range lines[head+1:] {
+		if strings.HasPrefix(l, "## ") {
+			break
+		}
+		cells := strings.Split(strings.Trim(l, "|"), "|")
+		if !strings.HasPrefix(l, "| ") || len(cells) != 4 {
+			continue
+		}
+		var v [3]int
+		ok := true
+		for i := range v {
+			if v[i], err = strconv.Atoi(strings.TrimSpace(cells[i+1])); err != nil {
+				ok = false
+			}
+		}
+		if !ok {
+			continue // the header row
+		}
+		rows = append(rows, gguf.Traits{Name: strings.TrimSpace(cells[0]), BlockElems: v[1], BlockBytes: v[2]})
+		ids = append(ids, gguf.Type(v[0]))
+	}
+	if len(rows) != n {
+		t.Fatalf("%s: heading says %d admitted codecs, its table has %d rows", rowDoc, n, len(rows))
+	}
+	for i, id := range ids {
+		if tr, ok := gguf.FindGgmlTraits(id); !ok || tr != rows[i] {
+			t.Errorf("%s: %+v is type %d, whose traits are %+v (known %v)", rowDoc, rows[i], uint32(id), tr, ok)
+		}
+	}
+	return rows
+}
+
+// TestAdmitted checks Admitted() against the table of admitted codecs in
+// docs/row.md (the contract, written independently of the codec table):
+// the same codecs, type ids and geometry, in GGML id order; that the
+// caller owns the slice it gets; and that no extra is admitted.
 func TestAdmitted(t *testing.T) {
-	want := []gguf.Type{2, 6, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 39, 66}
+	var want []gguf.Type
+	for _, tr := range docAdmitted(t) {
+		typ, _ := gguf.TypeByName(tr.Name)
+		want = append(want, typ)
+	}
 	got := Admitted()
 	if !slices.Equal(got, want) {
-		t.Fatalf("Admitted() = %v, want %v", got, want)
+		t.Fatalf("Admitted() = %v, docs/row.md lists %v", got, want)
 	}
 	got[0] = gguf.TypeF32
 	if again := Admitted(); !slices.Equal(again, want) {
 		t.Fatalf("Admitted() after the caller changed its copy = %v", again)
 	}
-	var extras []gguf.Type
 	for _, c := range codecGeometry {
-		if !c.Admitted {
-			extras = append(extras, c.Type)
-		}
-	}
-	for _, typ := range extras {
-		if slices.Contains(want, typ) {
-			t.Errorf("extra %v is admitted", typ)
+		if c.Admitted != slices.Contains(want, c.Type) {
+			t.Errorf("%v: admitted %v in the table", c.Type, c.Admitted)
 		}
 	}
 }
 
-// TestDecodes checks which types have a decoder: the 24 codecs, and no
-// float, integer, removed, fork-only or later-upstream type.
+// TestDecodes checks which types have a decoder: every row of the table,
+// and no float, integer, removed or unknown type, nor the known block
+// types without a row.
 func TestDecodes(t *testing.T) {
 	for _, c := range codecGeometry {
 		if !Decodes(c.Type) {
 			t.Errorf("Decodes(%v) = false", c.Type)
 		}
 	}
-	if len(codecs) != len(codecGeometry) || len(codecGeometry) != 24 {
-		t.Errorf("%d codecs indexed, %d rows, want 24", len(codecs), len(codecGeometry))
+	if len(codecs) != len(codecGeometry) {
+		t.Errorf("%d codecs indexed, %d rows", len(codecs), len(codecGeometry))
 	}
 	for _, typ := range []gguf.Type{
 		gguf.TypeF32, gguf.TypeF16, gguf.TypeBF16, gguf.TypeQ8_1, gguf.TypeI8, gguf.TypeI32, gguf.TypeF64,
-		gguf.TypeNVFP4, gguf.TypeQ1_0, gguf.TypeQ2_0, gguf.TypeIQ1_XS, gguf.TypeIQ1_XXS, 4, 31, 99,
+		gguf.TypeIQ1_XS, gguf.TypeIQ1_XXS, 4, 31, 99,
 	} {
 		if Decodes(typ) {
 			t.Errorf("Decodes(%v) = true", typ)
@@ -85,10 +147,10 @@ func TestCodecTable(t *testing.T) {
 		}
 		end := 0
 		for _, f := range c.Scales {
-			if f.Offset < end || f.Offset+scaleSize[f.Encoding] > c.Traits.BlockBytes {
-				t.Errorf("%v: scale field %+v overlaps the previous one or the block end", c.Type, f)
+			if f.Offset < end || f.Encoding.size() == 0 || f.Offset+f.Encoding.size() > c.Traits.BlockBytes {
+				t.Errorf("%v: scale field %+v has no encoding, or overlaps the previous one or the block end", c.Type, f)
 			}
-			end = f.Offset + scaleSize[f.Encoding]
+			end = f.Offset + f.Encoding.size()
 		}
 		if len(c.Scales) == 0 {
 			t.Errorf("%v: no scale field", c.Type)
@@ -109,9 +171,6 @@ func TestCodecTable(t *testing.T) {
 	}
 }
 
-// scaleSize is the bytes a scale field of each encoding spans.
-var scaleSize = map[ScaleEncoding]int{ScaleF16: 2, ScaleF32: 4, ScaleE8M0: 1, ScaleF16Nibbles: 8}
-
 // TestDequantizeErrors checks every refusal of Dequantize and
 // DequantizeBF16, its message, and that a refused call writes nothing.
 func TestDequantizeErrors(t *testing.T) {
@@ -128,7 +187,6 @@ func TestDequantizeErrors(t *testing.T) {
 		{"float type", gguf.TypeF32, 1024, 32, "gather: no decoder for ggml type F32 (id 0)"},
 		{"bf16", gguf.TypeBF16, 1024, 32, "gather: no decoder for ggml type BF16 (id 30)"},
 		{"Q8_1 has traits only", gguf.TypeQ8_1, 1024, 32, "gather: no decoder for ggml type Q8_1 (id 9)"},
-		{"NVFP4", gguf.TypeNVFP4, 1024, 64, "gather: no decoder for ggml type NVFP4 (id 40)"},
 		{"fork IQ1_XS", gguf.TypeIQ1_XS, 1024, 256, "gather: no decoder for ggml type IQ1_XS (id 64)"},
 		{"packed one byte short", gguf.TypeQ4_K, 287, 512, "gather: Q4_K: 512 elements need 288 packed bytes, have 287"},
 		{"packed empty", gguf.TypeQ2_K, 0, 256, "gather: Q2_K: 256 elements need 84 packed bytes, have 0"},
@@ -351,6 +409,8 @@ func setScale(t *testing.T, b []byte, e ScaleEncoding, twice bool) {
 		binary.LittleEndian.PutUint32(b, math.Float32bits(F16ToF32(h)))
 	case ScaleE8M0:
 		b[0] = byte(127 + h>>14&1)
+	case ScaleUE4M3:
+		b[0] = byte(0x40 + h>>14&1*8) // ue4m3Half: 1, or 2
 	case ScaleF16Nibbles:
 		for i := range 4 {
 			w := binary.LittleEndian.Uint16(b[2*i:])

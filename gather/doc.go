@@ -91,8 +91,9 @@
 // VMULPS, VADDPS or VSUBPS per operation, never an FMA, the portable
 // decoder's sign-bit flips as XORs), so the two give the same bits, NaN
 // payloads included. Where the portable decoder reads a per-block table of
-// products (TQ1_0, TQ2_0), the AVX2 decoder builds the same table by the
-// same operations and reads it with VPERMPS. Bytes are widened to 32-bit
+// products (TQ1_0, TQ2_0, Q2_0), the AVX2 decoder builds the same table by
+// the same operations and reads it with VPERMPS; where it selects d or -d
+// (Q1_0), it blends the two by the element's bit (VBLENDVPS). Bytes are widened to 32-bit
 // lanes straight from the packed block (VPMOVZXBD/VPMOVSXBD) or, for
 // values assembled 32 bytes at a time, in registers or through a stack
 // slot. TestDequantizeOracle runs every oracle case through

@@ -193,3 +193,17 @@ func decodeQ8_K(packed []byte, out []float32) {
 		}
 	}
 }
+
+// q8KBlockSums writes the block sums of one Q8_K block: bsums[j] is the
+// int16 sum of qs[16j .. 16j+15]. No decoder reads them, but a block whose
+// sums disagree with its quants is invalid for a dot product.
+func q8KBlockSums(block []byte) {
+	for j := range 16 {
+		var sum int16
+		for _, q := range block[4+16*j : 4+16*(j+1)] {
+			sum += int16(int8(q))
+		}
+		block[260+2*j] = byte(sum)
+		block[261+2*j] = byte(uint16(sum) >> 8)
+	}
+}

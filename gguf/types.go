@@ -112,6 +112,17 @@ func FindGgmlTraits(t Type) (Traits, bool) {
 	return tr, ok
 }
 
+// TypeByName returns the type whose GGML name is name ("Q4_K", "BF16"),
+// and false for a name the trait table does not know.
+func TypeByName(name string) (Type, bool) {
+	for t, tr := range ggmlTraits {
+		if tr.Name == name {
+			return t, true
+		}
+	}
+	return 0, false
+}
+
 // String returns the GGML name of t, or "type(N)" for an unknown id.
 func (t Type) String() string {
 	if tr, ok := ggmlTraits[t]; ok {

@@ -71,6 +71,9 @@ func TestTraitTable(t *testing.T) {
 		if s := Type(w.id).String(); s != w.name {
 			t.Errorf("Type(%d).String() = %q, want %q", w.id, s, w.name)
 		}
+		if typ, ok := TypeByName(w.name); !ok || typ != Type(w.id) {
+			t.Errorf("TypeByName(%q) = %d, %v; want %d", w.name, uint32(typ), ok, w.id)
+		}
 	}
 	if len(ggmlTraits) != len(wantTraits) {
 		t.Errorf("trait table has %d entries, want %d", len(ggmlTraits), len(wantTraits))
@@ -78,6 +81,11 @@ func TestTraitTable(t *testing.T) {
 	for id := uint32(0); id < 1024; id++ {
 		if _, ok := FindGgmlTraits(Type(id)); ok != known[id] {
 			t.Errorf("FindGgmlTraits(%d) ok = %v, want %v", id, ok, known[id])
+		}
+	}
+	for _, name := range []string{"", "q4_0", "Q4_0 ", "TypeQ4_0", "Q4_2", "type(4)"} {
+		if typ, ok := TypeByName(name); ok {
+			t.Errorf("TypeByName(%q) = %d, want no type", name, uint32(typ))
 		}
 	}
 	for _, id := range []uint32{4, 5, 31, 32, 33, 36, 37, 38, 43, 63, 67, 99, math.MaxUint32} {

@@ -77,6 +77,8 @@ func realScales(typ gguf.Type, table []byte) {
 				binary.LittleEndian.PutUint32(p, u&0x807fffff|(117+(u>>23&255)%11)<<23)
 			case gather.ScaleE8M0:
 				p[0] = 112 + p[0]%19
+			case gather.ScaleUE4M3:
+				p[0] = 1 + p[0]%0x47 // halved values in [2^-10, 2)
 			default:
 				panic(fmt.Sprintf("%v: no way to set a scale encoded as %v", typ, f.Encoding))
 			}

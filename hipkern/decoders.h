@@ -1,8 +1,10 @@
 // decoders.h: the device decoders, one per admitted codec, and what they
 // read and write with.
 //
-// Each codec is a struct with its GGML type id, its geometry and
-// chunk<N>(b, e0, y): decode the N consecutive elements e0 .. e0+N-1 of the
+// Each admitted codec is a struct Codec<NAME> that derives its GGML type
+// id and geometry (type, elems, bytes) from codecs.h's GmGeom<NAME>, which
+// gather/internal/gencodebooks generates from gather's codec table, and
+// adds chunk<N>(b, e0, y): decode the N consecutive elements e0 .. e0+N-1 of the
 // block that the reader b points at into y[0..N-1]. N is 8 for bf16 output
 // and 4 for f32 output, so y is exactly one 16-byte chunk of the output; e0
 // is a multiple of N, so a chunk never straddles two blocks, two 16-element
@@ -21,6 +23,7 @@
 #define GATHERMUT_HIPKERN_DECODERS_H
 
 #include "codebooks.h"
+#include "codecs.h"
 #include "compat.h"
 
 #define GM_DEV __device__ __forceinline__
@@ -248,8 +251,7 @@ GM_DEV float gm_bytef(uint64_t v, int k, int bias) {
 // 2 + (e0 & 15) and takes their low or high nibbles.
 
 // Q4_0 (18 B): d f16 @0, qs[16] @2. y = (nibble - 8) * d.
-struct CodecQ4_0 {
-  static const int type = 2, elems = 32, bytes = 18;
+struct CodecQ4_0 : GmGeomQ4_0 {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -261,8 +263,7 @@ struct CodecQ4_0 {
 
 // Q5_0 (22 B): d f16 @0, qh u32 @2, qs[16] @6. Bit e of qh is element e's
 // fifth bit. y = ((nibble | bit << 4) - 16) * d.
-struct CodecQ5_0 {
-  static const int type = 6, elems = 32, bytes = 22;
+struct CodecQ5_0 : GmGeomQ5_0 {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -276,8 +277,7 @@ struct CodecQ5_0 {
 };
 
 // Q8_0 (34 B): d f16 @0, qs[32] int8 @2. y = qs * d.
-struct CodecQ8_0 {
-  static const int type = 8, elems = 32, bytes = 34;
+struct CodecQ8_0 : GmGeomQ8_0 {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -288,8 +288,7 @@ struct CodecQ8_0 {
 };
 
 // IQ4_NL (18 B): d f16 @0, qs[16] @2. y = d * kvalues_iq4nl[nibble].
-struct CodecIQ4_NL {
-  static const int type = 20, elems = 32, bytes = 18;
+struct CodecIQ4_NL : GmGeomIQ4_NL {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -306,8 +305,7 @@ struct CodecIQ4_NL {
 // MXFP4 (17 B): e E8M0 @0, qs[16] @1. s = 2^(e-128) built from bits (e = 1
 // and e = 0 give the subnormals 2^-127 and 2^-128; e = 255 is finite).
 // y = kvalues_mxfp4[nibble] * s.
-struct CodecMXFP4 {
-  static const int type = 39, elems = 32, bytes = 17;
+struct CodecMXFP4 : GmGeomMXFP4 {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const uint32_t e = b.u8(0);
@@ -322,6 +320,59 @@ struct CodecMXFP4 {
   }
 };
 
+// gm_ue4m3_half returns half the value of an NVFP4 UE4M3 scale byte x, as
+// ggml's ggml_ue4m3_to_fp32 (bit 7 ignored; 0x7f is 0, 0xff is not):
+// (1 + m/8) * 2^(e-8) built from bits (float32 exponent field e + 119), or
+// m * 2^-10 for e = 0. Exact, as upstream's is.
+GM_DEV float gm_ue4m3_half(uint32_t x) {
+  if (x == 0x7fu) return 0.0f;
+  const uint32_t e = (x >> 3) & 15u, m = x & 7u;
+  if (e == 0) return gm_float((int)m) * 0.0009765625f;
+  return gm_f32_from_bits((e + 119u) << 23 | m << 20);
+}
+
+// NVFP4 (36 B, 64 elements): d[4] UE4M3 @0, qs[32] @4. Sub-block s = e/16
+// has scale d[s] and bytes qs[8s ..]: low nibbles give its elements 0-7,
+// high nibbles 8-15. y = kvalues_mxfp4[nibble] * u(d[s]).
+struct CodecNVFP4 : GmGeomNVFP4 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const int s = e0 >> 4, r = e0 & 15;
+    const float d = gm_ue4m3_half(b.u8(s));
+    const uint64_t qs = gm_take<N>(b, 4 + 8 * s + (r & 7));
+    const int shift = (r >> 1) & 4;
+#pragma unroll
+    for (int k = 0; k < N; ++k) {
+      const uint32_t q = (uint32_t)(qs >> (8 * k + shift)) & 15;
+      y[k] = gm_float(gm_kvalues_mxfp4[q]) * d;
+    }
+  }
+};
+
+// Q1_0 (18 B, 128 elements): d f16 @0, qs[16] @2. Bit e%8 of qs[e/8]
+// (LSB first) set gives d, clear gives -d.
+struct CodecQ1_0 : GmGeomQ1_0 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint32_t bits = b.u8(2 + (e0 >> 3)) >> (e0 & 7);
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = ((bits >> k) & 1) ? d : -d;
+  }
+};
+
+// Q2_0 (18 B, 64 elements): d f16 @0, qs[16] @2. Element e is the 2-bit
+// code (qs[e/4] >> 2(e%4)) & 3, LSB first; y = (code - 1) * d.
+struct CodecQ2_0 : GmGeomQ2_0 {
+  template <int N, class R>
+  static GM_DEV void chunk(const R& b, int e0, float* y) {
+    const float d = gm_scale(b.u16(0));
+    const uint32_t codes = (N == 8 ? b.u16(2 + (e0 >> 2)) : b.u8(2 + (e0 >> 2)));
+#pragma unroll
+    for (int k = 0; k < N; ++k) y[k] = gm_float((int)((codes >> (2 * k)) & 3) - 1) * d;
+  }
+};
+
 // ---------------------------------------------------------------------------
 // K-quants (256 elements, 8 groups of 32, sub-blocks of 16). A chunk lies in
 // group g = e0/32 at r = e0%32 and in sub-block e0/16, so it has one scale.
@@ -329,8 +380,7 @@ struct CodecMXFP4 {
 // Q2_K (84 B): scales[16] @0, qs[64] @16, d f16 @80, dmin f16 @82.
 // Group g: half h = g/4, plane p = g%4; q = (qs[32h + r] >> 2p) & 3.
 // y = (d * (sc & 15)) * q - (dmin * (sc >> 4)), sc = scales[e/16].
-struct CodecQ2_K {
-  static const int type = 10, elems = 256, bytes = 84;
+struct CodecQ2_K : GmGeomQ2_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const uint32_t dd = b.u32(80);
@@ -351,8 +401,7 @@ struct CodecQ2_K {
 // Sub-block j's 6-bit scale: low nibble from scales[j] (j < 8) or the high
 // nibble of scales[j-8], high 2 bits from scales[8 + j%4] >> 2(j/4); s = v - 32.
 // y = (d * s) * q.
-struct CodecQ3_K {
-  static const int type = 11, elems = 256, bytes = 110;
+struct CodecQ3_K : GmGeomQ3_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(108));
@@ -386,8 +435,7 @@ GM_DEV void gm_scale_min_k4(const R& b, int j, uint32_t* sc, uint32_t* m) {
 // Q4_K (144 B): d f16 @0, dmin f16 @2, scales[12] @4, qs[128] @16.
 // Group g reads qs[32(g/2) ..]: low nibbles for even g, high for odd.
 // y = (d * sc) * q - (dmin * m).
-struct CodecQ4_K {
-  static const int type = 12, elems = 256, bytes = 144;
+struct CodecQ4_K : GmGeomQ4_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const uint32_t dd = b.u32(0);
@@ -406,8 +454,7 @@ struct CodecQ4_K {
 
 // Q5_K (176 B): d @0, dmin @2, scales[12] @4, qh[32] @16, qs[128] @48.
 // As Q4_K, plus a fifth bit: bit g of qh[r]. q = nibble + 16 * bit.
-struct CodecQ5_K {
-  static const int type = 13, elems = 256, bytes = 176;
+struct CodecQ5_K : GmGeomQ5_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const uint32_t dd = b.u32(0);
@@ -429,8 +476,7 @@ struct CodecQ5_K {
 // Group g: h = g/4, k = g%4. Low 4 bits from ql[64h + r + 32(k&1)] (low
 // nibble for k < 2), high 2 bits (qh[32h + r] >> 2k) & 3; q = v - 32.
 // y = (d * scales[e/16]) * q, the scale a signed int8.
-struct CodecQ6_K {
-  static const int type = 14, elems = 256, bytes = 210;
+struct CodecQ6_K : GmGeomQ6_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(208));
@@ -447,8 +493,7 @@ struct CodecQ6_K {
 
 // Q8_K (292 B): d float32 @0, qs[256] int8 @4, bsums[16] @260 (unused).
 // y = d * qs.
-struct CodecQ8_K {
-  static const int type = 15, elems = 256, bytes = 292;
+struct CodecQ8_K : GmGeomQ8_K {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_f32_from_bits(b.u32(0));
@@ -466,8 +511,7 @@ struct CodecQ8_K {
 // IQ2_XXS (66 B): d f16 @0, then per group 8 bytes @2+8g: four 8-bit grid
 // indices, then u32 w with sign indices at bits 7l and the scale at w >> 28.
 // db = (d * (0.5 + s)) * 0.25.
-struct CodecIQ2_XXS {
-  static const int type = 16, elems = 256, bytes = 66;
+struct CodecIQ2_XXS : GmGeomIQ2_XXS {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -484,8 +528,7 @@ struct CodecIQ2_XXS {
 // IQ2_XS (74 B): d f16 @0, qs[32] u16 @2, scales[8] @66. Each u16: low 9
 // bits a grid index, high 7 a ksigns index. The low nibble of scales[g]
 // serves sub-groups 0-1, the high nibble 2-3.
-struct CodecIQ2_XS {
-  static const int type = 17, elems = 256, bytes = 74;
+struct CodecIQ2_XS : GmGeomIQ2_XS {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -503,8 +546,7 @@ struct CodecIQ2_XS {
 // IQ2_S (82 B): d f16 @0, qs[64] @2, qh[8] @66, scales[8] @74. qs[0..31]
 // are the low index bits, qs[32..63] explicit sign bytes; index =
 // qs[4g+l] | ((qh[g] >> 2l) & 3) << 8. Scales as IQ2_XS.
-struct CodecIQ2_S {
-  static const int type = 22, elems = 256, bytes = 82;
+struct CodecIQ2_S : GmGeomIQ2_S {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -523,8 +565,7 @@ struct CodecIQ2_S {
 // iq3xxs_grid (4 bytes each; sub-group l uses entries 2l and 2l+1),
 // qs[64..95] one u32 per group with ksigns indices at bits 7l and the scale
 // at >> 28. db = (d * (0.5 + s)) * 0.5.
-struct CodecIQ3_XXS {
-  static const int type = 18, elems = 256, bytes = 98;
+struct CodecIQ3_XXS : GmGeomIQ3_XXS {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -543,8 +584,7 @@ struct CodecIQ3_XXS {
 // IQ3_S (110 B): d f16 @0, qs[64] @2, qh[8] @66, signs[32] @74, scales[4]
 // @106. s = (scales[g/2] >> 4(g%2)) & 15, db = d * (1 + 2s). Entry t = 2l+i
 // of group g: index qs[8g+t] | bit t of qh[g] << 8 into iq3s_grid.
-struct CodecIQ3_S {
-  static const int type = 21, elems = 256, bytes = 110;
+struct CodecIQ3_S : GmGeomIQ3_S {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -569,8 +609,7 @@ struct CodecIQ3_S {
 // are the high 3 index bits of sub-group l (11-bit index into iq1s_grid),
 // bits 12-14 the scale (dl = d * (2s + 1)), bit 15 the delta sign.
 // y = dl * (grid + delta).
-struct CodecIQ1_S {
-  static const int type = 19, elems = 256, bytes = 50;
+struct CodecIQ1_S : GmGeomIQ1_S {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -587,8 +626,7 @@ struct CodecIQ1_S {
 // IQ1_XXXS (38 B, unsloth fork): d f16 @0, qs[32] @2, sc[4] @34. Nibble
 // n = (sc[g/2] >> 4(g%2)) & 15: bits 0-2 the scale (dl = d * (2s + 1)),
 // bit 3 the delta sign. 8-bit indices into iq1_xxxs_grid.
-struct CodecIQ1_XXXS {
-  static const int type = 66, elems = 256, bytes = 38;
+struct CodecIQ1_XXXS : GmGeomIQ1_XXXS {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const float d = gm_scale(b.u16(0));
@@ -605,8 +643,7 @@ struct CodecIQ1_XXXS {
 // IQ4_XS (136 B): d f16 @0, scales_h u16 @2, scales_l[4] @4, qs[128] @8.
 // ls = ((scales_l[g/2] >> 4(g%2)) & 15) | ((scales_h >> 2g) & 3) << 4,
 // dl = d * (ls - 32); qs[16g ..] split like Q4_0; y = dl * kvalues_iq4nl.
-struct CodecIQ4_XS {
-  static const int type = 23, elems = 256, bytes = 136;
+struct CodecIQ4_XS : GmGeomIQ4_XS {
   template <int N, class R>
   static GM_DEV void chunk(const R& b, int e0, float* y) {
     const uint32_t dh = b.u32(0);

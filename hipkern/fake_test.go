@@ -27,7 +27,7 @@ type fakeLib struct {
 	frees     []uint64
 }
 
-// newFakeLib returns a fake with one device and the 19 admitted codecs plus
+// newFakeLib returns a fake with one device and the admitted codecs plus
 // the float types.
 func newFakeLib() *fakeLib {
 	f := &fakeLib{abi: abiVersion, runtime: "fake", devices: 1, badPos: -1, mem: map[uint64][]byte{}}

@@ -343,31 +343,19 @@ struct gm_kind {
   gm_launch_fn f32, bf16;
 };
 
-#define GM_QUANT(C, name) \
-  { C::type, name, C::elems, C::bytes, true, gm_launch_quant<C, false>, gm_launch_quant<C, true> }
+// GM_QUANT is one admitted codec's entry: its decoder Codec<NAME>
+// (decoders.h) with the geometry codecs.h gives it.
+#define GM_QUANT(NAME)                                                                    \
+  {Codec##NAME::type, #NAME, Codec##NAME::elems, Codec##NAME::bytes, true,                \
+   gm_launch_quant<Codec##NAME, false>, gm_launch_quant<Codec##NAME, true>},
 #define GM_FLOAT(T, name) \
   { T, name, 1, GmFloat<T>::size, false, gm_launch_float<T, false>, gm_launch_float<T, true> }
 
+// The table types the library gathers: the admitted codecs, in the codec
+// table's order (codecs.h, generated from gather/codec.go), then the float
+// types.
 static const gm_kind gm_kinds[] = {
-    GM_QUANT(CodecQ4_0, "Q4_0"),
-    GM_QUANT(CodecQ5_0, "Q5_0"),
-    GM_QUANT(CodecQ8_0, "Q8_0"),
-    GM_QUANT(CodecQ2_K, "Q2_K"),
-    GM_QUANT(CodecQ3_K, "Q3_K"),
-    GM_QUANT(CodecQ4_K, "Q4_K"),
-    GM_QUANT(CodecQ5_K, "Q5_K"),
-    GM_QUANT(CodecQ6_K, "Q6_K"),
-    GM_QUANT(CodecQ8_K, "Q8_K"),
-    GM_QUANT(CodecIQ2_XXS, "IQ2_XXS"),
-    GM_QUANT(CodecIQ2_XS, "IQ2_XS"),
-    GM_QUANT(CodecIQ3_XXS, "IQ3_XXS"),
-    GM_QUANT(CodecIQ1_S, "IQ1_S"),
-    GM_QUANT(CodecIQ4_NL, "IQ4_NL"),
-    GM_QUANT(CodecIQ3_S, "IQ3_S"),
-    GM_QUANT(CodecIQ2_S, "IQ2_S"),
-    GM_QUANT(CodecIQ4_XS, "IQ4_XS"),
-    GM_QUANT(CodecMXFP4, "MXFP4"),
-    GM_QUANT(CodecIQ1_XXXS, "IQ1_XXXS"),
+    GM_ADMITTED_CODECS(GM_QUANT)
     GM_FLOAT(GM_TYPE_F32, "F32"),
     GM_FLOAT(GM_TYPE_F16, "F16"),
     GM_FLOAT(GM_TYPE_BF16, "BF16"),

@@ -248,6 +248,19 @@ var decoderCorruptions = []codecCorruptions{
 		{"payload", "b[1+j]", "b[1+(j^1)]"},
 		{"codebook", "kvaluesMXFP4[q]", "kvaluesMXFP4[q^1]"},
 	}, corruption{"codebook", "y[k] = gm_float(gm_kvalues_mxfp4[q]) * s;", "y[k] = gm_float(gm_kvalues_mxfp4[q ^ 1]) * s;"}},
+	{"NVFP4", "decodeNVFP4", []corruption{
+		{"scale", "ue4m3HalfTable[b[s]]", "ue4m3HalfTable[b[s]+1]"},
+		{"payload", "b[4+8*s:]", "b[4+8*(s^1):]"},
+		{"codebook", "kvaluesMXFP4[q]", "kvaluesMXFP4[q^1]"},
+	}, corruption{"scale", "const float d = gm_ue4m3_half(b.u8(s));", "const float d = gm_ue4m3_half(b.u8(s ^ 1));"}},
+	{"Q1_0", "decodeQ1_0", []corruption{
+		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
+		{"payload", "q>>i&1", "q>>(i^1)&1"},
+	}, corruption{"payload", "y[k] = ((bits >> k) & 1) ? d : -d;", "y[k] = ((bits >> k) & 1) ? -d : d;"}},
+	{"Q2_0", "decodeQ2_0", []corruption{
+		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
+		{"payload", "q>>2&3", "q>>3&3"},
+	}, corruption{"payload", "y[k] = gm_float((int)((codes >> (2 * k)) & 3) - 1) * d;", "y[k] = gm_float((int)((codes >> (2 * k)) & 3) - 2) * d;"}},
 	{"IQ1_XXXS", "decodeIQ1_XXXS", []corruption{
 		{"scale", "f16le(b, 0)", "2 * f16le(b, 0)"},
 		{"payload", "nib&8 != 0", "nib&4 != 0"},

@@ -2,6 +2,9 @@ package mutants
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"gathermut/gather"
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
@@ -88,16 +92,84 @@ func TestCatalogIDsUnique(t *testing.T) {
 	}
 }
 
-// admittedCodecs are docs/row.md's 19 codecs, written out here independently of
-// package gather so that a codec dropped from the catalog is noticed.
-var admittedCodecs = []string{
-	"Q4_0", "Q5_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "Q8_K",
-	"IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "MXFP4", "IQ1_XXXS",
+// admittedCodecs are the codecs gather admits (gather's own tests check
+// that list against docs/row.md), so that an admitted codec without
+// catalog entries is noticed.
+func admittedCodecs() []string {
+	var names []string
+	for _, c := range gather.Admitted() {
+		names = append(names, c.String())
+	}
+	return names
 }
 
-// codebookCodecs look their values up in a table (a grid or a non-linear
-// value set) and so get a third, codebook, corruption.
-var codebookCodecs = []string{"IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ2_S", "IQ4_XS", "MXFP4", "IQ1_XXXS"}
+// gatherDir is package gather's directory.
+const gatherDir = "../gather"
+
+// codebookCodecs returns the admitted codecs whose Go decoder,
+// decode<NAME> in package gather, reads one of the lookup tables of
+// gather/codebooks.go (a grid or a non-linear value set): those get a
+// third, codebook, corruption. It fails when a decoder is missing.
+func codebookCodecs(t *testing.T) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	tables := map[string]bool{}
+	decoders := map[string]*ast.FuncDecl{}
+	files, err := filepath.Glob(filepath.Join(gatherDir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					decoders[d.Name.Name] = d
+				}
+			case *ast.GenDecl:
+				if filepath.Base(path) != "codebooks.go" {
+					continue
+				}
+				for _, spec := range d.Specs {
+					if vs, ok := spec.(*ast.ValueSpec); ok {
+						for _, n := range vs.Names {
+							tables[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(tables) == 0 {
+		t.Fatal("gather/codebooks.go declares no tables")
+	}
+	var names []string
+	for _, codec := range admittedCodecs() {
+		fn, ok := decoders["decode"+codec]
+		if !ok || fn.Body == nil {
+			t.Errorf("%s: gather has no decoder decode%s", codec, codec)
+			continue
+		}
+		reads := false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && tables[id.Name] {
+				reads = true
+			}
+			return !reads
+		})
+		if reads {
+			names = append(names, codec)
+		}
+	}
+	return names
+}
 
 // rowClasses is how many mutation classes docs/row.md lists
 // (TestRowClassesDocumented keeps the two in step).
@@ -148,14 +220,16 @@ func TestCatalogCoversEveryClass(t *testing.T) {
 	}
 	// Class 4: every admitted codec, scale and payload, plus the codebook
 	// where it has one, in Go; one corruption per codec in the kernel.
-	for _, codec := range admittedCodecs {
+	withCodebook := codebookCodecs(t)
+	t.Logf("codecs whose decoder reads a codebook: %v", withCodebook)
+	for _, codec := range admittedCodecs() {
 		parts := []string{"scale", "payload"}
-		if slices.Contains(codebookCodecs, codec) {
+		if slices.Contains(withCodebook, codec) {
 			parts = append(parts, "codebook")
 		}
 		for _, part := range parts {
 			id := "decode-" + strings.ToLower(codec) + "-" + part
-			if e, ok := byID[id]; !ok || e.Class != 4 || e.Target.Package != pkgGather {
+			if e, ok := byID[id]; !ok || e.Class != 4 || e.Target.Package != pkgGather || e.Target.Func != "decode"+codec {
 				t.Errorf("class 4: no Go %s corruption of %s (%s)", part, codec, id)
 			}
 		}

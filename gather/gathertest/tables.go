@@ -33,7 +33,8 @@ func geometry(t gguf.Type, vocab, hidden int64) (gguf.Traits, int64, error) {
 // gather's table, or F32, F16, BF16) drawn from rng. A packed table is
 // random bytes whose scale fields (gather.CodecOf's Scales) are then set to
 // random normal values of either sign with magnitudes in [2^-10, 2^1)
-// (E8M0 exponents 112 to 130), as a real model's are: every payload (quants, high bits, sub-block scales, grid
+// (E8M0 exponents 112 to 130, UE4M3 bytes 0x01 to 0x47), as a real
+// model's are: every payload (quants, high bits, sub-block scales, grid
 // indices, signs) is random, and every decoded value is finite. WithEdges
 // adds the extreme scales. A float table is random bits, NaNs of every kind
 // included: it is only widened or rounded, never computed on, so its NaN
@@ -64,8 +65,10 @@ func RandomTable(rng *rand.Rand, t gguf.Type, vocab, hidden int64) ([]byte, erro
 				v = randomF32(rng)
 			case gather.ScaleE8M0:
 				v = uint32(112 + rng.IntN(19))
+			case gather.ScaleUE4M3:
+				v = uint32(1 + rng.IntN(0x47)) // halved values in [2^-10, 2)
 			}
-			if err := putScale(b[blk:blk+tr.BlockBytes], f, v); err != nil {
+			if err := f.Put(b[blk:blk+tr.BlockBytes], v); err != nil {
 				return nil, fmt.Errorf("gathertest: %v: %w", t, err)
 			}
 		}
@@ -93,6 +96,11 @@ var (
 	edgeF16  = []uint16{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x0200}
 	edgeF32  = []uint32{0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x00400000, 0x7f000000}
 	edgeE8M0 = []byte{0, 1, 2, 3, 126, 127, 128, 129, 253, 254, 255}
+	// UE4M3 (NVFP4): the three zero bytes 0x00, 0x7f and 0x80 (bit 7 is
+	// ignored), 0xff (240, not zero), the subnormals 0x01 and 0x07, the
+	// smallest normal 0x08, 1 (0x38), the largest 0x7e (448), and 0xfe
+	// and 0xb9 (bit 7 set).
+	edgeUE4M3 = []byte{0x00, 0x7f, 0x80, 0xff, 0x01, 0x07, 0x08, 0x38, 0x7e, 0xfe, 0xb9}
 )
 
 // edgeBlocks is how many blocks WithEdges rewrites: one per edge value.
@@ -101,7 +109,8 @@ const edgeBlocks = 11
 // WithEdges rewrites the scale fields of the first blocks of a packed
 // table of type t with the edge values, one value a block (a codec with two
 // fp16 fields gets two different ones); a float32 scale (Q8_K's d) and an
-// E8M0 exponent (MXFP4's) take their own lists. A float table, or a type
+// E8M0 exponent (MXFP4's) and a UE4M3 byte (NVFP4's, four fields a block,
+// each a different one) take their own lists. A float table, or a type
 // without a codec row, is left as it is.
 func WithEdges(t gguf.Type, table []byte) {
 	c, ok := gather.CodecOf(t)
@@ -117,33 +126,12 @@ func WithEdges(t gguf.Type, table []byte) {
 				v = edgeF32[k]
 			case gather.ScaleE8M0:
 				v = uint32(edgeE8M0[k])
+			case gather.ScaleUE4M3:
+				v = uint32(edgeUE4M3[(k+i)%edgeBlocks])
 			}
-			putScale(table[k*bb:(k+1)*bb], f, v) // RandomTable's layouts: no error here
+			f.Put(table[k*bb:(k+1)*bb], v) // the row's own layout: no error here
 		}
 	}
-}
-
-// putScale stores v (binary16 bits, float32 bits or an exponent byte, as
-// the field's encoding takes) in the scale field f of one block.
-func putScale(blk []byte, f gather.ScaleField, v uint32) error {
-	switch f.Encoding {
-	case gather.ScaleF16:
-		binary.LittleEndian.PutUint16(blk[f.Offset:], uint16(v))
-	case gather.ScaleF32:
-		binary.LittleEndian.PutUint32(blk[f.Offset:], v)
-	case gather.ScaleE8M0:
-		blk[f.Offset] = byte(v)
-	case gather.ScaleF16Nibbles:
-		// Nibble k of the value is the top nibble of word k; the low 12
-		// bits of each word are payload and stay.
-		for k := range 4 {
-			w := binary.LittleEndian.Uint16(blk[f.Offset+2*k:])
-			binary.LittleEndian.PutUint16(blk[f.Offset+2*k:], w&0x0fff|uint16(v>>(4*k)&15)<<12)
-		}
-	default:
-		return fmt.Errorf("no way to write a scale encoded as %v", f.Encoding)
-	}
-	return nil
 }
 
 // EncodeIDs writes ids as little-endian I32 (each truncated to its low 32

@@ -21,7 +21,7 @@ func scaleBits(blk []byte, f gather.ScaleField) uint32 {
 		return uint32(binary.LittleEndian.Uint16(blk[f.Offset:]))
 	case gather.ScaleF32:
 		return binary.LittleEndian.Uint32(blk[f.Offset:])
-	case gather.ScaleE8M0:
+	case gather.ScaleE8M0, gather.ScaleUE4M3:
 		return uint32(blk[f.Offset])
 	}
 	var h uint32
@@ -56,6 +56,9 @@ func TestRandomTable(t *testing.T) {
 					signs[v>>31] = true
 				case gather.ScaleE8M0:
 					exp, lo, hi = v, 112, 130
+					signs[0], signs[1] = true, true
+				case gather.ScaleUE4M3:
+					exp, lo, hi = v, 1, 0x47 // the byte: halved values in [2^-10, 2)
 					signs[0], signs[1] = true, true
 				default:
 					exp, lo, hi = v>>10&0x1f, 5, 15
@@ -135,6 +138,7 @@ func TestWithEdges(t *testing.T) {
 	edgeF16 := []uint32{0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x0200}
 	edgeF32 := []uint32{0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x00400000, 0x7f000000}
 	edgeE8M0 := []uint32{0, 1, 2, 3, 126, 127, 128, 129, 253, 254, 255}
+	edgeUE4M3 := []uint32{0x00, 0x7f, 0x80, 0xff, 0x01, 0x07, 0x08, 0x38, 0x7e, 0xfe, 0xb9}
 	for _, c := range gather.Codecs() {
 		bb := c.Traits.BlockBytes
 		tb, err := gathertest.RandomTable(rand.New(rand.NewPCG(7, 8)), c.Type, 12, int64(c.Traits.BlockElems))
@@ -151,6 +155,8 @@ func TestWithEdges(t *testing.T) {
 					want = edgeF32[k]
 				case gather.ScaleE8M0:
 					want = edgeE8M0[k]
+				case gather.ScaleUE4M3:
+					want = edgeUE4M3[(k+i)%11]
 				}
 				if got := scaleBits(tb[k*bb:], f); got != want {
 					t.Errorf("%v block %d: scale %s = %#x, want %#x", c.Type, k, f.Name, got, want)
@@ -166,7 +172,7 @@ func TestWithEdges(t *testing.T) {
 						binary.LittleEndian.PutUint16(b[k*bb+f.Offset:], 0)
 					case gather.ScaleF32:
 						binary.LittleEndian.PutUint32(b[k*bb+f.Offset:], 0)
-					case gather.ScaleE8M0:
+					case gather.ScaleE8M0, gather.ScaleUE4M3:
 						b[k*bb+f.Offset] = 0
 					default:
 						for w := range 4 {

@@ -93,6 +93,8 @@ func run(args []string, stderr io.Writer) int {
 	dir := fs.String("dir", "testdata/codebooks", "directory of the codebook text tables")
 	goOut := fs.String("go", "gather/codebooks.go", "Go file to write")
 	cOut := fs.String("header", "hipkern/codebooks.h", "C header to write")
+	table := fs.String("codecs", "gather/codec.go", "Go file holding gather's codec table")
+	codecsOut := fs.String("codecs-header", "hipkern/codecs.h", "C header of the kernel's codec list to write")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -105,7 +107,12 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	if err := writeAll([]output{{*goOut, goSrc}, {*cOut, cSrc}}); err != nil {
+	codecsSrc, err := GenerateCodecs(*table)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if err := writeAll([]output{{*goOut, goSrc}, {*cOut, cSrc}, {*codecsOut, codecsSrc}}); err != nil {
 		fmt.Fprintln(stderr, "gencodebooks:", err)
 		return 1
 	}

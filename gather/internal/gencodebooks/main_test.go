@@ -17,20 +17,27 @@ var (
 	tablesDir = filepath.Join("..", "..", "..", "testdata", "codebooks")
 	goFile    = filepath.Join("..", "..", "codebooks.go")
 	cFile     = filepath.Join("..", "..", "..", "hipkern", "codebooks.h")
+	tableFile = filepath.Join("..", "..", "codec.go")
+	codecsH   = filepath.Join("..", "..", "..", "hipkern", "codecs.h")
 )
 
 // TestCommittedOutputs requires gather/codebooks.go and hipkern/codebooks.h
 // to be exactly what the committed text tables generate, so that neither
-// output can drift from the tables or from the other.
+// output can drift from the tables or from the other, and hipkern/codecs.h
+// to be what gather's codec table generates.
 func TestCommittedOutputs(t *testing.T) {
 	goSrc, cSrc, err := Generate(tablesDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codecsSrc, err := GenerateCodecs(tableFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		path string
 		want []byte
-	}{{goFile, goSrc}, {cFile, cSrc}} {
+	}{{goFile, goSrc}, {cFile, cSrc}, {codecsH, codecsSrc}} {
 		got, err := os.ReadFile(c.path)
 		if err != nil {
 			t.Fatal(err)
@@ -265,6 +272,11 @@ func moduleLike(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	table, err := os.ReadFile(tableFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, "gather", "codec.go"), string(table))
 	t.Chdir(root)
 	return root
 }
@@ -280,6 +292,11 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantCodecs, err := GenerateCodecs(tableFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableSrc := mustRead(t, tableFile)
 	bad := copyTables(t, map[string]string{"kmask_iq2xs.txt": "1\n"})
 	root := moduleLike(t)
 	var stderr bytes.Buffer
@@ -288,21 +305,29 @@ func TestRun(t *testing.T) {
 	}
 	checkOutput(t, filepath.Join(root, "gather", "codebooks.go"), wantGo)
 	checkOutput(t, filepath.Join(root, "hipkern", "codebooks.h"), wantC)
+	checkOutput(t, filepath.Join(root, "hipkern", "codecs.h"), wantCodecs)
 
 	other := t.TempDir()
-	goOut, cOut := filepath.Join(other, "a.go"), filepath.Join(other, "b.h")
-	if code := run([]string{"-dir", filepath.Join(root, "testdata", "codebooks"), "-go", goOut, "-header", cOut}, &stderr); code != 0 {
+	goOut, cOut, hOut := filepath.Join(other, "a.go"), filepath.Join(other, "b.h"), filepath.Join(other, "c.h")
+	moved := filepath.Join(other, "table.go")
+	writeFile(t, moved, string(tableSrc))
+	if code := run([]string{"-dir", filepath.Join(root, "testdata", "codebooks"), "-go", goOut, "-header", cOut,
+		"-codecs", moved, "-codecs-header", hOut}, &stderr); code != 0 {
 		t.Fatalf("run with flags = %d, stderr %q", code, stderr.String())
 	}
 	checkOutput(t, goOut, wantGo)
 	checkOutput(t, cOut, wantC)
-	if entries, _ := os.ReadDir(other); len(entries) != 2 {
-		t.Errorf("%s holds %d files after a run, want the 2 outputs", other, len(entries))
+	checkOutput(t, hOut, wantCodecs)
+	if entries, _ := os.ReadDir(other); len(entries) != 4 {
+		t.Errorf("%s holds %d files after a run, want the table and the 3 outputs", other, len(entries))
 	}
 
 	// Failures: the outputs in other stay as they are.
 	writeFile(t, goOut, "old go")
 	writeFile(t, cOut, "old c")
+	writeFile(t, hOut, "old h")
+	badTable := filepath.Join(other, "bad.go")
+	writeFile(t, badTable, "package gather\n\nvar codecTable = []Codec{\n\tcodecRow(gguf.TypeQ4_2, admittedCodec, nil),\n}\n")
 	if err := os.Mkdir(filepath.Join(other, "dir.h"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -321,6 +346,12 @@ func TestRun(t *testing.T) {
 			"gencodebooks: writing " + filepath.Join(missing, "x.h") + ": open " + filepath.Join(missing, ".x.h.new") + ": no such file or directory\n"},
 		{[]string{"-go", filepath.Join(missing, "x.go"), "-header", cOut}, 1,
 			"gencodebooks: writing " + filepath.Join(missing, "x.go") + ": open " + filepath.Join(missing, ".x.go.new") + ": no such file or directory\n"},
+		{[]string{"-go", goOut, "-header", cOut, "-codecs-header", filepath.Join(missing, "c.h")}, 1,
+			"gencodebooks: writing " + filepath.Join(missing, "c.h") + ": open " + filepath.Join(missing, ".c.h.new") + ": no such file or directory\n"},
+		{[]string{"-go", goOut, "-header", cOut, "-codecs", filepath.Join(missing, "t.go"), "-codecs-header", hOut}, 1,
+			"gencodebooks: open " + filepath.Join(missing, "t.go") + ": no such file or directory\n"},
+		{[]string{"-go", goOut, "-header", cOut, "-codecs", badTable, "-codecs-header", hOut}, 1,
+			"gencodebooks: " + badTable + ":4: gguf has no type named Q4_2\n"},
 	} {
 		stderr.Reset()
 		code := run(c.args, &stderr)
@@ -329,12 +360,13 @@ func TestRun(t *testing.T) {
 		}
 		checkOutput(t, goOut, []byte("old go"))
 		checkOutput(t, cOut, []byte("old c"))
+		checkOutput(t, hOut, []byte("old h"))
 	}
 	// A destination that cannot be replaced (a directory) fails the rename;
 	// no temporary file stays.
 	stderr.Reset()
 	dirH := filepath.Join(other, "dir.h")
-	if code := run([]string{"-go", goOut, "-header", dirH}, &stderr); code != 1 || !strings.HasPrefix(stderr.String(), "gencodebooks: writing "+dirH+": rename ") {
+	if code := run([]string{"-go", goOut, "-header", dirH, "-codecs-header", hOut}, &stderr); code != 1 || !strings.HasPrefix(stderr.String(), "gencodebooks: writing "+dirH+": rename ") {
 		t.Errorf("run onto a directory = %d, stderr %q", code, stderr.String())
 	}
 	for _, e := range mustReadDir(t, other) {
@@ -355,6 +387,16 @@ func checkOutput(t *testing.T, path string, want []byte) {
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("%s: mode %v, %v; want 0644", path, fi.Mode().Perm(), err)
 	}
+}
+
+// mustRead returns the bytes of path.
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // fileSum is the sha256 of a file's bytes, in hex.
@@ -387,6 +429,10 @@ func TestMainCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantCodecs, err := GenerateCodecs(tableFile)
+	if err != nil {
+		t.Fatal(err)
+	}
 	root := moduleLike(t)
 	savedArgs, savedExit := os.Args, exit
 	t.Cleanup(func() { os.Args, exit = savedArgs, savedExit })
@@ -397,7 +443,7 @@ func TestMainCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("main exited with %d, want 0", status)
 	}
-	for path, want := range map[string][]byte{"gather/codebooks.go": wantGo, "hipkern/codebooks.h": wantC} {
+	for path, want := range map[string][]byte{"gather/codebooks.go": wantGo, "hipkern/codebooks.h": wantC, "hipkern/codecs.h": wantCodecs} {
 		if got, err := os.ReadFile(filepath.Join(root, path)); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("main wrote something other than the generated %s (%v)", path, err)
 		}
