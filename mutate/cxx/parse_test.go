@@ -177,8 +177,13 @@ func tokenTexts(toks []Token) string {
 func kernelFiles(t testing.TB) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
-	for _, n := range []string{"gather.hip", "decoders.h", "compat.h", "codebooks.h"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "hipkern", n))
+	headers, err := filepath.Glob(filepath.Join("..", "..", "hipkern", "*.h"))
+	if err != nil || len(headers) == 0 {
+		t.Fatalf("the kernel's headers: %v (%d found)", err, len(headers))
+	}
+	for _, p := range append(headers, filepath.Join("..", "..", "hipkern", "gather.hip")) {
+		n := filepath.Base(p)
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,8 @@ type Scope struct {
 //     Go, assembly, C and headers, HIP/CUDA, build scripts);
 //   - everything those tests import within the module, transitively:
 //     those packages' source files without their tests (which no run of
-//     this scope executes);
+//     this scope executes), the tool's own packages left out unless the
+//     run mutates them (a catalog's tests may use the tool's loader);
 //   - the catalog package and its imports within the module, without
 //     tests and without the tool's own packages;
 //   - every file under a testdata directory of any of those packages'
@@ -61,7 +62,7 @@ func JudgedFiles(prog *load.Program, s Scope) ([]string, error) {
 		roots = append(roots, p)
 		roots = append(roots, prog.TestImports(p)...)
 	}
-	built := closure(prog, roots, "")
+	built := closure(prog, roots, toolUnlessMutated(s))
 	if s.Catalog != "" {
 		for p := range closure(prog, []string{s.Catalog}, s.Tool) {
 			built[p] = true
@@ -96,6 +97,22 @@ func JudgedFiles(prog *load.Program, s Scope) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// toolUnlessMutated is the tool's import path, whose packages a judged
+// test may import (a catalog's tests load packages with the tool's
+// loader) without the run judging them, or "" when the run mutates the
+// tool itself.
+func toolUnlessMutated(s Scope) string {
+	if s.Tool == "" {
+		return ""
+	}
+	for _, p := range s.Mutated {
+		if p == s.Tool || strings.HasPrefix(p, s.Tool+"/") {
+			return ""
+		}
+	}
+	return s.Tool
 }
 
 // closure is roots and every module package they import, transitively,
