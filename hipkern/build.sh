@@ -88,7 +88,12 @@ nvcc)
 	echo "hipkern: built with nvcc for $arch: $out"
 	;;
 emulate)
+	# -fsanitize=bounds with traps: an index past a local array of a
+	# decoder or store (their chunk arrays are passed as float (&)[N]) stops
+	# the process, as an out-of-bounds write would corrupt a GPU thread's
+	# registers; no sanitizer runtime is needed in the dlopened library.
 	c++ -x c++ -std=c++14 -DGM_HOST_EMULATION -O2 -ffp-contract=off -fPIC -shared \
+		-fsanitize=bounds -fsanitize-undefined-trap-on-error \
 		-Wall -Wno-unknown-pragmas -o "$out" "$src/gather.hip"
 	echo "hipkern: built with c++ as a host emulation (no GPU): $out"
 	;;

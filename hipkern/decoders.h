@@ -39,13 +39,19 @@ static inline uint32_t gm_bits_of_f32(float f) {
   memcpy(&u, &f, 4);
   return u;
 }
-// Aligned loads (the caller guarantees the alignment).
+// Aligned loads (the caller guarantees the alignment). A GPU stops a
+// kernel that loads a word from a misaligned address; the emulation stops
+// the process there (a trap), so that a launcher or reader that takes the
+// aligned path where it must not fails on the host as it would on a GPU
+// rather than reading the right bytes by x86's unaligned loads.
 static inline uint32_t gm_load32(const uint8_t* p) {
+  if ((uintptr_t)p & 3) __builtin_trap();
   uint32_t u;
   memcpy(&u, p, 4);
   return u;
 }
 static inline uint64_t gm_load64(const uint8_t* p) {
+  if ((uintptr_t)p & 7) __builtin_trap();
   uint64_t u;
   memcpy(&u, p, 8);
   return u;
@@ -201,7 +207,7 @@ GM_DEV uint32_t gm_bf16(float f) {
 #define GM_BF16_NAN_CHECK 0
 #endif
 template <int N, bool CHECK>
-GM_DEV void gm_pack_bf16(const float* y, uint32_t* w) {
+GM_DEV void gm_pack_bf16(const float (&y)[N], uint32_t (&w)[N / 2]) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   bool nan = false;
 #pragma unroll
@@ -253,7 +259,7 @@ GM_DEV float gm_bytef(uint64_t v, int k, int bias) {
 // Q4_0 (18 B): d f16 @0, qs[16] @2. y = (nibble - 8) * d.
 struct CodecQ4_0 : GmGeomQ4_0 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint64_t q = gm_take<N>(b, 2 + (e0 & 15)) >> ((e0 >> 2) & 4) & GM_NIB;
 #pragma unroll
@@ -265,7 +271,7 @@ struct CodecQ4_0 : GmGeomQ4_0 {
 // fifth bit. y = ((nibble | bit << 4) - 16) * d.
 struct CodecQ5_0 : GmGeomQ5_0 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint32_t qh = b.u32(2) >> e0;
     uint64_t q = gm_take<N>(b, 6 + (e0 & 15)) >> ((e0 >> 2) & 4) & GM_NIB;
@@ -279,7 +285,7 @@ struct CodecQ5_0 : GmGeomQ5_0 {
 // Q8_0 (34 B): d f16 @0, qs[32] int8 @2. y = qs * d.
 struct CodecQ8_0 : GmGeomQ8_0 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint64_t qs = gm_take<N>(b, 2 + e0) ^ GM_TOP;  // int8 v as v + 128
 #pragma unroll
@@ -290,7 +296,7 @@ struct CodecQ8_0 : GmGeomQ8_0 {
 // IQ4_NL (18 B): d f16 @0, qs[16] @2. y = d * kvalues_iq4nl[nibble].
 struct CodecIQ4_NL : GmGeomIQ4_NL {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint64_t qs = gm_take<N>(b, 2 + (e0 & 15));
     const int shift = (e0 >> 2) & 4;
@@ -307,7 +313,7 @@ struct CodecIQ4_NL : GmGeomIQ4_NL {
 // y = kvalues_mxfp4[nibble] * s.
 struct CodecMXFP4 : GmGeomMXFP4 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const uint32_t e = b.u8(0);
     const float s = gm_f32_from_bits(e < 2 ? 0x00200000u << e : (e - 1) << 23);
     const uint64_t qs = gm_take<N>(b, 1 + (e0 & 15));
@@ -336,7 +342,7 @@ GM_DEV float gm_ue4m3_half(uint32_t x) {
 // high nibbles 8-15. y = kvalues_mxfp4[nibble] * u(d[s]).
 struct CodecNVFP4 : GmGeomNVFP4 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const int s = e0 >> 4, r = e0 & 15;
     const float d = gm_ue4m3_half(b.u8(s));
     const uint64_t qs = gm_take<N>(b, 4 + 8 * s + (r & 7));
@@ -353,7 +359,7 @@ struct CodecNVFP4 : GmGeomNVFP4 {
 // (LSB first) set gives d, clear gives -d.
 struct CodecQ1_0 : GmGeomQ1_0 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint32_t bits = b.u8(2 + (e0 >> 3)) >> (e0 & 7);
 #pragma unroll
@@ -365,7 +371,7 @@ struct CodecQ1_0 : GmGeomQ1_0 {
 // code (qs[e/4] >> 2(e%4)) & 3, LSB first; y = (code - 1) * d.
 struct CodecQ2_0 : GmGeomQ2_0 {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const uint32_t codes = (N == 8 ? b.u16(2 + (e0 >> 2)) : b.u8(2 + (e0 >> 2)));
 #pragma unroll
@@ -382,7 +388,7 @@ struct CodecQ2_0 : GmGeomQ2_0 {
 // y = (d * (sc & 15)) * q - (dmin * (sc >> 4)), sc = scales[e/16].
 struct CodecQ2_K : GmGeomQ2_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const uint32_t dd = b.u32(80);
     const float d = gm_scale(dd & 0xffff);
     const float dmin = gm_scale(dd >> 16);
@@ -403,7 +409,7 @@ struct CodecQ2_K : GmGeomQ2_K {
 // y = (d * s) * q.
 struct CodecQ3_K : GmGeomQ3_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(108));
     const int g = e0 >> 5, r = e0 & 31, j = e0 >> 4;
     const uint32_t low4 = (b.u8(96 + (j & 7)) >> (4 * (j >> 3))) & 15u;
@@ -437,7 +443,7 @@ GM_DEV void gm_scale_min_k4(const R& b, int j, uint32_t* sc, uint32_t* m) {
 // y = (d * sc) * q - (dmin * m).
 struct CodecQ4_K : GmGeomQ4_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const uint32_t dd = b.u32(0);
     const float d = gm_scale(dd & 0xffff);
     const float dmin = gm_scale(dd >> 16);
@@ -456,7 +462,7 @@ struct CodecQ4_K : GmGeomQ4_K {
 // As Q4_K, plus a fifth bit: bit g of qh[r]. q = nibble + 16 * bit.
 struct CodecQ5_K : GmGeomQ5_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const uint32_t dd = b.u32(0);
     const float d = gm_scale(dd & 0xffff);
     const float dmin = gm_scale(dd >> 16);
@@ -478,7 +484,7 @@ struct CodecQ5_K : GmGeomQ5_K {
 // y = (d * scales[e/16]) * q, the scale a signed int8.
 struct CodecQ6_K : GmGeomQ6_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(208));
     const int g = e0 >> 5, r = e0 & 31;
     const int h = g >> 2, kk = g & 3;
@@ -495,7 +501,7 @@ struct CodecQ6_K : GmGeomQ6_K {
 // y = d * qs.
 struct CodecQ8_K : GmGeomQ8_K {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_f32_from_bits(b.u32(0));
     const uint64_t qs = gm_take<N>(b, 4 + e0) ^ GM_TOP;  // int8 v as v + 128
 #pragma unroll
@@ -513,7 +519,7 @@ struct CodecQ8_K : GmGeomQ8_K {
 // db = (d * (0.5 + s)) * 0.25.
 struct CodecIQ2_XXS : GmGeomIQ2_XXS {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t w = b.u32(6 + 8 * g);
@@ -530,7 +536,7 @@ struct CodecIQ2_XXS : GmGeomIQ2_XXS {
 // serves sub-groups 0-1, the high nibble 2-3.
 struct CodecIQ2_XS : GmGeomIQ2_XS {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t s = (b.u8(66 + g) >> (4 * (l >> 1))) & 15;
@@ -548,7 +554,7 @@ struct CodecIQ2_XS : GmGeomIQ2_XS {
 // qs[4g+l] | ((qh[g] >> 2l) & 3) << 8. Scales as IQ2_XS.
 struct CodecIQ2_S : GmGeomIQ2_S {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t s = (b.u8(74 + g) >> (4 * (l >> 1))) & 15;
@@ -567,7 +573,7 @@ struct CodecIQ2_S : GmGeomIQ2_S {
 // at >> 28. db = (d * (0.5 + s)) * 0.5.
 struct CodecIQ3_XXS : GmGeomIQ3_XXS {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t w = b.u32(66 + 4 * g);
@@ -586,7 +592,7 @@ struct CodecIQ3_XXS : GmGeomIQ3_XXS {
 // of group g: index qs[8g+t] | bit t of qh[g] << 8 into iq3s_grid.
 struct CodecIQ3_S : GmGeomIQ3_S {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t s = (b.u8(106 + (g >> 1)) >> (4 * (g & 1))) & 15;
@@ -611,7 +617,7 @@ struct CodecIQ3_S : GmGeomIQ3_S {
 // y = dl * (grid + delta).
 struct CodecIQ1_S : GmGeomIQ1_S {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t h = b.u16(34 + 2 * g);
@@ -628,7 +634,7 @@ struct CodecIQ1_S : GmGeomIQ1_S {
 // bit 3 the delta sign. 8-bit indices into iq1_xxxs_grid.
 struct CodecIQ1_XXXS : GmGeomIQ1_XXXS {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const float d = gm_scale(b.u16(0));
     const int g = e0 >> 5, l = (e0 >> 3) & 3, j0 = e0 & 7;
     const uint32_t n = (b.u8(34 + (g >> 1)) >> (4 * (g & 1))) & 15;
@@ -645,7 +651,7 @@ struct CodecIQ1_XXXS : GmGeomIQ1_XXXS {
 // dl = d * (ls - 32); qs[16g ..] split like Q4_0; y = dl * kvalues_iq4nl.
 struct CodecIQ4_XS : GmGeomIQ4_XS {
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, int e0, float* y) {
+  static GM_DEV void chunk(const R& b, int e0, float (&y)[N]) {
     const uint32_t dh = b.u32(0);
     const float d = gm_scale(dh & 0xffff);
     const int g = e0 >> 5, r = e0 & 31;
@@ -681,7 +687,7 @@ struct GmFloat {
   }
   // chunk widens the N elements from the one that b points at.
   template <int N, class R>
-  static GM_DEV void chunk(const R& b, float* y) {
+  static GM_DEV void chunk(const R& b, float (&y)[N]) {
 #pragma unroll
     for (int i = 0; i < N * size / 8; ++i) {
       const uint64_t v = b.u64(8 * i);

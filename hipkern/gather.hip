@@ -103,7 +103,7 @@ struct alignas(16) gm_vec4 {
 // or bf16 (CHECK: see gm_pack_bf16): one 16-byte store when vec, else one
 // store per value (an output that is not 16-byte aligned).
 template <int N, bool BF16, bool CHECK>
-GM_DEV void gm_store(uint8_t* dst, const float* y, bool vec) {
+GM_DEV void gm_store(uint8_t* dst, const float (&y)[N], bool vec) {
   if (BF16) {
     uint32_t w[N / 2];
     gm_pack_bf16<N, CHECK>(y, w);
@@ -153,7 +153,7 @@ template <class C, bool BF16, class R>
 struct gm_quant_chunk {
   static const int N = BF16 ? 8 : 4, elems = C::elems, bytes = C::bytes;
   static const bool whole = true, bf16 = BF16;
-  static GM_DEV void decode(const uint8_t* src, int e0, float* y) { C::template chunk<N>(R{src}, e0, y); }
+  static GM_DEV void decode(const uint8_t* src, int e0, float (&y)[N]) { C::template chunk<N>(R{src}, e0, y); }
   static GM_DEV void run(const uint8_t* src, int e0, uint8_t* dst, int64_t, bool vec) {
     float y[N];
     decode(src, e0, y);
@@ -170,7 +170,7 @@ struct gm_float_chunk {
   static const int N = BF16 ? 8 : 4, elems = 1, bytes = GmFloat<T>::size;
   static const bool whole = false, bf16 = BF16;
   typedef GmFloat<T> F;
-  static GM_DEV void decode(const uint8_t*, int, float*) {}
+  static GM_DEV void decode(const uint8_t*, int, float (&)[N]) {}
   static GM_DEV void run(const uint8_t* src, int, uint8_t* dst, int64_t left, bool vec) {
     if (left < N) {
       for (int64_t i = 0; i < left; ++i) {

@@ -454,7 +454,8 @@ func badIDCases() []badIDCase {
 }
 
 // CheckBadIDs checks every bad id, at its position, in both id types where
-// it fits, into both out types, on two table types of the tier: the error
+// it fits, into both out types, on two table types of the tier (a float
+// tier's also at a width of 3 values, whose row one lane serves): the error
 // is gather.IDError's for the first bad position (a *gather.IDRangeError,
 // not a decline); out holds what Subject.PartialRows allows; and the same
 // request with the bad ids made good succeeds at once with the right rows.
@@ -466,9 +467,21 @@ func CheckBadIDs(s Subject) error {
 			gather.OpEmbeddingFloat: {gguf.TypeF16, gguf.TypeBF16},
 		}
 		rng := rand.New(rand.NewPCG(3, 3))
+		type badTable struct {
+			t      gguf.Type
+			hidden int64
+		}
+		var tables []badTable
 		for _, tt := range tierTables[s.Op] {
 			tr, _ := gguf.FindGgmlTraits(tt)
-			hidden := int64(max(32, tr.BlockElems))
+			tables = append(tables, badTable{tt, int64(max(32, tr.BlockElems))})
+			if tr.BlockElems == 1 {
+				// a row of 3 values: one chunk, served by one lane
+				tables = append(tables, badTable{tt, 3})
+			}
+		}
+		for _, bt := range tables {
+			tt, hidden := bt.t, bt.hidden
 			table, err := RandomTable(rng, tt, vocab, hidden)
 			if err != nil {
 				r.errorf("%v", err)
@@ -485,7 +498,7 @@ func CheckBadIDs(s Subject) error {
 					outTypes = outTypes[:1]
 				}
 				for _, outType := range outTypes {
-					what := fmt.Sprintf("%v table, %s, %v out", tt, c.name, outType)
+					what := fmt.Sprintf("%v table of width %d, %s, %v out", tt, hidden, c.name, outType)
 					if !badIDRun(s, r, what, tp.t, table, c, outType, rng) {
 						return
 					}

@@ -103,6 +103,18 @@ var (
 	edgeUE4M3 = []byte{0x00, 0x7f, 0x80, 0xff, 0x01, 0x07, 0x08, 0x38, 0x7e, 0xfe, 0xb9}
 )
 
+// The edge values WithEdges writes at the start of a float table: NaNs
+// whose payload lies only in the bits a bf16 rounding drops (0x7f800001:
+// a rounding that missed the NaN would carry it to Inf), signalling NaNs
+// of both signs (a BF16 row to bf16 copies them, every other path quiets
+// them), the quiet NaN with the largest payload, ±Inf, the largest finite
+// value (rounds to Inf in bf16) and the smallest subnormal.
+var (
+	edgeFloatF32  = []uint32{0x7f800001, 0xff800001, 0x7f80ffff, 0x7fbfffff, 0x7fffffff, 0x7f800000, 0xff800000, 0x7f7fffff, 0x00000001}
+	edgeFloatF16  = []uint16{0x7c01, 0xfc01, 0x7dff, 0x7e00, 0x7fff, 0x7c00, 0xfc00, 0x7bff, 0x0001}
+	edgeFloatBF16 = []uint16{0x7f81, 0xff81, 0x7fbf, 0x7fc0, 0x7fff, 0x7f80, 0xff80, 0x7f7f, 0x0001}
+)
+
 // edgeBlocks is how many blocks WithEdges rewrites: one per edge value.
 const edgeBlocks = 11
 
@@ -110,9 +122,31 @@ const edgeBlocks = 11
 // table of type t with the edge values, one value a block (a codec with two
 // fp16 fields gets two different ones); a float32 scale (Q8_K's d) and an
 // E8M0 exponent (MXFP4's) and a UE4M3 byte (NVFP4's, four fields a block,
-// each a different one) take their own lists. A float table, or a type
-// without a codec row, is left as it is.
+// each a different one) take their own lists. A float table (F32, F16,
+// BF16) starts with the float edge values (NaN payloads, infinities, the
+// largest and smallest values), as many as it holds; a type that is
+// neither is left as it is.
 func WithEdges(t gguf.Type, table []byte) {
+	switch t {
+	case gguf.TypeF32:
+		for i, v := range edgeFloatF32 {
+			if 4*i+4 <= len(table) {
+				binary.LittleEndian.PutUint32(table[4*i:], v)
+			}
+		}
+		return
+	case gguf.TypeF16, gguf.TypeBF16:
+		vs := edgeFloatF16
+		if t == gguf.TypeBF16 {
+			vs = edgeFloatBF16
+		}
+		for i, v := range vs {
+			if 2*i+2 <= len(table) {
+				binary.LittleEndian.PutUint16(table[2*i:], v)
+			}
+		}
+		return
+	}
 	c, ok := gather.CodecOf(t)
 	if !ok {
 		return

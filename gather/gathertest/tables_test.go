@@ -194,11 +194,33 @@ func TestWithEdges(t *testing.T) {
 	if binary.LittleEndian.Uint16(short[34:]) != 0x8000 {
 		t.Errorf("the second of two blocks: scale %#x, want 0x8000", binary.LittleEndian.Uint16(short[34:]))
 	}
-	for _, tt := range []gguf.Type{gguf.TypeF16, gguf.TypeI32, gguf.Type(99)} {
+	for _, tt := range []gguf.Type{gguf.TypeI32, gguf.Type(99)} {
 		b := bytes.Repeat([]byte{0x7e}, 64)
 		gathertest.WithEdges(tt, b)
 		if !bytes.Equal(b, bytes.Repeat([]byte{0x7e}, 64)) {
 			t.Errorf("WithEdges changed a %v table", tt)
+		}
+	}
+	// Float tables start with their edge values; the rest is kept, and a
+	// table shorter than the list takes what fits.
+	for _, c := range []struct {
+		t     gguf.Type
+		first []byte // the first edges, little-endian
+		n     int    // bytes of edges
+	}{
+		{gguf.TypeF32, []byte{0x01, 0x00, 0x80, 0x7f, 0x01, 0x00, 0x80, 0xff}, 36},
+		{gguf.TypeF16, []byte{0x01, 0x7c, 0x01, 0xfc}, 18},
+		{gguf.TypeBF16, []byte{0x81, 0x7f, 0x81, 0xff}, 18},
+	} {
+		b := bytes.Repeat([]byte{0x7e}, 64)
+		gathertest.WithEdges(c.t, b)
+		if !bytes.HasPrefix(b, c.first) || !bytes.Equal(b[c.n:], bytes.Repeat([]byte{0x7e}, 64-c.n)) || bytes.Equal(b[c.n-4:c.n], []byte{0x7e, 0x7e, 0x7e, 0x7e}) {
+			t.Errorf("WithEdges on a %v table: % x", c.t, b)
+		}
+		short := bytes.Repeat([]byte{0x7e}, 3)
+		gathertest.WithEdges(c.t, short)
+		if c.t != gguf.TypeF32 && !bytes.Equal(short[:2], c.first[:2]) || c.t == gguf.TypeF32 && !bytes.Equal(short, []byte{0x7e, 0x7e, 0x7e}) || short[2] != 0x7e {
+			t.Errorf("WithEdges on 3 bytes of a %v table: % x", c.t, short)
 		}
 	}
 }
