@@ -40,7 +40,12 @@ type Entry struct {
 // Package and Reason matches anything when empty.
 type Equivalent struct {
 	Package, Func, Operator, Original, Replacement string
-	Reason                                         string // required
+	// Line, when set, must occur in the source line the mutant starts on
+	// (as written, spaces included): it tells apart two mutants a function
+	// holds with the same original and replacement, e.g. the 15 of a mask
+	// of an element offset from the 15 of a nibble mask.
+	Line   string
+	Reason string // required
 }
 
 // Kernel is the recipe for rebuilding and testing a non-Go library.

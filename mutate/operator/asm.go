@@ -100,7 +100,7 @@ func GenerateAsm(prog *load.Program, cfg AsmConfig) ([]mutant.Mutant, error) {
 					m.Func = "DATA " + strings.TrimSpace(ins.Operands[0].Text)
 				}
 				m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, am.Replacement)
-				if reason, ok := matchEquivalent(cfg.Equivalents, m); ok {
+				if reason, ok := matchEquivalent(cfg.Equivalents, m, file.Src, am.Start); ok {
 					m.Decide(mutant.Equivalent, reason)
 				}
 				out = append(out, m)

@@ -219,7 +219,9 @@
 // above, marks that line's generic mutants equivalent;
 // //gathermut:equivalent(boundary,negate) <reason> limits it to those
 // operators. Catalog Equivalents (Package required; Func, Operator,
-// Original, Replacement match anything when empty) do the same. Either
+// Original, Replacement match anything when empty; Line, when set, must
+// occur in the mutant's source line) do the same, for Go, assembly and
+// kernel mutants alike. Either
 // makes the mutant Ignored with its reason. A suppression without a reason,
 // or naming an unknown operator, is an error.
 //

@@ -83,7 +83,7 @@ func Generate(prog *load.Program, cfg Config) ([]mutant.Mutant, error) {
 			for _, c := range cs {
 				if reason, ok := sup.match(c.m); ok {
 					c.m.Decide(mutant.Equivalent, reason)
-				} else if reason, ok := matchEquivalent(cfg.Equivalents, c.m); ok {
+				} else if reason, ok := matchEquivalent(cfg.Equivalents, c.m, fm.file.Src, c.m.Edit.Start); ok {
 					c.m.Decide(mutant.Equivalent, reason)
 				}
 			}
@@ -508,9 +508,12 @@ func checkEquivalent(eq catalog.Equivalent) error {
 	return nil
 }
 
-func matchEquivalent(eqs []catalog.Equivalent, m mutant.Mutant) (string, bool) {
+// matchEquivalent returns the reason of the first of eqs that matches m,
+// whose mutation starts at byte offset start of src.
+func matchEquivalent(eqs []catalog.Equivalent, m mutant.Mutant, src []byte, start int) (string, bool) {
 	for _, eq := range eqs {
 		if eq.Package == m.Package &&
+			(eq.Line == "" || strings.Contains(lineAt(src, start), eq.Line)) &&
 			(eq.Func == "" || eq.Func == m.Func) &&
 			(eq.Operator == "" || namesOperator(eq.Operator, m.Operator)) &&
 			(eq.Original == "" || eq.Original == m.Original) &&
@@ -528,4 +531,18 @@ func packageSyntax(pkg *load.Package) []*ast.File {
 		out[i] = f.Syntax
 	}
 	return out
+}
+
+// lineAt is the line of src that holds byte offset off, without its
+// newline ("" when off is outside src).
+func lineAt(src []byte, off int) string {
+	if off < 0 || off > len(src) {
+		return ""
+	}
+	start := bytes.LastIndexByte(src[:off], '\n') + 1
+	end := bytes.IndexByte(src[off:], '\n')
+	if end < 0 {
+		return string(src[start:])
+	}
+	return string(src[start : off+end])
 }

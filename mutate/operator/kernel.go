@@ -123,7 +123,7 @@ func GenerateKernel(root string, k *catalog.Kernel, ops []string, keep func(rel 
 			Compiled:    Compiled(units, cm.File, edit.Start, edit.End),
 		}
 		m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, cm.Site.Text)
-		if reason, ok := matchEquivalent(eqs, m); ok {
+		if reason, ok := matchEquivalent(eqs, m, src, edit.Start); ok {
 			m.Decide(mutant.Equivalent, reason)
 		}
 		out = append(out, m)
