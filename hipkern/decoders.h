@@ -135,6 +135,13 @@ struct gm_words_reader {
 // the L2 cache (NVIDIA GPUs; a hint that never faults and returns nothing).
 #if defined(__CUDA_ARCH__)
 GM_DEV void gm_prefetch_l2(const uint8_t* p) { asm volatile("prefetch.global.L2 [%0];" : : "l"(p)); }
+#elif defined(GM_HOST_EMULATION)
+// The emulation counts the hints in a volatile, so that a prefetch loop
+// stays a loop with an effect: one that would never end on a GPU never
+// ends here either, instead of being removed by the optimizer as a loop
+// without effects.
+static volatile uint64_t gm_emu_prefetches = 0;
+GM_DEV void gm_prefetch_l2(const uint8_t*) { gm_emu_prefetches = gm_emu_prefetches + 1; }
 #else
 GM_DEV void gm_prefetch_l2(const uint8_t*) {}
 #endif

@@ -576,11 +576,13 @@ func badIDRun(s Subject, r *report, what string, table *gather.Tensor, tableByte
 
 // gatherWidths are the row widths the gathers use for a block of be
 // elements: 1, 3 and 5 blocks, 256 and 1024 elements, and for a float
-// table 33 (a width that is no multiple of a vector).
+// table 33 (a width that is no multiple of a vector) and 4100 (an F32 row
+// of 16,400 bytes, more than a GPU's 128 lanes cover with one 128-byte
+// line each).
 func gatherWidths(be int) []int64 {
 	ws := []int64{int64(be), 3 * int64(be), 5 * int64(be), 256, 1024}
 	if be == 1 {
-		ws = append(ws, 33)
+		ws = append(ws, 33, 4100)
 	}
 	slices.Sort(ws)
 	return slices.Compact(ws)
