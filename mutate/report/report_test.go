@@ -301,3 +301,27 @@ func TestStatusReasonNamesTheFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanAtBoundary: a known directory is replaced only where it is a
+// whole path or the start of one, never inside a longer name.
+func TestCleanAtBoundary(t *testing.T) {
+	p := Paths{Root: "/home/u/src/app", Temp: "/tmp/gathermut-7", TempDir: "/tmp", Home: "/home/u", GoRoot: "/usr/lib/go"}
+	for _, c := range []struct{ in, want string }{
+		{"/home/u/src/app-inc.cache", "~/src/app-inc.cache"},
+		{"--incremental=/home/u/src/app-inc.cache", "--incremental=~/src/app-inc.cache"},
+		{"/home/u/src/application/x.go", "~/src/application/x.go"},
+		{"/home/u/src/app/p/p.go:3:9: bad", "p/p.go:3:9: bad"},
+		{"cd /home/u/src/app && go test", "cd . && go test"},
+		{"(/home/u/src/app)", "(.)"},
+		{"/home/u/src/app", "."},
+		{"/x/home/u/src/app/p.go", "/x/home/u/src/app/p.go"},
+		{"/tmp/gathermut-7/mutant-1/p.test /tmp/gathermut-77/x /tmp/y", "$TMP/mutant-1/p.test $TMPDIR/gathermut-77/x $TMPDIR/y"},
+		{"/usr/lib/golang/bin /usr/lib/go/bin/go", "/usr/lib/golang/bin $GOROOT/bin/go"},
+		{"/home/user2/x /home/u", "/home/user2/x ~"},
+		{"", ""},
+	} {
+		if got := p.Clean(c.in); got != c.want {
+			t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
