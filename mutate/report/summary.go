@@ -22,18 +22,22 @@ import (
 // them without a build), not verdicts reused from the incremental cache.
 // Tested over the mutant phase's time is the rate a report gives.
 type Summary struct {
-	Total           int                   `json:"total"`  // every mutant of the run
-	Judged          int                   `json:"judged"` // with a verdict: Total less Interrupted
-	Interrupted     int                   `json:"interrupted,omitempty"`
-	Counts          map[mutant.Status]int `json:"counts"` // judged mutants by verdict
-	Reused          int                   `json:"reused,omitempty"`
-	Tested          int                   `json:"tested"`
-	CatalogTotal    int                   `json:"catalogTotal"`
-	CatalogJudged   int                   `json:"catalogJudged"`             // catalog mutants with a verdict other than not run
-	CatalogFailures []string              `json:"catalogFailures,omitempty"` // ids
-	Unexpected      []string              `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
-	Score           float64               `json:"score"`                     // percent
-	Scored          int                   `json:"scored"`                    // killed + timed out + survived: the score's denominator
+	Total       int                   `json:"total"`  // every mutant of the run
+	Judged      int                   `json:"judged"` // with a verdict: Total less Interrupted
+	Interrupted int                   `json:"interrupted,omitempty"`
+	Counts      map[mutant.Status]int `json:"counts"` // judged mutants by verdict
+	// NotCovered counts the survivors no test executes (Why NotCovered):
+	// they are in Counts[survived], the verdict, but every report shows
+	// them apart (Survivors: the others, which the tests ran and missed).
+	NotCovered      int      `json:"notCovered,omitempty"`
+	Reused          int      `json:"reused,omitempty"`
+	Tested          int      `json:"tested"`
+	CatalogTotal    int      `json:"catalogTotal"`
+	CatalogJudged   int      `json:"catalogJudged"`             // catalog mutants with a verdict other than not run
+	CatalogFailures []string `json:"catalogFailures,omitempty"` // ids
+	Unexpected      []string `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
+	Score           float64  `json:"score"`                     // percent
+	Scored          int      `json:"scored"`                    // killed + timed out + survived: the score's denominator
 }
 
 // Summarize counts outcomes. The score is (killed + timed out) / (killed +
@@ -53,6 +57,9 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 		}
 		s.Judged++
 		s.Counts[r.Status]++
+		if r.Status == mutant.Survived && r.Why == NotCovered {
+			s.NotCovered++
+		}
 		if r.Reused {
 			s.Reused++
 		} else if Tested(o) {
@@ -79,6 +86,37 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 		s.Score = 100 * float64(detected) / float64(s.Scored)
 	}
 	return s
+}
+
+// Survivors counts the survivors the tests ran and missed: the
+// survived verdicts less those no test covers (NotCovered).
+func (s Summary) Survivors() int { return s.Counts[mutant.Survived] - s.NotCovered }
+
+// SurvivedText says how many mutants survived, the ones no test covers
+// apart: "3 mutants survived", "2 mutants survived, 1 not covered by any
+// test", "1 mutant not covered by any test".
+func SurvivedText(s Summary) string {
+	var parts []string
+	if n := s.Survivors(); n > 0 || s.NotCovered == 0 {
+		parts = append(parts, plural(n, "mutant", "mutants")+" survived")
+	}
+	if s.NotCovered > 0 {
+		nc := plural(s.NotCovered, "mutant", "mutants") + " " + NotCovered
+		if len(parts) > 0 {
+			nc = fmt.Sprintf("%d %s", s.NotCovered, NotCovered)
+		}
+		parts = append(parts, nc)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CountsText is the counts part of the summary line a run prints:
+// "40 killed, 2 survived, 1 not covered, 0 timed out, 3 unviable, 0 not
+// run, 0 errors, 1 ignored".
+func CountsText(s Summary) string {
+	return fmt.Sprintf("%d killed, %d survived, %d not covered, %d timed out, %d unviable, %d not run, %d errors, %d ignored",
+		s.Counts[mutant.Killed], s.Survivors(), s.NotCovered, s.Counts[mutant.TimedOut], s.Counts[mutant.Unviable],
+		s.Counts[mutant.NotRun], s.Counts[mutant.Error], s.Counts[mutant.Ignored])
 }
 
 // Tested reports whether this run built or tested the mutant to judge it
@@ -119,6 +157,10 @@ type Conditions struct {
 	// exitcode.Timeouts). Otherwise a timeout counts as detected, as in the
 	// score: the tests did not pass under the mutant, they hung.
 	StrictTimeouts bool
+	// Catalog says the run had a catalog configured (the row's setting):
+	// only then does an ok reason speak of catalog mutants, even when
+	// none was in the run.
+	Catalog bool
 	// Threshold lets a run with survivors pass when its score reaches it
 	// (Decide takes the report's configured one). No threshold relaxes
 	// anything else: catalog failures, errors, timeouts under
@@ -131,6 +173,7 @@ func (r *Report) Decide(c Conditions) {
 	if !c.Threshold.Given {
 		c.Threshold = r.Gathermut.Config.Threshold
 	}
+	c.Catalog = c.Catalog || RowTerms(r.Gathermut)
 	r.Gathermut.ExitCode, r.Gathermut.Reason = ExitCode(r.Gathermut.Summary, c)
 }
 
@@ -201,11 +244,23 @@ func ExitCode(s Summary, c Conditions) (exitcode.Code, string) {
 	if s.Counts[mutant.Survived] > 0 {
 		lead = fmt.Sprintf("ok: %s judged", plural(s.Judged, "mutant", "mutants"))
 	}
-	texts := []string{lead, catalogClause(s), "score " + ScoreText(s, c.Threshold)}
+	texts := []string{lead}
+	if s.CatalogTotal > 0 || c.Catalog {
+		texts = append(texts, catalogClause(s))
+	}
+	texts = append(texts, "score "+ScoreText(s, c.Threshold))
 	for _, n := range notes {
 		texts = append(texts, n.text)
 	}
 	return exitcode.OK, strings.Join(texts, "; ")
+}
+
+// RowTerms reports whether a report speaks the row's own terms (mutant
+// schemata, catalog mutants): when its run had a catalog configured, as
+// this repository's project file does. A module without a catalog reads
+// plain words: "test binaries", no catalog clause.
+func RowTerms(g Meta) bool {
+	return g.Config.Catalog != "" || g.Catalog != "" || g.Summary.CatalogTotal > 0
 }
 
 // catalogClause says what an ok run shows of the catalog, without
