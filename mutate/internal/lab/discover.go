@@ -46,6 +46,9 @@ func (l *lab) discover(ctx context.Context) (*discovery, error) {
 		d = &discovery{mutants: entry.Mutants, generic: entry.Generic}
 		l.progressf("mutate: %d mutants of tree %s from the discovery cache (%.1f s)\n", len(d.mutants), tr.Hash[:12], time.Since(start).Seconds())
 	} else {
+		if err := l.ensureTemp(); err != nil {
+			return nil, err
+		}
 		if err := l.loadCatalog(); err != nil {
 			return nil, Fail(exitcode.Config, "%v", err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -55,10 +54,11 @@ type lab struct {
 	stderr  io.Writer
 	started time.Time
 
-	root    string // module root
-	module  string // module path
-	tmp     string // removed at the end
-	sysTemp string // the system temp dir before useOwnTemp
+	root    string          // module root
+	module  string          // module path
+	tmp     string          // removed at the end; "" until ensureTemp
+	sysTemp string          // the system temp dir before useOwnTemp
+	project *config.Project // the module's project file, nil without one
 	prog    *load.Program
 	cat     catalog.Catalog
 	catPath string
@@ -73,11 +73,20 @@ type lab struct {
 // describes. It returns an *Exit with the command's exit code and its
 // one-line reason, exitcode.OK included; any other error is a
 // configuration error.
+//
+// A temp dir is made only for work that needs one (ensureTemp): list and
+// diff answered from the discovery cache make none. Output to a closed
+// stdout (mutate list | head) ends list and diff early and cleanly, with
+// the temp dir removed; the command's main ignores SIGPIPE's default of
+// killing the process so that this can happen.
 func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return Fail(exitcode.Usage, "%v", err)
 	}
-	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now(), slots: newSlots(cfg.Jobs)}
+	beat := newHeartbeat(stderr, heartbeatEvery())
+	beat.run()
+	defer beat.stop()
+	l := &lab{cfg: cfg, stdout: stdout, stderr: beat, started: time.Now(), slots: newSlots(cfg.Jobs)}
 	var err error
 	l.root, l.module, err = load.ModuleRoot(cfg.Dir)
 	if err != nil {
@@ -86,41 +95,73 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	if err := l.applyProject(); err != nil {
 		return err
 	}
-	l.tmp, err = os.MkdirTemp("", "gathermut-")
-	if err != nil {
-		return err
-	}
-	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
-		fmt.Fprintf(stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
-	} else {
-		defer os.RemoveAll(l.tmp)
-	}
-	if err := l.useOwnTemp(); err != nil {
-		return err
-	}
+	l.cfg.ReportDir = config.ReportDirFor(l.cfg, l.project, l.root, l.module, cacheDir())
+	l.cfg.Tool, l.cfg.ToolDir = l.toolCommand()
+	defer l.removeTemp()
 
+	beat.doing("finding the mutants")
 	d, err := l.discover(ctx)
 	if err != nil {
 		return err
 	}
+	out := &closedWriter{w: stdout}
 	switch cfg.Command {
 	case "list":
+		n := 0
 		for _, m := range d.mutants {
-			fmt.Fprintf(stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+			fmt.Fprintf(out, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+			if out.err != nil {
+				break
+			}
+			n++
 		}
-		fmt.Fprintf(stderr, "%d mutants in %s (%d generic packages)\n", len(d.mutants), l.module, len(d.generic))
-		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "mutant", "mutants") + " listed"}
+		fmt.Fprintf(l.stderr, "%d mutants in %s (%d generic packages)\n", len(d.mutants), l.module, len(d.generic))
+		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "mutant", "mutants") + " listed" + out.note(n)}
 	case "diff":
+		n := 0
 		for _, m := range d.mutants {
 			if m.Diff == "" {
-				fmt.Fprintf(stdout, "# %s: %s\n", m.ID, m.Invalid)
-				continue
+				fmt.Fprintf(out, "# %s: %s\n", m.ID, m.Invalid)
+			} else {
+				fmt.Fprintf(out, "# %s\n%s", m.ID, m.Diff)
 			}
-			fmt.Fprintf(stdout, "# %s\n%s", m.ID, m.Diff)
+			if out.err != nil {
+				break
+			}
+			n++
 		}
-		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "diff", "diffs") + " printed"}
+		return &Exit{Code: exitcode.OK, Reason: plural(len(d.mutants), "diff", "diffs") + " printed" + out.note(n)}
 	}
+	if err := l.ensureTemp(); err != nil {
+		return err
+	}
+	beat.doing("building the test binaries and running the baseline")
 	return l.execute(ctx, d)
+}
+
+// closedWriter passes writes on until one fails (a closed pipe), then
+// drops the rest and keeps the error.
+type closedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *closedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// note says, for the final line, where the output stopped: "" when all
+// of it was written.
+func (c *closedWriter) note(written int) string {
+	if c.err == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (stdout closed after %d: %v)", written, c.err)
 }
 
 func listNote(m mutant.Mutant) string {

@@ -68,7 +68,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			}
 		}
 		sort.Strings(eager)
-		l.progressf("mutate: %d mutants; schemata of %d packages, test binaries of %d\n", len(ms), len(mutated), len(eager))
+		l.progressf("%s", l.schemaStartLine(len(ms), len(mutated), len(eager)))
 		start := time.Now()
 		var err error
 		sr, err = l.newSchemaRun(ctx, ms, eager, d.before.Hash)
@@ -80,8 +80,7 @@ func (l *lab) execute(ctx context.Context, d *discovery) error {
 			sr = nil
 		default:
 			meta.Timing.SchemaBuilds, meta.Timing.SchemaRounds = time.Since(start).Seconds(), sr.rounds
-			l.progressf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n",
-				meta.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
+			l.progressf("%s", l.schemaBuiltLine(meta.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms)))
 			// The mutated packages' baselines start now; mutants start at
 			// once too, each waiting only for the baselines it needs.
 			for _, obs := range eager {
@@ -247,9 +246,8 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 	if sum.Reused > 0 {
 		reused = fmt.Sprintf(", %d reused", sum.Reused)
 	}
-	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
-		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
-		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], reused, report.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
+	fmt.Fprintf(l.stdout, "%s: %s%s; score %s; %s; %.1f s (-j %d)\n",
+		lead, report.CountsText(sum), reused, report.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
 	if sum.Interrupted > 0 {
 		fmt.Fprintf(l.stdout, "%d not judged because of the interrupt (status Pending in %s)\n", sum.Interrupted, jsonPath)
 	}

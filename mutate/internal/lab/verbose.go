@@ -5,13 +5,18 @@ import (
 	"strings"
 
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/report"
 )
 
 // verboseLine is the line -v prints for a mutant as its verdict comes: the
 // verdict, the id, and for a kill the test that killed it (the first, and
-// how many more), otherwise why.
+// how many more), otherwise why. A survivor no test covers is "not
+// covered", apart from the survivors the tests ran and missed.
 func verboseLine(o mutant.Outcome) string {
 	r := o.Result
+	if r.Status == mutant.Survived && r.Why == report.NotCovered {
+		return "not covered: " + o.Mutant.ID
+	}
 	line := fmt.Sprintf("%s: %s", r.Status, o.Mutant.ID)
 	switch {
 	case r.Status == mutant.Killed && r.Why == "" && len(r.KilledBy) > 0:
