@@ -53,6 +53,11 @@ func TestMain(m *testing.M) {
 
 const fixture = "testdata/fixture"
 
+// pathWithTool is PATH with the built tool's folder first.
+func pathWithTool() string {
+	return "PATH=" + filepath.Dir(mutateBin) + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
 // fastFlags keep the fixture runs short: two workers and a 2 s timeout
 // floor (the spin mutants hang until it).
 var fastFlags = []string{"-j", "2", "--timeout-floor", "2s"}
@@ -63,11 +68,15 @@ type runResult struct {
 	stderr string
 }
 
+// runMutate runs the built tool in dir as a user with it on PATH would
+// ("mutate" is its os.Args[0], and PATH finds it), so that the rerun
+// commands its reports give ("mutate run <id>") run as they are.
 func runMutate(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
 	cmd := osexec.Command(mutateBin, args...)
+	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -317,7 +326,7 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	md, _ := os.ReadFile(filepath.Join(reports, "mutation.md"))
 	for _, s := range []string{"**Exit 1**: ", "| Score |", "per minute", "(unchanged after the run)", "Machine: ",
-		"## To act on", "### Survivors (", "<details><summary>diff</summary>", "Rerun: `go run gathermut/mutate run ", "## Scores by package", "## Scores by file",
+		"## To act on", "### Survivors (", "<details><summary>diff</summary>", "Rerun: `mutate run ", "## Scores by package", "## Scores by file",
 		"## Catalog", "## Scores by operator", "**Timed out**", "**Not run**", "no compiler"} {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("Markdown has no %q", s)
@@ -497,8 +506,9 @@ func slicesContains(xs []string, x string) bool {
 func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, ready string, args ...string) runResult {
 	t.Helper()
 	cmd := osexec.Command(mutateBin, args...)
+	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()

@@ -41,10 +41,13 @@ func goRunBinary(exe string) bool {
 	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
 }
 
-// released reports whether v is a version the go command can fetch: not
-// "(devel)", not empty, not a local build's "+dirty" stamp.
-func released(v string) bool {
-	return strings.HasPrefix(v, "v") && !strings.Contains(v, "+")
+// released reports whether the go command can fetch version v of module
+// by its path: a version (not "(devel)", not empty, not a local build's
+// "+dirty" stamp) of a module whose path starts with a domain name
+// ("gathermut" has none: it is only ever a checkout).
+func released(module, v string) bool {
+	first, _, _ := strings.Cut(module, "/")
+	return strings.Contains(first, ".") && strings.HasPrefix(v, "v") && !strings.Contains(v, "+")
 }
 
 // ToolCommand is the command that runs this tool again from the root of
@@ -85,7 +88,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 			return "go run " + pkgDir, ""
 		case inv.Module != "" && requires[inv.Module] != "" && requires[inv.Module] == inv.Version:
 			return "go run " + inv.Package, ""
-		case inv.Package != "" && released(inv.Version):
+		case inv.Package != "" && released(inv.Module, inv.Version):
 			return "go run " + inv.Package + "@" + inv.Version, ""
 		case toolRoot != "":
 			there, err1 := filepath.Rel(root, toolRoot)
@@ -119,7 +122,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 func (l *lab) toolCommand() (tool, dir string) {
 	inv := selfInvocation()
 	toolRoot := ""
-	if inv.GoRun && inv.Module != l.module && !released(inv.Version) && inv.Cwd != "" {
+	if inv.GoRun && inv.Module != l.module && !released(inv.Module, inv.Version) && inv.Cwd != "" {
 		if r, m, err := load.ModuleRoot(inv.Cwd); err == nil && m == inv.Module {
 			toolRoot = r
 		}

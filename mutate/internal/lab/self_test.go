@@ -29,6 +29,8 @@ func TestToolCommand(t *testing.T) {
 		{"go run from a dirty checkout", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101-abcdef+dirty", GoRun: true},
 			"example.com/app", "/home/u/tools/gm", nil, "go run -C ../../tools/gm ./mutate", "../../src/app"},
 		{"go run, checkout unknown", row, "example.com/app", "", nil, "mutate", ""},
+		{"go run of a stamped version of a module no proxy serves", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101000000-abcdef123456", GoRun: true},
+			"example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
 		{"a binary on PATH", Invocation{Arg0: "mutate", Package: "gathermut/mutate", Module: "gathermut", Cwd: "/elsewhere"}, "example.com/app", "", nil, "mutate", ""},
 		{"a binary renamed on PATH", Invocation{Arg0: "gm-mutate", Package: "gathermut/mutate", Module: "gathermut"}, "example.com/app", "", nil, "gm-mutate", ""},
 		{"a binary by relative path", Invocation{Arg0: "bin/mutate", Cwd: root}, "example.com/app", "", nil, "bin/mutate", ""},

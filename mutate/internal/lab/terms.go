@@ -23,6 +23,9 @@ func (l *lab) schemaBuiltLine(seconds float64, rounds, switched, runnable int) s
 	if l.rowTerms() {
 		return fmt.Sprintf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n", seconds, rounds, switched, runnable)
 	}
+	if switched == runnable {
+		return fmt.Sprintf("mutate: test binaries built in %.1f s, with all %s to run in them\n", seconds, plural(runnable, "mutant", "mutants"))
+	}
 	return fmt.Sprintf("mutate: test binaries built in %.1f s: %d of the %d mutants to run are in them, the others get builds of their own\n",
 		seconds, switched, runnable)
 }
