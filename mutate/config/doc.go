@@ -2,5 +2,8 @@
 // command line asked for, with its defaults. The command parses its flags
 // into a Config, the pipeline (mutate/internal/lab) runs from it, and the
 // report carries it whole, so a merge compares the settings that decide
-// verdicts field by field instead of re-parsing flag strings.
+// verdicts field by field instead of re-parsing flag strings. project.go
+// reads a module's .gathermut.json and decides where its reports go
+// (ReportDirFor: the flag, else the project file's reportDir, else a
+// folder of the module in the user cache).
 package config

@@ -9,6 +9,13 @@
 // an *Exit carrying the exit code. mutate/doc.go describes what a run does
 // as a user sees it.
 //
+// Around the steps: project.go applies the module's project file (and
+// ModuleHere gives the help text the defaults in force), self.go finds
+// the command that started the tool as it works from the module root (the
+// prefix of every rerun command), progress.go draws progress on a
+// terminal and, elsewhere, a heartbeat line after every silence, and
+// tempdir.go makes the run's temp dir only for work that needs one.
+//
 // Decisions:
 //
 //   - Every child process (builds, baseline tests, mutant tests) takes one
