@@ -213,6 +213,7 @@ type heartbeat struct {
 	w     io.Writer
 	tty   bool
 	every time.Duration
+	step  time.Duration // how often run ticks: a line is due a step early, so no silence outlasts every
 	now   func() time.Time
 
 	mu       sync.Mutex
@@ -232,7 +233,8 @@ func newHeartbeat(w io.Writer, every time.Duration) *heartbeat {
 		every = DefaultHeartbeat
 	}
 	now := time.Now()
-	return &heartbeat{w: w, tty: isTerminal(w), every: every, now: time.Now, start: now, last: now, since: now, done: make(chan struct{})}
+	return &heartbeat{w: w, tty: isTerminal(w), every: every, step: min(time.Second, every/10+time.Millisecond), now: time.Now,
+		start: now, last: now, since: now, done: make(chan struct{})}
 }
 
 // heartbeatEvery reads GATHERMUT_PROGRESS_EVERY (a duration such as 30s);
@@ -258,7 +260,7 @@ func (h *heartbeat) run() {
 		return
 	}
 	go func() {
-		t := time.NewTicker(min(time.Second, h.every/4+time.Millisecond))
+		t := time.NewTicker(h.step)
 		defer t.Stop()
 		for {
 			select {
@@ -295,11 +297,12 @@ func (h *heartbeat) unfollow(p *progress) {
 	}
 }
 
-// tick writes where the run is when nothing was written for h.every.
+// tick writes where the run is when nothing was written for h.every (less
+// the tick's step: the next tick would come after it).
 func (h *heartbeat) tick() {
 	h.mu.Lock()
 	now := h.now()
-	if h.tty || now.Sub(h.last) < h.every {
+	if h.tty || now.Sub(h.last) < h.every-h.step {
 		h.mu.Unlock()
 		return
 	}

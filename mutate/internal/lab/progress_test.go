@@ -89,8 +89,12 @@ func TestHeartbeat(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	h := newHeartbeat(&buf, 10*time.Second)
+	if h.step != time.Second {
+		t.Errorf("a 10 s heartbeat ticks every %v, want 1s", h.step)
+	}
 	h.now = func() time.Time { return now }
 	h.start, h.last, h.since = now, now, now
+	h.step = 0 // ticks exactly when the test says
 	lines := func() []string { return strings.Split(strings.TrimSpace(buf.String()), "\n") }
 	at := func(d time.Duration) { now = now.Add(d); h.tick() }
 
