@@ -249,7 +249,7 @@ func TestFixtureFullRun(t *testing.T) {
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed: %s -> %s", before, after)
 	}
-	for _, s := range []string{"survived", "timed out", "not run"} {
+	for _, s := range []string{"not covered by any test", "timed out", "not run"} {
 		if !strings.Contains(res.stderr, s) {
 			t.Errorf("the one-line reason does not mention %q: %s", s, res.stderr)
 		}
@@ -326,7 +326,7 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	md, _ := os.ReadFile(filepath.Join(reports, "mutation.md"))
 	for _, s := range []string{"**Exit 1**: ", "| Score |", "per minute", "(unchanged after the run)", "Machine: ",
-		"## To act on", "### Survivors (", "<details><summary>diff</summary>", "Rerun: `mutate run ", "## Scores by package", "## Scores by file",
+		"## To act on", "### Mutants not covered by any test (", "| Not covered |", "<details><summary>diff</summary>", "Rerun: `mutate run ", "## Scores by package", "## Scores by file",
 		"## Catalog", "## Scores by operator", "**Timed out**", "**Not run**", "no compiler"} {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("Markdown has no %q", s)
