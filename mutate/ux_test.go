@@ -89,23 +89,7 @@ func TestForeignRerunCommands(t *testing.T) {
 		t.Errorf("the run wrote reports/ into the module (%v)", err)
 	}
 	r, outcomes := readReport(t, jsonPath)
-	if !strings.Contains(res.stdout, "43 killed, 2 survived, 0 not covered, ") {
-		t.Errorf("the summary line does not count the survivors and the mutants no test covers apart:\n%s", res.stdout)
-	}
-
-	// stderr is a buffer here: progress comes as lines of their own, the
-	// heartbeat's during the silent builds, then each phase's last state
-	for _, re := range []string{
-		`(?m)^mutate: building the test binaries and running the baseline \(\d+s; \d+s in all\)$`,
-		`(?m)^mutate: 47/47 judged  killed 43  survived 2  not covered 0  timed out 0  .*ETA 0s$`,
-	} {
-		if !regexp.MustCompile(re).MatchString(res.stderr) {
-			t.Errorf("stderr has no line matching %s:\n%s", re, res.stderr)
-		}
-	}
-	if strings.Contains(res.stderr, "\r") || strings.Contains(res.stderr, "schemata") || strings.Contains(res.stderr, "switched") {
-		t.Errorf("stderr redraws a line or speaks of schemata in a module without a catalog:\n%s", res.stderr)
-	}
+	checkForeignRunLines(t, res)
 
 	// by name on PATH: the markdown's reruns say "mutate run <id>"
 	md, err := os.ReadFile(strings.TrimSuffix(jsonPath, ".json") + ".md")
@@ -140,8 +124,39 @@ func TestForeignRerunCommands(t *testing.T) {
 		}
 	}
 
-	// by a path, from a subdirectory: the rerun names the binary's path
-	// from the module root, and works without PATH
+	checkRerunByPath(t, dir, survivor)
+	checkRerunViaGoRun(t, dir, killed)
+}
+
+// checkForeignRunLines checks what the foreign run printed: the summary
+// line with the survivors and the mutants no test covers apart, and, with
+// stderr not a terminal, progress as lines of their own in plain words.
+func checkForeignRunLines(t *testing.T, res runResult) {
+	t.Helper()
+	if !strings.Contains(res.stdout, "43 killed, 2 survived, 0 not covered, ") {
+		t.Errorf("the summary line does not count the survivors and the mutants no test covers apart:\n%s", res.stdout)
+	}
+
+	// stderr is a buffer here: progress comes as lines of their own, the
+	// heartbeat's during the silent builds, then each phase's last state
+	for _, re := range []string{
+		`(?m)^mutate: building the test binaries and running the baseline \(\d+s; \d+s in all\)$`,
+		`(?m)^mutate: 47/47 judged  killed 43  survived 2  not covered 0  timed out 0  .*ETA 0s$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(res.stderr) {
+			t.Errorf("stderr has no line matching %s:\n%s", re, res.stderr)
+		}
+	}
+	if strings.Contains(res.stderr, "\r") || strings.Contains(res.stderr, "schemata") || strings.Contains(res.stderr, "switched") {
+		t.Errorf("stderr redraws a line or speaks of schemata in a module without a catalog:\n%s", res.stderr)
+	}
+}
+
+// checkRerunByPath starts the tool by a path, from a subdirectory: the
+// rerun names the binary's path from the module root, and works without
+// PATH.
+func checkRerunByPath(t *testing.T, dir string, survivor mutant.Outcome) {
+	t.Helper()
 	bin := filepath.Join(dir, "bin", "mutate")
 	copyFile(t, mutateBin, bin, 0o755)
 	cmd := osexec.Command(bin, "run", survivor.Mutant.ID, "-j", "2")
@@ -162,17 +177,21 @@ func TestForeignRerunCommands(t *testing.T) {
 	if got := rerunVerdict(t, dir, line, survivor.Mutant.ID, false); got != mutant.Survived {
 		t.Errorf("%s: %s, want survived", line, got)
 	}
+}
 
-	// go run from a checkout of this repository, on the module elsewhere:
-	// the rerun goes back to the checkout (go run -C) and names the module
-	// (--dir), both relative, so that it works from the module root
+// checkRerunViaGoRun runs go run from a checkout of this repository, on
+// the module elsewhere: the rerun goes back to the checkout (go run -C)
+// and names the module (--dir), both relative, so that it works from the
+// module root.
+func checkRerunViaGoRun(t *testing.T, dir string, killed mutant.Outcome) {
+	t.Helper()
 	repo, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	goRun := osexec.Command("go", "run", "./mutate", "run", killed.Mutant.ID, "--dir", dir, "-j", "2")
 	goRun.Dir = repo
-	out, err = goRun.Output()
+	out, err := goRun.Output()
 	if err != nil {
 		t.Fatalf("go run ./mutate run --dir: %v\n%s", err, out)
 	}
@@ -180,7 +199,7 @@ func TestForeignRerunCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line = report.RerunCommand(viaGoRun.Gathermut, killed.Mutant)
+	line := report.RerunCommand(viaGoRun.Gathermut, killed.Mutant)
 	there, _ := filepath.Rel(dir, repo)
 	back, _ := filepath.Rel(repo, dir)
 	if want := "go run -C " + filepath.ToSlash(there) + " ./mutate run " + killed.Mutant.ID + " --dir " + filepath.ToSlash(back); line != want {

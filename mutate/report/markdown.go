@@ -445,17 +445,7 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 		fmt.Fprintf(&b, " %s |\n", outcome.FormatScore(s))
 		rows = append(rows, row{k, s, b.String()})
 	}
-	var hb strings.Builder
-	fmt.Fprintf(&hb, "| %s | Judged |", what)
-	for _, title := range columnTitles() {
-		fmt.Fprintf(&hb, " %s |", title)
-	}
-	hb.WriteString(" Score |\n|---|---:|")
-	for range columnTitles() {
-		hb.WriteString("---:|")
-	}
-	hb.WriteString("---:|\n")
-	header := hb.String()
+	header := scoreHeader(what)
 	size := len(header)
 	for _, r := range rows {
 		size += len(r.text)
@@ -501,6 +491,22 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 	fmt.Fprintf(&b, "\n*%d more %s rows are in the JSON.*\n", cut, strings.ToLower(what))
 	md.cuts = append(md.cuts, fmt.Sprintf("%d of %d rows of the per-%s table", cut, len(rows), strings.ToLower(what)))
 	return b.String()
+}
+
+// scoreHeader is a score table's header: what each row is, then the
+// count columns (columnTitles) and the score.
+func scoreHeader(what string) string {
+	var hb strings.Builder
+	fmt.Fprintf(&hb, "| %s | Judged |", what)
+	for _, title := range columnTitles() {
+		fmt.Fprintf(&hb, " %s |", title)
+	}
+	hb.WriteString(" Score |\n|---|---:|")
+	for range columnTitles() {
+		hb.WriteString("---:|")
+	}
+	hb.WriteString("---:|\n")
+	return hb.String()
 }
 
 func (md *mdReport) catalogTable() string {
