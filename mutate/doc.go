@@ -394,6 +394,15 @@
 //   - Paths in what it prints and writes are shortened only at a path
 //     separator: with the module at ~/src/app, ~/src/app-inc.cache stays
 //     ~/src/app-inc.cache.
+//   - mutate operators lists every operator, one line each (name, default
+//     set or opt-in, on or off here, what it does, an example), by
+//     language: Go (package operator), Go assembly (package goasm, the
+//     asm-* operators) and GPU kernel device code (package cxx). Each is
+//     selectable by name in --operators and the project file; a kernel
+//     operator that mirrors a Go one shares its name, and the name then
+//     selects both; "default" and "all" hold every assembly and kernel
+//     operator. "on" also needs the language among --lang's; a kernel
+//     operator runs only where a catalog's kernel recipe names the kernel.
 //
 // # Environment
 //
