@@ -7,8 +7,14 @@
 //	go run ./mutate run   [flags] <id|glob>[,<id|glob>...] [packages]   run the matching mutants
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
+//	go run ./mutate operators [--dir DIR]                the operators: default set, opt-in, which run here
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
+//	go run ./mutate version                              the version (also --version)
 //
+// --help gives the flags with the defaults in force in the module of the
+// current directory (or --dir): its project file's packages, catalog,
+// operators, exclusions, threshold and report folder, else those of a
+// module without one.
 // Defaults come from the module at --dir: its .gathermut.json (see
 // "Project file"), else every package (./...) and no catalog. This
 // repository's project file names the row's packages (./gguf/...
@@ -38,7 +44,8 @@
 //	  "catalog":   "./mutants",                      default none
 //	  "exclude":   ["gather/gathertest", "*_string.go"],
 //	  "operators": ["default", "const-table"],       default: the default set
-//	  "threshold": 85                                default: none
+//	  "threshold": 85,                               default: none
+//	  "reportDir": "reports"                         default: the user cache (see Reports)
 //	}
 //
 // # Exclusions
@@ -304,10 +311,16 @@
 //
 // # Reports
 //
-// all writes <name>.json, <name>.md and <name>.html into --report-dir
-// (default reports/, which git ignores except the committed reports of
-// the row, gather-row.* and gather-row-gpu.*); --name defaults to
-// mutation. run writes run.json, run.md and run.html unless --name says
+// all writes <name>.json, <name>.md and <name>.html into --report-dir;
+// without it into the project file's reportDir (relative to the module
+// root), and without that into a folder of the module in the user cache,
+// os.UserCacheDir()/gathermut/reports/<module path>-<hash of its root>
+// (GATHERMUT_CACHE moves it with the caches), so that a run writes
+// nothing into a module that did not ask for it; the last line on stdout
+// names the files. This repository's project file names reports/, which
+// git ignores except the committed reports of the row, gather-row.* and
+// gather-row-gpu.*: go run ./mutate all --name gather-row writes them in
+// place. --name defaults to mutation. run writes run.json, run.md and run.html unless --name says
 // otherwise, so rerunning a few mutants never overwrites the reports of a
 // whole run; list and diff write none. Package report says what the files
 // hold: in short, the JSON is the mutation-testing-report-schema
@@ -343,10 +356,59 @@
 // --operators, --timeout-factor, --exclude, --threshold, ...:
 // config.Judging).
 //
+// # Speaking to the module it runs in
+//
+// The tool works the same in any module, and says what it does in that
+// module's terms:
+//
+//   - Rerun commands (the markdown's "Rerun:" lines, the JSON's evidence,
+//     SARIF and annotations) start with the command that started the run,
+//     as it works from the module root: go run ./mutate in this
+//     repository; the binary's name when it was found on PATH (mutate);
+//     its path from the module root when it was started by a path
+//     (bin/mutate); go run <package>@<version> for a released version
+//     started with go run, or go run <package> when the module requires
+//     that version; for go run from a checkout of this repository on
+//     another module, go run -C <checkout> ./mutate ... --dir <module>,
+//     both relative. Reports from before record none and read as before.
+//   - Mutants no test covers are counted and listed apart from survivors
+//     (the tests ran them and missed): in the summary line ("2 survived,
+//     1 not covered"), the final line, the progress line, -v ("not
+//     covered: <id>") and the markdown's columns and findings; both count
+//     as undetected in the score, and in the verdict "survived" of the
+//     JSON (NoCoverage is the schema's status; summary.notCovered the
+//     count).
+//   - Findings are listed by file, line and column.
+//   - The row's own words (mutant schemata, switched mutants, "no catalog
+//     mutants in this run") appear only when a catalog is configured, as
+//     in this repository; elsewhere the same lines speak of test binaries
+//     and say nothing of a catalog.
+//   - Progress: on a terminal one line redraws itself; when stderr is not
+//     a terminal (CI, a file), a line saying where the run is comes after
+//     every 10 s without output (GATHERMUT_PROGRESS_EVERY), and each phase
+//     ends with its counts on a line of its own.
+//   - No temp dir is made for work that needs none (list and diff from
+//     the discovery cache), and a closed stdout (mutate list | head) ends
+//     list and diff cleanly: not killed by SIGPIPE, the temp dir removed,
+//     the final line saying where the output stopped.
+//   - Paths in what it prints and writes are shortened only at a path
+//     separator: with the module at ~/src/app, ~/src/app-inc.cache stays
+//     ~/src/app-inc.cache.
+//   - mutate operators lists every operator, one line each (name, default
+//     set or opt-in, on or off here, what it does, an example), by
+//     language: Go (package operator), Go assembly (package goasm, the
+//     asm-* operators) and GPU kernel device code (package cxx). Each is
+//     selectable by name in --operators and the project file; a kernel
+//     operator that mirrors a Go one shares its name, and the name then
+//     selects both; "default" and "all" hold every assembly and kernel
+//     operator. "on" also needs the language among --lang's; a kernel
+//     operator runs only where a catalog's kernel recipe names the kernel.
+//
 // # Environment
 //
-//	GATHERMUT_CACHE      the caches' directory (default: gathermut in the user cache dir)
+//	GATHERMUT_CACHE      the caches' directory, and the default reports' (default: gathermut in the user cache dir)
 //	GATHERMUT_KEEP_TMP   keep a run's temp dir (the schemata, binaries, overlays) and say where
+//	GATHERMUT_PROGRESS_EVERY  the longest silence on a stderr that is not a terminal (default 10s)
 //	GATHERMUT_MUTANT     set by the tool: the mutant a schema binary runs
 //	GATHERMUT_HITS       set by the tool: the file a schema binary counts site hits in
 //	GATHERMUT_KERNEL_HITS set by the tool: the file a kernel schema counts site hits in

@@ -54,6 +54,11 @@ func TestMain(m *testing.M) {
 
 const fixture = "testdata/fixture"
 
+// pathWithTool is PATH with the built tool's folder first.
+func pathWithTool() string {
+	return "PATH=" + filepath.Dir(mutateBin) + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
 // fastFlags keep the fixture runs short: two workers and a 2 s timeout
 // floor (the spin mutants hang until it).
 var fastFlags = []string{"-j", "2", "--timeout-floor", "2s"}
@@ -64,11 +69,15 @@ type runResult struct {
 	stderr string
 }
 
+// runMutate runs the built tool in dir as a user with it on PATH would
+// ("mutate" is its os.Args[0], and PATH finds it), so that the rerun
+// commands its reports give ("mutate run <id>") run as they are.
 func runMutate(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
 	cmd := osexec.Command(mutateBin, args...)
+	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -244,7 +253,7 @@ func TestFixtureFullRun(t *testing.T) {
 	if after := treeHash(t, fixture); after != before {
 		t.Errorf("fixture tree hash changed: %s -> %s", before, after)
 	}
-	for _, s := range []string{"survived", "timed out", "not run"} {
+	for _, s := range []string{"not covered by any test", "timed out", "not run"} {
 		if !strings.Contains(res.stderr, s) {
 			t.Errorf("the one-line reason does not mention %q: %s", s, res.stderr)
 		}
@@ -337,7 +346,7 @@ func checkReportText(t *testing.T, reports string) {
 	}
 	md, _ := os.ReadFile(filepath.Join(reports, "mutation.md"))
 	for _, s := range []string{"**Exit 1**: ", "| Score |", "per minute", "(unchanged after the run)", "Machine: ",
-		"## To act on", "### Survivors (", "<details><summary>diff</summary>", "Rerun: `go run gathermut/mutate run ", "## Scores by package", "## Scores by file",
+		"## To act on", "### Mutants not covered by any test (", "| Not covered |", "<details><summary>diff</summary>", "Rerun: `mutate run ", "## Scores by package", "## Scores by file",
 		"## Catalog", "## Scores by operator", "**Timed out**", "**Not run**", "no compiler"} {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("Markdown has no %q", s)
@@ -517,8 +526,9 @@ func slicesContains(xs []string, x string) bool {
 func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, ready string, args ...string) runResult {
 	t.Helper()
 	cmd := osexec.Command(mutateBin, args...)
+	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()

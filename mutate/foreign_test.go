@@ -61,6 +61,17 @@ func copyTree(t *testing.T, src string) string {
 	return dst
 }
 
+// reportsLine finds the JSON report's path in the line a run ends its
+// stdout with: "reports: <json>, <md>, <html>".
+func reportsLine(t *testing.T, stdout string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^reports: (\S+\.json), \S+\.md, \S+\.html$`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no reports line in stdout:\n%s", stdout)
+	}
+	return m[1]
+}
+
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
@@ -93,7 +104,15 @@ func TestForeignModuleNoFlags(t *testing.T) {
 	if after.Hash != before.Hash {
 		t.Errorf("the run changed the module: %v", before.Changed(after))
 	}
-	r, outcomes := readReport(t, filepath.Join(dir, "reports", "mutation.json"))
+	// the reports are outside the module, in its folder of the user cache
+	jsonPath := reportsLine(t, res.stdout)
+	if _, err := os.Stat(filepath.Join(dir, "reports")); !os.IsNotExist(err) {
+		t.Errorf("the run made reports/ in the module (%v)", err)
+	}
+	if cache := os.Getenv("GATHERMUT_CACHE"); !strings.HasPrefix(jsonPath, filepath.Join(cache, "reports", "example.com_foreign-")) {
+		t.Errorf("reports at %s, want them in a folder of the module under %s/reports", jsonPath, cache)
+	}
+	r, outcomes := readReport(t, jsonPath)
 	checkVerdicts(t, wants, outcomes)
 
 	checkForeignMutants(t, outcomes)
@@ -324,11 +343,12 @@ func TestForeignThresholdAndVerbose(t *testing.T) {
 	if len(killers) != 43 {
 		t.Errorf("-v named the killer of %d of 43 killed mutants:\n%s", len(killers), res.stderr)
 	}
-	r, _ := readReport(t, filepath.Join(dir, "reports", "mutation.json"))
+	jsonPath := reportsLine(t, res.stdout)
+	r, _ := readReport(t, jsonPath)
 	if !r.Gathermut.Config.Threshold.Given || r.Gathermut.Config.Threshold.Percent != 95 {
 		t.Errorf("JSON threshold %+v", r.Gathermut.Config.Threshold)
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "reports", "mutation.md"))
+	md, _ := os.ReadFile(strings.TrimSuffix(jsonPath, ".json") + ".md")
 	if !bytes.Contains(md, []byte("| 95.6% | 95% (met) |")) {
 		t.Errorf("markdown does not state the threshold")
 	}

@@ -20,6 +20,10 @@ import (
 )
 
 func main() {
+	// A closed stdout (mutate list | head) makes writes fail with EPIPE
+	// instead of killing the process, so that the command stops cleanly
+	// and removes its temp dir. Child processes get the default back.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	code := finalLine(os.Stderr, err)
 	os.Exit(int(code))
@@ -47,9 +51,13 @@ func finalLine(w io.Writer, err error) exitcode.Code {
 	return code
 }
 
-// usage is the help text; its exit-status part is rendered by package
-// exitcode, the one home of the codes.
-func usage() string {
+// usage is the help text, with the defaults in force in the module at
+// dir (its project file's, else those of a module without one) and the
+// report folder a run there writes to; its exit-status part is rendered
+// by package exitcode, the one home of the codes.
+func usage(cfg config.Config) string {
+	here, herr := lab.ModuleHere(cfg)
+	d := describeDefaults(here, herr)
 	return `usage: mutate <command> [flags] [args]
 
 commands:
@@ -58,41 +66,82 @@ commands:
   run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything; a,b,c for several)
   diff  <id|glob> [pkgs]   print the mutants' diffs
   merge <report.json...>   merge shard reports (refuses reports of different trees)
+  operators                list the mutation operators: the default set, the opt-in ones, which run here
   bench                    seconds per mutant against gremlins, and where the time goes
+  version                  print the version (also --version)
 
-packages, catalog, exclusions, operators and threshold default to the
-module's ` + config.ProjectFile + ` (in its root), else to ./... with no catalog;
-the first line a command prints says which
+` + d.intro + `
 
-flags:
-  -j N                  parallel workers (default: number of CPUs)
+flags (the defaults are those in force here):
+  -j N                  parallel workers (default ` + fmt.Sprint(runtime.NumCPU()) + `, the CPUs here)
   --timeout-factor F    each test's timeout = F * its baseline time + floor (default 3)
   --timeout-floor D     constant part of each test's timeout (default 2s)
   --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
   --gpu-jobs N          test processes that use the GPU at once (default 2)
   --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
   --dir DIR             a directory of the module to test (default .)
-  --report-dir DIR      where reports go (default reports)
-  --name NAME           report base name (default mutation)
-  --catalog PKG         catalog package, import path or ./dir (default ./mutants; empty: none)
+  --report-dir DIR      where reports go (default ` + d.reportDir + `)
+  --name NAME           report base name (default mutation; run: run)
+  --catalog PKG         catalog package, import path or ./dir (default ` + d.catalog + `; empty: none)
   --only-catalog        only catalog mutants
   --in-diff REF         only mutants on lines changed since git REF
   --shard K/N           shard K (0..N-1) of N that split the mutants by expected work
-  --operators LIST      comma-separated generic operators (default all)
+  --operators LIST      comma-separated operators; default and all name sets (default ` + d.operators + `;
+                        mutate operators lists them)
   --exclude GLOB        make no generic mutants in matching files (module-relative; repeatable;
-                        added to the project file's)
-  --threshold P         pass (exit 0) with survivors when the score is at least P percent
+                        added to ` + d.exclude + `)
+  --threshold P         pass (exit 0) with survivors when the score is at least P percent (default ` + d.threshold + `)
   -v                    print each mutant's verdict on stderr as it finishes (a kill names its test)
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
-  --sarif FILE          also write the findings (survivors, catalog mutants not killed by their
-                        expected test, errors) as SARIF 2.1.0, for code scanning
+  --sarif FILE          also write the findings (survivors, mutants no test covers, catalog mutants
+                        not killed by their expected test, errors) as SARIF 2.1.0, for code scanning
   --annotations github  also print the findings as GitHub workflow-command annotations on stdout
   --incremental[=FILE]  reuse the verdicts of earlier runs whose mutant, code paths and tests are
                         unchanged (cache in the user cache dir, or FILE); the report marks them
+  --version             print the version
 
 ` + exitcode.UsageText()
+}
+
+// helpDefaults are the help text's words for the defaults in force.
+type helpDefaults struct {
+	intro                                             string
+	reportDir, catalog, operators, exclude, threshold string
+}
+
+// describeDefaults words the defaults of the module here (herr: none found).
+func describeDefaults(here lab.Here, herr error) helpDefaults {
+	if herr != nil {
+		return helpDefaults{
+			intro:     "here: no module (" + herr.Error() + "); in a module without " + config.ProjectFile + "\nthe packages are ./... with no catalog",
+			reportDir: "a folder of the module in the user cache dir",
+			catalog:   "none", operators: "the default set", exclude: "the project file's", threshold: "none",
+		}
+	}
+	c := here.Config
+	d := helpDefaults{reportDir: c.ReportDir, catalog: "none", operators: "the default set", exclude: "none", threshold: "none"}
+	origin := "no " + config.ProjectFile + ": the defaults of a module without one"
+	if here.Project != nil {
+		origin = "from its " + config.ProjectFile
+	}
+	d.intro = fmt.Sprintf("here: module %s (%s): packages %s", here.Module, origin, strings.Join(c.Patterns, " "))
+	if c.Catalog != "" {
+		d.catalog = c.Catalog
+	}
+	if len(c.Operators) > 0 {
+		d.operators = strings.Join(c.Operators, ",")
+	}
+	if len(c.Exclude) > 0 {
+		d.exclude = "those of " + config.ProjectFile + ": " + strings.Join(c.Exclude, " ")
+	} else {
+		d.exclude = "none from " + config.ProjectFile
+	}
+	if c.Threshold.Given {
+		d.threshold = c.Threshold.String()
+	}
+	return d
 }
 
 // flags binds the command-line flags to a configuration.
@@ -111,7 +160,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.InDiff, "in-diff", "", "only mutants on lines changed since this git ref")
 	fs.StringVar(shard, "shard", "", "run shard k of n (k in 0..n-1); shards split the mutants by expected work")
 	fs.StringVar(&c.Catalog, "catalog", c.Catalog, "catalog package (import path, or ./dir in the module); empty: none")
-	fs.StringVar(operators, "operators", "", "comma-separated generic operators (default: all)")
+	fs.StringVar(operators, "operators", "", "comma-separated operators (default: the module's; mutate operators lists them)")
 	fs.Func("lang", "comma-separated kinds of code the generic operators mutate: go, asm, kernel (default: all)", func(s string) error {
 		for _, l := range strings.Split(s, ",") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -144,7 +193,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.SARIF, "sarif", "", "also write the findings as SARIF 2.1.0 to this file")
 	fs.StringVar(&c.Annotations, "annotations", "", "also print the findings as annotations: github (workflow commands on stdout)")
 	fs.Var(optionalPath{&c.Incremental}, "incremental", "reuse the verdicts of earlier runs whose inputs are unchanged (--incremental=FILE for another cache file)")
-	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
+	fs.Usage = func() { fmt.Fprint(stderr, usage(*c)) }
 	return fs
 }
 
@@ -226,6 +275,8 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 			cfg.Given.Operators = true
 		case "threshold":
 			cfg.Given.Threshold = true
+		case "report-dir":
+			cfg.Given.ReportDir = true
 		}
 	})
 	if cfg.Shard, err = config.ParseShard(shard); err != nil {
@@ -255,16 +306,19 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage())
+		fmt.Fprint(stderr, usage(config.Default()))
 		return exitcode.Fail(exitcode.Usage, "no command")
 	}
 	switch args[0] {
 	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage())
+		fmt.Fprint(stdout, usage(config.Default()))
+		return nil
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, lab.VersionLine())
 		return nil
 	}
 	if _, err := config.ParseCommand(args[0]); err != nil {
-		fmt.Fprint(stderr, usage())
+		fmt.Fprint(stderr, usage(config.Default()))
 		return exitcode.Fail(exitcode.Usage, "unknown command %q", args[0])
 	}
 	cfg, pos, err := parse(args, stderr)
@@ -279,6 +333,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return mergeCmd(cfg, pos, stdout)
 	case config.CmdBench:
 		return benchCmd(cfg, stdout, stderr)
+	case config.CmdOperators:
+		return operatorsCmd(cfg, stdout)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -305,7 +361,11 @@ func mergeCmd(cfg config.Config, files []string, stdout io.Writer) error {
 	if err != nil {
 		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
-	jsonPath, mdPath, err := report.Write(cfg.ReportDir, merged)
+	dir := lab.ReportDirOutside(cfg)
+	if here, err := lab.ModuleHere(cfg); err == nil {
+		dir = here.Config.ReportDir
+	}
+	jsonPath, mdPath, err := report.Write(dir, merged)
 	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}

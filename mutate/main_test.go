@@ -33,7 +33,7 @@ func TestDocExitStatus(t *testing.T) {
 	if !strings.Contains(string(src), "// # Exit status\n//\n"+want.String()) {
 		t.Errorf("mutate/doc.go's exit status section is not exitcode.DocText(); want:\n%s", want.String())
 	}
-	if !strings.HasSuffix(usage(), exitcode.UsageText()) {
+	if !strings.HasSuffix(usage(config.Default()), exitcode.UsageText()) {
 		t.Errorf("usage does not end with the exit statuses")
 	}
 }

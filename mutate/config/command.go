@@ -10,16 +10,17 @@ import (
 type Command uint8
 
 const (
-	NoCommand Command = iota // the zero Config: no command yet
-	CmdAll                   // run every mutant, write reports
-	CmdList                  // list the mutants
-	CmdRun                   // run the mutants an id glob matches
-	CmdDiff                  // print the mutants' diffs
-	CmdMerge                 // combine shard reports
-	CmdBench                 // time the tool against gremlins
+	NoCommand    Command = iota // the zero Config: no command yet
+	CmdAll                      // run every mutant, write reports
+	CmdList                     // list the mutants
+	CmdRun                      // run the mutants an id glob matches
+	CmdDiff                     // print the mutants' diffs
+	CmdMerge                    // combine shard reports
+	CmdBench                    // time the tool against gremlins
+	CmdOperators                // list the mutation operators
 )
 
-var commandNames = [...]string{NoCommand: "", CmdAll: "all", CmdList: "list", CmdRun: "run", CmdDiff: "diff", CmdMerge: "merge", CmdBench: "bench"}
+var commandNames = [...]string{NoCommand: "", CmdAll: "all", CmdList: "list", CmdRun: "run", CmdDiff: "diff", CmdMerge: "merge", CmdBench: "bench", CmdOperators: "operators"}
 
 // ParseCommand reads a command's name.
 func ParseCommand(name string) (Command, error) {

@@ -6,15 +6,21 @@ import (
 )
 
 // CommandLine renders the configuration as the command that runs it from
-// the module root: the command, its id glob and the packages the command
-// line named, then the flags that differ from the defaults. A report keeps
-// this one rendering (report.Meta.CommandLine).
+// the module root: the tool as the run was started (Tool; "mutate" when
+// none was recorded), the command, its id glob and the packages the
+// command line named, then the flags that differ from the defaults and
+// the --dir the tool needs (ToolDir). A report keeps this one rendering
+// (report.Meta.CommandLine).
 func (c Config) CommandLine() string {
+	tool := c.Tool
+	if tool == "" {
+		tool = "mutate"
+	}
 	if c.Command == NoCommand {
-		return "mutate"
+		return tool
 	}
 	def := Default()
-	args := []string{"mutate", c.Command.String()}
+	args := []string{tool, c.Command.String()}
 	if c.Select != "" {
 		args = append(args, ShellWord(c.Select))
 	}
@@ -43,6 +49,7 @@ func (c Config) CommandLine() string {
 	flag(c.TimeoutFloor != def.TimeoutFloor, "--timeout-floor "+c.TimeoutFloor.String())
 	flag(!c.Schemata, "--no-schemata")
 	flag(c.Jobs > 0, fmt.Sprintf("-j %d", c.Jobs))
+	flag(c.ToolDir != "", "--dir "+ShellWord(c.ToolDir))
 	return strings.Join(args, " ")
 }
 

@@ -35,7 +35,7 @@ type Config struct {
 	BaselineTimeout Duration `json:"baselineTimeout"`   // the limit on one baseline test process
 	StrictTimeouts  bool     `json:"strictTimeouts"`    // a timed-out generic mutant fails the run
 	GPUJobs         int      `json:"gpuJobs,omitempty"` // test processes that use the GPU at once
-	ReportDir       string   `json:"reportDir"`         // where reports go
+	ReportDir       string   `json:"reportDir"`         // where reports go ("" until resolved: ReportDirFor)
 	Name            string   `json:"name"`              // report base name
 	Catalog         string   `json:"catalog"`           // catalog package, import path or ./dir; "" for none
 	CatalogExplicit bool     `json:"catalogExplicit"`   // --catalog was given (a missing catalog is then an error)
@@ -64,7 +64,14 @@ type Config struct {
 	Annotations string    `json:"annotations,omitempty"`
 	Threshold   Threshold `json:"threshold"`        // the minimum score that passes; none: any survivor fails
 	Origin      string    `json:"origin,omitempty"` // where packages, catalog and exclusions came from (Apply)
-	Given       Explicit  `json:"given"`            // the settings the command line gave
+	// Tool is the command that runs this tool from the module root, as
+	// the run found it ("go run ./mutate", "mutate", "bin/mutate", "go
+	// run example.com/x/mutate@v1.2.0"), and ToolDir the --dir it must be
+	// given there ("" for none): the prefix of the commands a report
+	// gives (report.ToolCommand). "" in reports written before it.
+	Tool    string   `json:"tool,omitempty"`
+	ToolDir string   `json:"toolDir,omitempty"`
+	Given   Explicit `json:"given"` // the settings the command line gave
 }
 
 // Default returns the configuration of a plain "mutate all".
@@ -76,7 +83,6 @@ func Default() Config {
 		TimeoutFactor:   3,
 		TimeoutFloor:    Duration(2 * time.Second),
 		BaselineTimeout: Duration(10 * time.Minute),
-		ReportDir:       "reports",
 		Catalog:         "",
 		Schemata:        true,
 	}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +26,8 @@ import (
 //	  "catalog":   "./mutants",                     // default: none
 //	  "exclude":   ["gather/gathertest/**"],        // file globs, see MatchGlob
 //	  "operators": ["arith", "negate"],             // default: the default set
-//	  "threshold": 85                               // default: none (any survivor fails)
+//	  "threshold": 85,                              // default: none (any survivor fails)
+//	  "reportDir": "reports"                        // default: the user cache dir (ReportDirFor)
 //	}
 const ProjectFile = ".gathermut.json"
 
@@ -40,6 +43,9 @@ type Project struct {
 	Exclude   []string `json:"exclude,omitempty"`
 	Operators []string `json:"operators,omitempty"`
 	Threshold *float64 `json:"threshold,omitempty"`
+	// ReportDir is where reports go, relative to the module root (a
+	// module that commits its reports names its folder here).
+	ReportDir *string `json:"reportDir,omitempty"`
 }
 
 // ReadProject reads the project file of the module rooted at root; nil
@@ -85,7 +91,50 @@ func ParseProject(name string, data []byte) (*Project, error) {
 			return nil, fmt.Errorf("config: %s: threshold: %v", name, err)
 		}
 	}
+	if pr.ReportDir != nil {
+		d := *pr.ReportDir
+		if strings.TrimSpace(d) == "" || filepath.IsAbs(d) || strings.HasPrefix(d, "/") || strings.Contains(d, "\\") {
+			return nil, fmt.Errorf("config: %s: reportDir %q: write a folder relative to the module root with forward slashes", name, d)
+		}
+	}
 	return &pr, nil
+}
+
+// ReportDirFor is where a run's reports go: --report-dir as the command
+// line gave it (relative to the current directory); else the project
+// file's reportDir, under the module root; else a folder of the module in
+// the reports folder of the user cache (cache, see ReportCacheDir), so
+// that a run writes nothing into the user's source tree unless asked.
+func ReportDirFor(c Config, p *Project, root, module, cache string) string {
+	switch {
+	case c.Given.ReportDir:
+		return c.ReportDir
+	case p != nil && p.ReportDir != nil:
+		return filepath.Join(root, filepath.FromSlash(*p.ReportDir))
+	}
+	return ReportCacheDir(cache, root, module)
+}
+
+// ReportCacheDir is the default report folder of the module at root with
+// path module: <cache>/reports/<module path, made a file name>-<hash of
+// root>, so two checkouts of one module keep their reports apart. Without
+// a cache folder it is under the system temp dir.
+func ReportCacheDir(cache, root, module string) string {
+	if cache == "" {
+		cache = filepath.Join(os.TempDir(), "gathermut-cache")
+	}
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, module)
+	if name == "" {
+		name = "module"
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(cache, "reports", name+"-"+hex.EncodeToString(sum[:4]))
 }
 
 // Explicit says which settings the command line gave, so that a project
@@ -95,6 +144,7 @@ type Explicit struct {
 	Catalog   bool `json:"catalog,omitempty"`
 	Operators bool `json:"operators,omitempty"`
 	Threshold bool `json:"threshold,omitempty"`
+	ReportDir bool `json:"reportDir,omitempty"`
 	// Exclude are the --exclude globs (also in Config.Exclude, after the
 	// project file's).
 	Exclude []string `json:"exclude,omitempty"`

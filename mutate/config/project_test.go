@@ -147,3 +147,48 @@ func TestThreshold(t *testing.T) {
 		t.Errorf("String: %s %s", th, Threshold{})
 	}
 }
+
+// TestReportDirFor: reports go where --report-dir says, else where the
+// project file's reportDir says (under the module root), else into a
+// folder of the module in the user cache: never into the source tree
+// unless asked.
+func TestReportDirFor(t *testing.T) {
+	root, cache := filepath.FromSlash("/home/u/src/app"), filepath.FromSlash("/home/u/.cache/gathermut")
+	dir := "reports"
+	proj := &Project{ReportDir: &dir}
+	given := Default()
+	given.ReportDir, given.Given.ReportDir = "out", true
+	def := ReportCacheDir(cache, root, "example.com/app")
+	for _, c := range []struct {
+		name string
+		c    Config
+		p    *Project
+		want string
+	}{
+		{"flag", given, proj, "out"},
+		{"project file", Default(), proj, filepath.Join(root, "reports")},
+		{"neither", Default(), &Project{}, def},
+		{"no project file", Default(), nil, def},
+	} {
+		if got := ReportDirFor(c.c, c.p, root, "example.com/app", cache); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	if !strings.HasPrefix(def, filepath.Join(cache, "reports", "example.com_app-")) || strings.HasPrefix(def, root) {
+		t.Errorf("default %s: not a folder of the module in the cache", def)
+	}
+	if other := ReportCacheDir(cache, filepath.FromSlash("/home/u/src/app2"), "example.com/app"); other == def {
+		t.Errorf("two checkouts of one module share %s", def)
+	}
+	if d := ReportCacheDir("", root, "m"); !strings.HasPrefix(d, os.TempDir()) {
+		t.Errorf("without a cache dir: %s", d)
+	}
+	for _, bad := range []string{`{"reportDir": ""}`, `{"reportDir": "/abs/reports"}`, `{"reportDir": "a\\b"}`} {
+		if _, err := ParseProject("p.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), "reportDir") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if p, err := ParseProject("p.json", []byte(`{"reportDir": "../reports"}`)); err != nil || *p.ReportDir != "../reports" {
+		t.Errorf("relative reportDir: %v %v", p, err)
+	}
+}

@@ -28,12 +28,21 @@
 // mutant (a constant or a variable's initializer, fixed before any test
 // runs) is marked static.
 //
+// Not covered: a survivor no test executes keeps the verdict survived
+// (NoCoverage in the schema) and is counted in Summary.NotCovered; every
+// human-facing count (CountsText, the one-line reason, the markdown's
+// columns and findings groups) shows it apart from the survivors the
+// tests ran and missed (Summary.Survivors). The score counts both as
+// undetected.
+//
 // No report holds an absolute path: files are module-relative,
 // projectRoot is ".", commands run from the module root, and Build
 // replaces the module root, the run's temp dir, GOROOT, GOMODCACHE,
 // GOCACHE, the system temp dir and the home directory in every string it
-// writes ($TMP, $GOROOT, ...); a configured directory outside all of them
-// is written as "(outside the module)". Test output is trimmed to what
+// writes ($TMP, $GOROOT, ...), each only where it stands as a whole path
+// or a path's start (a separator or the end after it: ~/src/app-inc.cache
+// is not the module ~/src/app); a configured directory outside all of
+// them is written as "(outside the module)". Test output is trimmed to what
 // identifies the failure (TrimFailure: the t.Error messages, the --- FAIL
 // lines, a panic and its first frame in the module; at most 1,000 bytes),
 // never goroutine dumps. Everything else this tool knows is under the
@@ -45,6 +54,16 @@
 // the schema fields hold (with the mode that judged it: schema, overlay,
 // kernel or static, and why it was not switched), and the command that reruns it, so that Merge can rebuild
 // a report from shard reports.
+//
+// Commands: every command a report gives (the rerun of a mutant, "diff
+// <id>", the command line of the run) starts with the command that
+// started the run, as it works from the module root
+// (config.Config.Tool and ToolDir, ToolCommand): "go run ./mutate" in
+// this repository, "mutate" from PATH, "bin/mutate", "go run
+// example.com/x/mutate@v1.2.0", or "go run -C ../gathermut ./mutate ...
+// --dir ../app". A report written before the run recorded it gives the
+// old forms. The row's own terms ("schema builds", "no catalog mutants in
+// this run") appear only where a catalog was configured (RowTerms).
 //
 // # Lean JSON
 //
@@ -111,7 +130,8 @@
 // starts with the outcome, the counts and how the run went, then what a
 // reviewer acts on, most severe first (the exit code's order): catalog
 // mutants not killed by their expected test, survivors (those the tests
-// ran and missed before those no test covers), errors, each with its
+// ran and missed), mutants no test covers, errors, each group in source
+// order (file, line, column), each finding with its
 // diff in a <details> block and the command that reruns it; then the
 // scores per package and per file, the catalog table, the scores per
 // operator, and counts with a short list of ids of what needs no action

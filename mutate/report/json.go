@@ -507,21 +507,38 @@ func language(p string) string {
 	return "plaintext"
 }
 
-// ToolModule is the module of this tool: in it the tool runs as
-// "go run ./mutate", elsewhere as "go run gathermut/mutate" (a module that
-// requires gathermut).
+// ToolModule is the module of this tool. A report written before the
+// run recorded its command (config.Config.Tool) reruns in it as "go run
+// ./mutate", elsewhere as "go run gathermut/mutate".
 const ToolModule = "gathermut"
 
-// RerunCommand is the command, run from the module root, that judges the
-// mutant again: its id and, where the run's command line chose them rather
-// than the module's defaults (config.Config.Given), its package directory
-// (or patterns), catalog and operators.
-func RerunCommand(meta Meta, m mutant.Mutant) string {
-	tool := "go run gathermut/mutate"
-	if meta.Module == ToolModule {
-		tool = "go run ./mutate"
+// ToolCommand is the command line that runs this tool with args from the
+// module root, as the run that made the report was started
+// (config.Config.Tool, with --dir where it needs one): "go run ./mutate
+// run <id>" in this repository, "mutate run <id>" for a binary on PATH,
+// "bin/mutate run <id>" for one started by its path.
+func ToolCommand(meta Meta, args ...string) string {
+	cfg := meta.Config
+	tool := cfg.Tool
+	if tool == "" {
+		tool = "go run gathermut/mutate"
+		if meta.Module == ToolModule {
+			tool = "go run ./mutate"
+		}
 	}
-	args := []string{tool, "run", config.ShellWord(m.ID)}
+	words := append([]string{tool}, args...)
+	if cfg.ToolDir != "" {
+		words = append(words, "--dir", config.ShellWord(cfg.ToolDir))
+	}
+	return strings.Join(words, " ")
+}
+
+// RerunCommand is the command, run from the module root, that judges the
+// mutant again (ToolCommand): its id and, where the run's command line
+// chose them rather than the module's defaults (config.Config.Given), its
+// package directory (or patterns), catalog and operators.
+func RerunCommand(meta Meta, m mutant.Mutant) string {
+	args := []string{"run", config.ShellWord(m.ID)}
 	cfg := meta.Config
 	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
 		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
@@ -538,7 +555,7 @@ func RerunCommand(meta Meta, m mutant.Mutant) string {
 	if cfg.Given.Operators && len(cfg.Operators) > 0 {
 		args = append(args, "--operators="+config.ShellWord(strings.Join(cfg.Operators, ",")))
 	}
-	return strings.Join(args, " ")
+	return ToolCommand(meta, args...)
 }
 
 // Outcomes returns the outcomes a report holds, sorted by id.

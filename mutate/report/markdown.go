@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"gathermut/mutate/config"
 	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/mutant"
 )
@@ -90,9 +91,9 @@ func (md *mdReport) head() string {
 	}
 	cols := []string{"Judged"}
 	vals := []string{fmt.Sprint(s.Judged)}
-	for _, st := range mutant.Statuses {
-		cols = append(cols, statusTitle(st))
-		vals = append(vals, fmt.Sprint(s.Counts[st]))
+	for i, title := range columnTitles() {
+		cols = append(cols, title)
+		vals = append(vals, fmt.Sprint(columnCounts(s)[i]))
 	}
 	if s.Interrupted > 0 {
 		cols = append(cols, "Interrupted")
@@ -109,7 +110,7 @@ func (md *mdReport) head() string {
 		vals = append(vals, thresholdCell(s, t))
 	}
 	fmt.Fprintf(&b, "| %s |\n|%s\n| %s |\n\n", strings.Join(cols, " | "), strings.Repeat("---:|", len(cols)), strings.Join(vals, " | "))
-	fmt.Fprintf(&b, "Score: (killed + timed out) / (killed + timed out + survived). ")
+	fmt.Fprintf(&b, "Score: (killed + timed out) / (killed + timed out + survived + not covered). ")
 	if s.CatalogTotal > 0 {
 		fmt.Fprintf(&b, "Catalog: %s, %d not killed by their expected test. ", plural(s.CatalogTotal, "entry", "entries"), len(s.CatalogFailures))
 	}
@@ -125,10 +126,14 @@ func (md *mdReport) head() string {
 		after = "**changed during the run: " + cellText(strings.Join(g.TreeChanged, ", "), 300) + "**"
 	}
 	fmt.Fprintf(&b, "Ran `%s` on tree `%s` (%s). ", g.CommandLine, short(g.TreeBefore), after)
-	fmt.Fprintf(&b, "Wall time %s: discovery %s, schema builds %s, baseline %s, mutants %s. ", seconds(g.WallSeconds), seconds(g.Timing.Discovery),
-		seconds(g.Timing.SchemaBuilds), seconds(g.Timing.Baseline), seconds(g.Timing.Mutants))
+	builds := "test binary builds"
+	if RowTerms(g) {
+		builds = "schema builds"
+	}
+	fmt.Fprintf(&b, "Wall time %s: discovery %s, %s %s, baseline %s, mutants %s. ", seconds(g.WallSeconds), seconds(g.Timing.Discovery),
+		builds, seconds(g.Timing.SchemaBuilds), seconds(g.Timing.Baseline), seconds(g.Timing.Mutants))
 	if rate := Rate(s, g.Timing); rate > 0 {
-		fmt.Fprintf(&b, "%d mutants tested at %.1f per minute (over the schema builds and the mutant phase), -j %d. ", s.Tested, rate, g.Jobs)
+		fmt.Fprintf(&b, "%d mutants tested at %.1f per minute (over the %s and the mutant phase), -j %d. ", s.Tested, rate, builds, g.Jobs)
 	} else {
 		fmt.Fprintf(&b, "No mutant tested in this run, -j %d. ", g.Jobs)
 	}
@@ -185,11 +190,11 @@ func (md *mdReport) findings(budget int) string {
 		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart).\n", total)
+	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach in source order, with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart); a mutant not covered by any test sits in code no test runs.\n", total)
 	fitFindings(groups, budget-b.Len()-len(groups)*160) // less the headings and cut lines
 	compacted, cut := 0, map[string]int{}
 	for _, g := range groups {
-		compacted += g.write(&b)
+		compacted += g.write(&b, ToolCommand(md.g, "diff", "<id>"))
 		if n := len(g.items) - g.full - g.compact; n > 0 {
 			cut[g.title] = n
 		}
@@ -214,7 +219,10 @@ func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 	}{
 		{"Catalog mutants not killed by their expected test", func(o mutant.Outcome) bool { return o.Result.CatalogFailure(o.Mutant) }},
 		{"Survivors", func(o mutant.Outcome) bool {
-			return o.Result.Status == mutant.Survived && !o.Result.CatalogFailure(o.Mutant)
+			return o.Result.Status == mutant.Survived && o.Result.Why != mutant.NotCovered && !o.Result.CatalogFailure(o.Mutant)
+		}},
+		{"Mutants not covered by any test", func(o mutant.Outcome) bool {
+			return o.Result.Status == mutant.Survived && o.Result.Why == mutant.NotCovered && !o.Result.CatalogFailure(o.Mutant)
 		}},
 		{"Errors", func(o mutant.Outcome) bool {
 			return o.Result.Status == mutant.Error && !o.Result.CatalogFailure(o.Mutant)
@@ -232,12 +240,8 @@ func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 		if len(picked) == 0 {
 			continue
 		}
-		if k.title == "Survivors" {
-			// covered survivors first: tests ran and missed them
-			sort.SliceStable(picked, func(i, j int) bool {
-				return (picked[i].Result.Why != mutant.NotCovered) && (picked[j].Result.Why == mutant.NotCovered)
-			})
-		}
+		// in source order: by file, then line and column (then id)
+		sort.SliceStable(picked, func(i, j int) bool { return sourceOrder(picked[i].Mutant, picked[j].Mutant) })
 		g := &findingGroup{title: k.title}
 		for _, o := range picked {
 			g.items = append(g.items, finding{full: md.fullFinding(o), compact: md.compactFinding(o)})
@@ -301,16 +305,16 @@ func fitFindings(groups []*findingGroup, budget int) {
 }
 
 // write renders the group as fitted: the detailed findings, then the
-// one-line ones, then a count of the rest; it returns how many got one
-// line.
-func (g *findingGroup) write(b *strings.Builder) int {
+// one-line ones (diffCmd prints the diff of one), then a count of the
+// rest; it returns how many got one line.
+func (g *findingGroup) write(b *strings.Builder, diffCmd string) int {
 	fmt.Fprintf(b, "\n### %s (%d)\n", g.title, len(g.items))
 	for _, it := range g.items[:g.full] {
 		b.WriteString(it.full)
 	}
 	if g.compact > 0 {
 		if g.full > 0 {
-			fmt.Fprintf(b, "\nThe other %s, without their diff (`mutate diff <id>` prints one):\n\n", strings.ToLower(g.title))
+			fmt.Fprintf(b, "\nThe other %s, without their diff (`%s` prints one):\n\n", strings.ToLower(g.title), diffCmd)
 		} else {
 			b.WriteString("\n")
 		}
@@ -340,7 +344,7 @@ func (md *mdReport) fullFinding(o mutant.Outcome) string {
 		}
 		b.WriteString("\n\n")
 	}
-	fmt.Fprintf(&b, "Rerun: `%s`\n\n<details><summary>diff</summary>\n\n```diff\n%s```\n", RerunCommand(md.g, m), limitDiff(m.Diff))
+	fmt.Fprintf(&b, "Rerun: `%s`\n\n<details><summary>diff</summary>\n\n```diff\n%s```\n", RerunCommand(md.g, m), limitDiff(m.Diff, ToolCommand(md.g, "diff", config.ShellWord(m.ID))))
 	if r.Excerpt != "" {
 		fmt.Fprintf(&b, "\nTest output:\n\n```\n%s\n```\n", strings.ReplaceAll(strings.TrimRight(r.Excerpt, "\n"), "```", "'''"))
 	}
@@ -387,8 +391,9 @@ func change(m mutant.Mutant) string {
 	return fmt.Sprintf("%s %s → %s", m.Operator, code(oneLine(m.Original)), repl)
 }
 
-// limitDiff cuts a diff to maxDiff bytes at a line end.
-func limitDiff(d string) string {
+// limitDiff cuts a diff to maxDiff bytes at a line end; diffCmd prints
+// it whole.
+func limitDiff(d, diffCmd string) string {
 	d = strings.ReplaceAll(d, "```", "'''")
 	if len(d) <= maxDiff {
 		if !strings.HasSuffix(d, "\n") {
@@ -400,7 +405,7 @@ func limitDiff(d string) string {
 	if cut < 0 {
 		cut = maxDiff
 	}
-	return d[:cut] + "\n[... diff cut; the whole diff is in the JSON and in `mutate diff <id>`]\n"
+	return d[:cut] + "\n[... diff cut; the whole diff is in the JSON and in `" + diffCmd + "`]\n"
 }
 
 type groupKey func(mutant.Outcome) string
@@ -434,23 +439,13 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 		s := outcome.Summarize(os)
 		var b strings.Builder
 		fmt.Fprintf(&b, "| `%s` | %d |", k, s.Judged)
-		for _, st := range mutant.Statuses {
-			fmt.Fprintf(&b, " %d |", s.Counts[st])
+		for _, n := range columnCounts(s) {
+			fmt.Fprintf(&b, " %d |", n)
 		}
 		fmt.Fprintf(&b, " %s |\n", outcome.FormatScore(s))
 		rows = append(rows, row{k, s, b.String()})
 	}
-	var hb strings.Builder
-	fmt.Fprintf(&hb, "| %s | Judged |", what)
-	for _, st := range mutant.Statuses {
-		fmt.Fprintf(&hb, " %s |", statusTitle(st))
-	}
-	hb.WriteString(" Score |\n|---|---:|")
-	for range mutant.Statuses {
-		hb.WriteString("---:|")
-	}
-	hb.WriteString("---:|\n")
-	header := hb.String()
+	header := scoreHeader(what)
 	size := len(header)
 	for _, r := range rows {
 		size += len(r.text)
@@ -464,7 +459,8 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 		}
 		return b.String()
 	}
-	// worst first: survivors, then the lowest score, then the most mutants
+	// worst first: survivors (not covered included), then the lowest
+	// score, then the most mutants
 	sort.Slice(rows, func(i, j int) bool {
 		a, c := rows[i].s, rows[j].s
 		if a.Counts[mutant.Survived] != c.Counts[mutant.Survived] {
@@ -495,6 +491,22 @@ func (md *mdReport) scoreTable(what string, key groupKey, limit int) string {
 	fmt.Fprintf(&b, "\n*%d more %s rows are in the JSON.*\n", cut, strings.ToLower(what))
 	md.cuts = append(md.cuts, fmt.Sprintf("%d of %d rows of the per-%s table", cut, len(rows), strings.ToLower(what)))
 	return b.String()
+}
+
+// scoreHeader is a score table's header: what each row is, then the
+// count columns (columnTitles) and the score.
+func scoreHeader(what string) string {
+	var hb strings.Builder
+	fmt.Fprintf(&hb, "| %s | Judged |", what)
+	for _, title := range columnTitles() {
+		fmt.Fprintf(&hb, " %s |", title)
+	}
+	hb.WriteString(" Score |\n|---|---:|")
+	for range columnTitles() {
+		hb.WriteString("---:|")
+	}
+	hb.WriteString("---:|\n")
+	return hb.String()
 }
 
 func (md *mdReport) catalogTable() string {
@@ -635,8 +647,8 @@ func (md *mdReport) cutNote() string {
 	if len(md.cuts) == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("\n## Cut to fit\n\nThis report holds at most %d characters (a pull request holds 65,536), so it leaves out: %s. `%s` next to it has every mutant with its verdict, diff and evidence (mutation-testing-report-schema: any mutation-testing-elements viewer opens it); `mutate run <id>` reruns one.\n",
-		MaxMarkdown, cellText(strings.Join(md.cuts, "; "), 800), md.jsonName())
+	s := fmt.Sprintf("\n## Cut to fit\n\nThis report holds at most %d characters (a pull request holds 65,536), so it leaves out: %s. `%s` next to it has every mutant with its verdict, diff and evidence (mutation-testing-report-schema: any mutation-testing-elements viewer opens it); `%s` reruns one.\n",
+		MaxMarkdown, cellText(strings.Join(md.cuts, "; "), 800), md.jsonName(), ToolCommand(md.g, "run", "<id>"))
 	return s
 }
 
@@ -655,6 +667,48 @@ func machine(m Machine) string {
 		s += fmt.Sprintf("; GPU: %s (%s)", g.Name, g.Arch)
 	}
 	return s
+}
+
+// columnTitles are the count columns of the markdown's tables: one per
+// verdict, with the survivors no test covers in a column of their own
+// after those the tests missed.
+func columnTitles() []string {
+	var out []string
+	for _, st := range mutant.Statuses {
+		out = append(out, statusTitle(st))
+		if st == mutant.Survived {
+			out = append(out, "Not covered")
+		}
+	}
+	return out
+}
+
+// columnCounts are a summary's counts in columnTitles' order.
+func columnCounts(s outcome.Summary) []int {
+	var out []int
+	for _, st := range mutant.Statuses {
+		switch st {
+		case mutant.Survived:
+			out = append(out, s.Survivors(), s.NotCovered)
+		default:
+			out = append(out, s.Counts[st])
+		}
+	}
+	return out
+}
+
+// sourceOrder orders mutants by file, line and column, then id.
+func sourceOrder(a, b mutant.Mutant) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Pos.Line != b.Pos.Line {
+		return a.Pos.Line < b.Pos.Line
+	}
+	if a.Pos.Column != b.Pos.Column {
+		return a.Pos.Column < b.Pos.Column
+	}
+	return a.ID < b.ID
 }
 
 func statusTitle(st mutant.Status) string {

@@ -50,18 +50,67 @@ func (p Paths) replacer() []replacement {
 	return rs
 }
 
-// Clean replaces the known absolute paths in s.
+// Clean replaces the known absolute paths in s, each only where it is a
+// whole path or the start of one: at a path-separator boundary on both
+// sides. A name that merely starts like a known directory keeps its own
+// name: with the module at ~/src/app, ~/src/app-inc.cache stays whole
+// (it is not "./-inc.cache"), and so does ~/src/application.
 func (p Paths) Clean(s string) string {
 	if s == "" {
 		return s
 	}
 	for _, r := range p.replacer() {
 		if strings.Contains(s, r.from) {
-			s = strings.ReplaceAll(s, r.from, r.to)
+			s = replaceAtBoundary(s, r.from, r.to)
 		}
 	}
 	return s
 }
+
+// replaceAtBoundary replaces the occurrences of the path from in s that
+// stand as a path of their own: not preceded by a character of a path
+// (so /src/app does not match inside /home/src/app) and, unless from ends
+// with a separator, not followed by one of a file name (so /src/app does
+// not match the start of /src/app-inc.cache or /src/apps).
+func replaceAtBoundary(s, from, to string) string {
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.Index(rest, from)
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		before := len(s) - len(rest) + i // offset in s
+		end := i + len(from)
+		ok := (before == 0 || !pathChar(s[before-1])) &&
+			(strings.HasSuffix(from, "/") || end == len(rest) || !nameChar(rest[end]))
+		if ok {
+			b.WriteString(rest[:i])
+			b.WriteString(to)
+			rest = rest[end:]
+			continue
+		}
+		b.WriteString(rest[:i+1])
+		rest = rest[i+1:]
+	}
+}
+
+// nameChar reports whether c can be part of a file or directory name as
+// written in the paths and commands a run prints: letters, digits and
+// ._-+@~ (a path ends at a space, a quote, a colon, a comma, a
+// parenthesis, an '=', a separator).
+func nameChar(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	}
+	return strings.IndexByte("._-+@~", c) >= 0 || c >= 0x80
+}
+
+// pathChar reports whether c can stand right before a path inside a
+// longer one: a name character or a separator.
+func pathChar(c byte) bool { return nameChar(c) || c == '/' || c == '\\' }
 
 // CleanAll cleans every string of xs in place and returns it.
 func (p Paths) CleanAll(xs []string) []string {

@@ -127,11 +127,13 @@ func TestMarkdown(t *testing.T) {
 	r := Build(Meta{Name: "x", Module: "gathermut", TreeBefore: "abc", TreeAfter: "abc", WallSeconds: 60, Timing: Timing{Mutants: 60}, Jobs: 2}, sample(), Inputs{})
 	r.Decide(outcome.Conditions{})
 	md := Markdown(r)
-	order := []string{"# Mutation report: x", "**Exit 5**: catalog mutant cat-entry not killed by its expected test; 2 mutants survived",
-		"| 9 | 2 | 2 | 1 | 1 | 1 | 1 | 1 | 60.0% |", "(unchanged after the run)", "5 mutants tested at 5.0 per minute",
+	order := []string{"# Mutation report: x", "**Exit 5**: catalog mutant cat-entry not killed by its expected test; 1 mutant survived, 1 not covered by any test",
+		"| Judged | Killed | Survived | Not covered | Timed out |", "| 9 | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 60.0% |",
+		"(killed + timed out + survived + not covered)", "(unchanged after the run)", "schema builds", "5 mutants tested at 5.0 per minute",
 		"## To act on (4)", "### Catalog mutants not killed by their expected test (1)", "#### `cat-entry`", "Rerun: `go run ./mutate run cat-entry`",
-		"### Survivors (2)", "<details><summary>diff</summary>", "### Errors (1)",
-		"## Scores by package", "| `m/p` | 9 |", "## Scores by file", "| `p/p.go` | 9 |", "## Catalog", "| `cat-entry` | 3 | killed | no | TestB |",
+		"### Survivors (1)", "#### `arith:p/p.go:3:9:cccc`", "<details><summary>diff</summary>",
+		"### Mutants not covered by any test (1)", "#### `arith:p/p.go:3:9:bbbb`", "### Errors (1)",
+		"## Scores by package", "| `m/p` | 9 | 2 | 1 | 1 |", "## Scores by file", "| `p/p.go` | 9 |", "## Catalog", "| `cat-entry` | 3 | killed | no | TestB |",
 		"## Scores by operator", "## Needing no action", "**Timed out**", "**Unviable**", "**Ignored**", "**Not run**", "no compiler: 1", "## Baseline"}
 	at := 0
 	for _, s := range order {
@@ -259,5 +261,128 @@ func TestStatusReasonNamesTheFailure(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q: reason %q, want %q", c.excerpt, got, c.want)
 		}
+	}
+}
+
+// TestCleanAtBoundary: a known directory is replaced only where it is a
+// whole path or the start of one, never inside a longer name.
+func TestCleanAtBoundary(t *testing.T) {
+	p := Paths{Root: "/home/u/src/app", Temp: "/tmp/gathermut-7", TempDir: "/tmp", Home: "/home/u", GoRoot: "/usr/lib/go"}
+	for _, c := range []struct{ in, want string }{
+		{"/home/u/src/app-inc.cache", "~/src/app-inc.cache"},
+		{"--incremental=/home/u/src/app-inc.cache", "--incremental=~/src/app-inc.cache"},
+		{"/home/u/src/application/x.go", "~/src/application/x.go"},
+		{"/home/u/src/app/p/p.go:3:9: bad", "p/p.go:3:9: bad"},
+		{"cd /home/u/src/app && go test", "cd . && go test"},
+		{"(/home/u/src/app)", "(.)"},
+		{"/home/u/src/app", "."},
+		{"/x/home/u/src/app/p.go", "/x/home/u/src/app/p.go"},
+		{"/tmp/gathermut-7/mutant-1/p.test /tmp/gathermut-77/x /tmp/y", "$TMP/mutant-1/p.test $TMPDIR/gathermut-77/x $TMPDIR/y"},
+		{"/usr/lib/golang/bin /usr/lib/go/bin/go", "/usr/lib/golang/bin $GOROOT/bin/go"},
+		{"/home/user2/x /home/u", "/home/user2/x ~"},
+		{"", ""},
+	} {
+		if got := p.Clean(c.in); got != c.want {
+			t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestNotCoveredApart: the survivors no test covers are counted and
+// listed apart from those the tests ran and missed, in the summary, the
+// one-line reason, the counts line and the markdown, while the score
+// still counts both as undetected.
+func TestNotCoveredApart(t *testing.T) {
+	outcomes := []mutant.Outcome{
+		mkOutcome("arith:p/p.go:3:9:aaaa", mutant.Killed, ""),
+		mkOutcome("arith:p/p.go:3:9:bbbb", mutant.Survived, mutant.NotCovered),
+		mkOutcome("arith:p/p.go:3:9:cccc", mutant.Survived, mutant.NotCovered),
+		mkOutcome("arith:p/p.go:3:9:dddd", mutant.Survived, "every selected test passed (1 ran)"),
+	}
+	for _, c := range []struct {
+		outcomes           []mutant.Outcome
+		survivors, notCov  int
+		reason, countsText string
+	}{
+		{outcomes, 1, 2, "1 mutant survived, 2 not covered by any test", "1 killed, 1 survived, 2 not covered, 0 timed out"},
+		{outcomes[:3], 0, 2, "2 mutants not covered by any test", "1 killed, 0 survived, 2 not covered,"},
+		{append(outcomes[:1:1], outcomes[3]), 1, 0, "1 mutant survived", "1 killed, 1 survived, 0 not covered,"},
+	} {
+		s := outcome.Summarize(c.outcomes)
+		if s.Survivors() != c.survivors || s.NotCovered != c.notCov || s.Counts[mutant.Survived] != c.survivors+c.notCov {
+			t.Errorf("%d outcomes: survivors %d, not covered %d, verdict survived %d", len(c.outcomes), s.Survivors(), s.NotCovered, s.Counts[mutant.Survived])
+		}
+		if code, reason := outcome.Decide(s, outcome.Conditions{}); code != exitcode.Survivors || reason != c.reason {
+			t.Errorf("exit %d %q, want 1 %q", code, reason, c.reason)
+		}
+		if got := CountsText(s); !strings.HasPrefix(got, c.countsText) {
+			t.Errorf("CountsText %q, want it to start with %q", got, c.countsText)
+		}
+		if want := 100 * float64(len(c.outcomes)-c.survivors-c.notCov) / float64(len(c.outcomes)); s.Score != want {
+			t.Errorf("score %v, want %v: not covered counts as undetected", s.Score, want)
+		}
+	}
+	r := Build(Meta{Name: "x", Module: "m"}, outcomes, Inputs{})
+	r.Decide(outcome.Conditions{})
+	md := Markdown(r)
+	for _, want := range []string{"### Survivors (1)", "### Mutants not covered by any test (2)", "| 4 | 1 | 1 | 2 | 0 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if i, j := strings.Index(md, "#### `arith:p/p.go:3:9:dddd`"), strings.Index(md, "### Mutants not covered"); i < 0 || i > j {
+		t.Errorf("the covered survivor is not under Survivors")
+	}
+}
+
+// TestFindingsInSourceOrder: the markdown lists survivors by file, line
+// and column, whatever their operators.
+func TestFindingsInSourceOrder(t *testing.T) {
+	at := func(id, op, file string, line, col int) mutant.Outcome {
+		o := mkOutcome(id, mutant.Survived, "every selected test passed (1 ran)")
+		o.Mutant.Operator, o.Mutant.File, o.Mutant.Pos = op, file, mutant.Position{Line: line, Column: col}
+		return o
+	}
+	outcomes := []mutant.Outcome{
+		at("arith:b/b.go:2:1:0001", "arith", "b/b.go", 2, 1),
+		at("arith:a/a.go:30:1:0002", "arith", "a/a.go", 30, 1),
+		at("zero-return:a/a.go:4:9:0003", "zero-return", "a/a.go", 4, 9),
+		at("boundary:a/a.go:4:2:0004", "boundary", "a/a.go", 4, 2),
+		at("negate:a/a.go:12:5:0005", "negate", "a/a.go", 12, 5),
+	}
+	md := Markdown(Build(Meta{Name: "x", Module: "m"}, outcomes, Inputs{}))
+	want := []string{"boundary:a/a.go:4:2:0004", "zero-return:a/a.go:4:9:0003", "negate:a/a.go:12:5:0005", "arith:a/a.go:30:1:0002", "arith:b/b.go:2:1:0001"}
+	last := -1
+	for _, id := range want {
+		i := strings.Index(md, "#### `"+id+"`")
+		if i < last {
+			t.Errorf("%s is listed before the survivor above it in the source:\n%s", id, md)
+		}
+		last = i
+	}
+}
+
+// TestRowTermsOnlyWithCatalog: a run without a catalog says nothing of
+// catalog mutants or schemata; one with a catalog does, even when none
+// of its mutants was in the run.
+func TestRowTermsOnlyWithCatalog(t *testing.T) {
+	killed := []mutant.Outcome{mkOutcome("arith:p/p.go:3:9:aaaa", mutant.Killed, "")}
+	plain := Build(Meta{Name: "x", Module: "m"}, killed, Inputs{})
+	plain.Decide(outcome.Conditions{})
+	if r := plain.Gathermut.Reason; r != "ok: 1 mutant judged, none survived; score 100.0%" {
+		t.Errorf("without a catalog: %q", r)
+	}
+	if md := Markdown(plain); strings.Contains(md, "schema") && !strings.Contains(md, "mutation-testing-report-schema") || !strings.Contains(md, "test binary builds") {
+		t.Errorf("without a catalog the markdown speaks of schemata:\n%s", md)
+	}
+	meta := Meta{Name: "x", Module: "m"}
+	meta.Config.Catalog = "./mutants"
+	row := Build(meta, killed, Inputs{})
+	row.Decide(outcome.Conditions{})
+	if r := row.Gathermut.Reason; r != "ok: 1 mutant judged, none survived; no catalog mutants in this run; score 100.0%" {
+		t.Errorf("with a catalog: %q", r)
+	}
+	if md := Markdown(row); !strings.Contains(md, "schema builds") {
+		t.Errorf("with a catalog the markdown does not name the schema builds")
 	}
 }

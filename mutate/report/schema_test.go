@@ -297,7 +297,7 @@ func TestOKReasonSaysWhatRan(t *testing.T) {
 		outcomes []mutant.Outcome
 		want     string
 	}{
-		{[]mutant.Outcome{gen("a", mutant.Killed, "")}, "ok: 1 mutant judged, none survived; no catalog mutants in this run; score 100.0%"},
+		{[]mutant.Outcome{gen("a", mutant.Killed, "")}, "ok: 1 mutant judged, none survived; score 100.0%"},
 		{[]mutant.Outcome{catalogOutcome("k", mutant.NotRun)}, "no catalog mutant ran (1 not run)"},
 		{[]mutant.Outcome{catalogOutcome("k", mutant.NotRun), catalogOutcome("c", mutant.Killed)}, "the one catalog mutant that ran was killed by its expected test (1 not run)"},
 		{[]mutant.Outcome{catalogOutcome("c", mutant.Killed), catalogOutcome("d", mutant.Killed)}, "all 2 catalog mutants were killed by their expected tests"},
@@ -306,6 +306,11 @@ func TestOKReasonSaysWhatRan(t *testing.T) {
 		if code != exitcode.OK || !strings.Contains(reason, c.want) {
 			t.Errorf("exit %d %q, want %q", code, reason, c.want)
 		}
+	}
+	// with a catalog configured, a run without its mutants says so
+	code, reason := outcome.Decide(outcome.Summarize([]mutant.Outcome{gen("a", mutant.Killed, "")}), outcome.Conditions{Catalog: true})
+	if want := "ok: 1 mutant judged, none survived; no catalog mutants in this run; score 100.0%"; code != exitcode.OK || reason != want {
+		t.Errorf("catalog configured: exit %d %q, want %q", code, reason, want)
 	}
 }
 
@@ -346,6 +351,26 @@ func TestRerunCommand(t *testing.T) {
 	meta = report.Meta{Module: "fixture", Config: cfg}
 	if got := report.RerunCommand(meta, m); got != "go run gathermut/mutate run arith:p/p.go:3:9:aaaa ./p --catalog='' --operators=default,const-table" {
 		t.Errorf("other module, flags: %s", got)
+	}
+	// a run that recorded how the tool was started gives that command
+	// (the legacy forms above are for reports from before it)
+	for _, c := range []struct {
+		tool, dir, want string
+	}{
+		{"mutate", "", "mutate run arith:p/p.go:3:9:aaaa"},
+		{"../bin/mutate", "", "../bin/mutate run arith:p/p.go:3:9:aaaa"},
+		{"go run example.com/gm/mutate@v0.3.0", "", "go run example.com/gm/mutate@v0.3.0 run arith:p/p.go:3:9:aaaa"},
+		{"go run -C ../gathermut ./mutate", "../my app", "go run -C ../gathermut ./mutate run arith:p/p.go:3:9:aaaa --dir '../my app'"},
+	} {
+		cfg := config.Default()
+		cfg.Tool, cfg.ToolDir = c.tool, c.dir
+		meta := report.Meta{Module: "example.com/app", Config: cfg}
+		if got := report.RerunCommand(meta, m); got != c.want {
+			t.Errorf("tool %q: %s, want %s", c.tool, got, c.want)
+		}
+		if got, want := report.ToolCommand(meta, "diff", "<id>"), strings.Replace(c.want, "run arith:p/p.go:3:9:aaaa", "diff <id>", 1); got != want {
+			t.Errorf("tool %q: diff command %s, want %s", c.tool, got, want)
+		}
 	}
 }
 

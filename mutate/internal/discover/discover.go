@@ -28,8 +28,12 @@ type Input struct {
 	Ops    []*operator.Operator // the generic operators, resolved once from Config.Operators
 	Root   string               // the module root
 	Module string               // the module path
-	Temp   string               // the run's temp dir (the catalog program's overlay goes there)
-	Stderr io.Writer            // progress lines
+	// Temp makes the run's temp dir, if not made yet, and returns it (the
+	// catalog program's overlay goes there; child processes put their
+	// files there). Only a discovery not answered from the cache calls
+	// it, so list and diff from the cache make none.
+	Temp   func() (string, error)
+	Stderr io.Writer // progress lines
 }
 
 // Discovery is what the step found.
@@ -71,6 +75,7 @@ type discoverer struct {
 	catPath          string
 	prog             *load.Program
 	typeCheckSeconds float64
+	tmp              string // the run's temp dir, once generate made it
 }
 
 // Run hashes the tree, makes the mutants (or takes a whole discovery from
@@ -110,9 +115,14 @@ func Run(ctx context.Context, in Input) (*Discovery, error) {
 	return d, nil
 }
 
-// generate reads the catalog, loads the module and makes the mutants,
+// generate makes the run's temp dir (Input.Temp), reads the catalog,
+// loads the module and makes the mutants,
 // and caches the discovery when it is whole (not a run/diff subset).
 func (x *discoverer) generate(tr tree.Tree, start time.Time) (*Discovery, error) {
+	var err error
+	if x.tmp, err = x.Temp(); err != nil {
+		return nil, exitcode.Fail(exitcode.Config, "%v", err)
+	}
 	if err := x.loadCatalog(); err != nil {
 		return nil, exitcode.Fail(exitcode.Config, "%v", err)
 	}

@@ -34,7 +34,7 @@ func (x *discoverer) loadCatalog() error {
 			return nil
 		}
 	}
-	cat, err := readCatalog(x.Root, path, x.Temp)
+	cat, err := readCatalog(x.Root, path, x.tmp)
 	if err != nil {
 		return err
 	}

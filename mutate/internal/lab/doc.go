@@ -20,6 +20,16 @@
 //     and the exit code decided, package report writes the JSON and the
 //     markdown, and the summary is printed.
 //
+// Around the steps: project.go applies the module's project file (and
+// ModuleHere gives the help text the defaults in force), self.go finds
+// the command that started the tool as it works from the module root (the
+// prefix of every rerun command), the run's stderr is a
+// progress.Heartbeat (a line after every silence when it is not a
+// terminal), and tempdir.go makes the run's temp dir only for work that
+// needs one: at once for all and run, on a discovery not answered from
+// the cache for list and diff (which then make none). A closed stdout
+// ends list and diff cleanly (closedWriter in lab.go).
+//
 // mutate/doc.go describes what a run does as a user sees it; each step's
 // package doc says what it decides and where.
 package lab

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/cache"
 	"gathermut/mutate/internal/discover"
+	"gathermut/mutate/internal/progress"
 	"gathermut/mutate/internal/schedule"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
@@ -27,8 +28,9 @@ type lab struct {
 	root    string               // module root
 	module  string               // module path
 	ops     []*operator.Operator // the generic operators, resolved once from cfg.Operators
-	tmp     string               // the run's temp dir, removed at the end
+	tmp     string               // removed at the end; "" until ensureTemp
 	sysTemp string               // the system temp dir before useOwnTemp
+	project *config.Project      // the module's project file, nil without one
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg
@@ -37,17 +39,34 @@ type lab struct {
 // exit code). It returns an *exitcode.Exit with the command's exit code
 // and its one-line reason, exitcode.OK included; any other error is a
 // configuration error.
+//
+// A temp dir is made only for work that needs one (ensureTemp): list and
+// diff answered from the discovery cache make none. Output to a closed
+// stdout (mutate list | head) ends list and diff early and cleanly, with
+// the temp dir removed; the command's main ignores SIGPIPE's default of
+// killing the process so that this can happen.
 func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error {
 	if err := cfg.Validate(); err != nil {
 		return exitcode.Fail(exitcode.Usage, "%v", err)
 	}
-	l := &lab{cfg: cfg, stdout: stdout, stderr: stderr, started: time.Now()}
-	defer l.tearDown()
+	beat := progress.NewHeartbeat(stderr, progress.HeartbeatEvery())
+	beat.Run()
+	defer beat.Stop()
+	l := &lab{cfg: cfg, stdout: stdout, stderr: beat, started: time.Now()}
+	defer l.removeTemp()
 	if err := l.setUp(); err != nil {
 		return err
 	}
 
-	d, err := discover.Run(ctx, discover.Input{Config: l.cfg, Ops: l.ops, Root: l.root, Module: l.module, Temp: l.tmp, Stderr: stderr})
+	if l.cfg.Command.Judges() {
+		// all and run need the temp dir at once: child processes
+		// (go list included) put their files there
+		if err := l.ensureTemp(); err != nil {
+			return err
+		}
+	}
+	beat.Doing("finding the mutants")
+	d, err := discover.Run(ctx, discover.Input{Config: l.cfg, Ops: l.ops, Root: l.root, Module: l.module, Temp: l.temp, Stderr: l.stderr})
 	if err != nil {
 		return err
 	}
@@ -57,8 +76,9 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	case config.CmdDiff:
 		return l.diffs(d)
 	}
+	beat.Doing("building the test binaries and running the baseline")
 	machine := describeMachine()
-	j, err := schedule.Judge(ctx, schedule.Input{Config: l.cfg, Discovery: d, Temp: l.tmp, Stderr: stderr,
+	j, err := schedule.Judge(ctx, schedule.Input{Config: l.cfg, Discovery: d, Temp: l.tmp, Stderr: l.stderr,
 		Machine: machine, GoVersion: goVersion(), Paths: l.paths()})
 	if err != nil {
 		return err
@@ -66,9 +86,10 @@ func Run(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) error
 	return l.finish(d, j, machine)
 }
 
-// setUp finds the module, applies its project file, resolves the
-// operators and makes the run's temp dir, which every child process
-// uses.
+// setUp finds the module, applies its project file (and resolves the
+// operators), then decides where the reports go and the command that
+// reruns the tool from the module root. It makes no temp dir: ensureTemp
+// does, for the work that needs one.
 func (l *lab) setUp() error {
 	var err error
 	l.root, l.module, err = load.ModuleRoot(l.cfg.Dir)
@@ -78,42 +99,69 @@ func (l *lab) setUp() error {
 	if err := l.applyProject(); err != nil {
 		return err
 	}
-	if l.tmp, err = os.MkdirTemp("", "gathermut-"); err != nil {
-		return err
-	}
-	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
-		fmt.Fprintf(l.stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
-	}
-	return l.useOwnTemp()
+	l.cfg.ReportDir = config.ReportDirFor(l.cfg, l.project, l.root, l.module, cache.Dir())
+	l.cfg.Tool, l.cfg.ToolDir = l.toolCommand()
+	return nil
 }
 
-// tearDown removes the run's temp dir, unless GATHERMUT_KEEP_TMP asks to
-// keep it.
-func (l *lab) tearDown() {
-	if l.tmp != "" && os.Getenv("GATHERMUT_KEEP_TMP") == "" {
-		os.RemoveAll(l.tmp)
-	}
-}
-
-// list prints every mutant, one line each.
+// list prints every mutant, one line each; a closed stdout ends it
+// (closedWriter).
 func (l *lab) list(d *discover.Discovery) error {
+	out := &closedWriter{w: l.stdout}
+	n := 0
 	for _, m := range d.Mutants {
-		fmt.Fprintf(l.stdout, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+		fmt.Fprintf(out, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+		if out.err != nil {
+			break
+		}
+		n++
 	}
 	fmt.Fprintf(l.stderr, "%d mutants in %s (%d generic packages)\n", len(d.Mutants), l.module, len(d.Generic))
-	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "mutant", "mutants") + " listed"}
+	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "mutant", "mutants") + " listed" + out.note(n)}
 }
 
-// diffs prints every mutant's diff (or why it has none).
+// diffs prints every mutant's diff (or why it has none); a closed stdout
+// ends it (closedWriter).
 func (l *lab) diffs(d *discover.Discovery) error {
+	out := &closedWriter{w: l.stdout}
+	n := 0
 	for _, m := range d.Mutants {
 		if m.Diff == "" {
-			fmt.Fprintf(l.stdout, "# %s: %s\n", m.ID, m.Note)
-			continue
+			fmt.Fprintf(out, "# %s: %s\n", m.ID, m.Note)
+		} else {
+			fmt.Fprintf(out, "# %s\n%s", m.ID, m.Diff)
 		}
-		fmt.Fprintf(l.stdout, "# %s\n%s", m.ID, m.Diff)
+		if out.err != nil {
+			break
+		}
+		n++
 	}
-	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "diff", "diffs") + " printed"}
+	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "diff", "diffs") + " printed" + out.note(n)}
+}
+
+// closedWriter passes writes on until one fails (a closed pipe), then
+// drops the rest and keeps the error.
+type closedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *closedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.err = err
+	return n, err
+}
+
+// note says, for the final line, where the output stopped: "" when all
+// of it was written.
+func (c *closedWriter) note(written int) string {
+	if c.err == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (stdout closed after %d: %v)", written, c.err)
 }
 
 func listNote(m mutant.Mutant) string {

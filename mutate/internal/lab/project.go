@@ -2,10 +2,14 @@ package lab
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"strings"
 
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
+	"gathermut/mutate/internal/cache"
+	"gathermut/mutate/load"
 	"gathermut/mutate/operator"
 )
 
@@ -18,6 +22,7 @@ func (l *lab) applyProject() error {
 	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
+	l.project = proj
 	l.cfg.Apply(proj)
 	// the Go operators among --operators (the assembly and kernel ones
 	// are their generators'; a name no language knows is an error)
@@ -59,4 +64,56 @@ func describeSettings(module string, c config.Config) string {
 		parts = append(parts, "threshold "+c.Threshold.String())
 	}
 	return fmt.Sprintf("module %s: %s (%s)", module, strings.Join(parts, "; "), c.Origin)
+}
+
+// Here is what a command would use in the module at a directory, before
+// it runs: the help text, merge and operators show or use it.
+type Here struct {
+	Root, Module string
+	Project      *config.Project // nil without a project file
+	// Config is the given configuration with the module's defaults
+	// applied (config.Config.Apply) and its report folder resolved
+	// (config.ReportDirFor).
+	Config config.Config
+}
+
+// ModuleHere finds the module at cfg.Dir and applies its project file to
+// cfg, as a run there would.
+func ModuleHere(cfg config.Config) (Here, error) {
+	root, module, err := load.ModuleRoot(cfg.Dir)
+	if err != nil {
+		return Here{}, err
+	}
+	proj, err := config.ReadProject(root)
+	if err != nil {
+		return Here{}, err
+	}
+	cfg.Apply(proj)
+	cfg.ReportDir = config.ReportDirFor(cfg, proj, root, module, cache.Dir())
+	return Here{Root: root, Module: module, Project: proj, Config: cfg}, nil
+}
+
+// ReportDirOutside is the report folder of a command run outside any
+// module (merge): a folder of the current directory in the user cache.
+func ReportDirOutside(cfg config.Config) string {
+	if cfg.Given.ReportDir {
+		return cfg.ReportDir
+	}
+	wd, _ := os.Getwd()
+	return config.ReportCacheDir(cache.Dir(), wd, "merge")
+}
+
+// VersionLine is what --version prints: the tool's version, the module
+// and version it was built from, and the Go toolchain and platform.
+func VersionLine() string {
+	inv := selfInvocation()
+	from := ""
+	if inv.Module != "" {
+		from = inv.Package + " in " + inv.Module
+		if inv.Version != "" {
+			from += " " + inv.Version
+		}
+		from += ", "
+	}
+	return fmt.Sprintf("mutate %s (%s%s, %s/%s)", cache.Version, from, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

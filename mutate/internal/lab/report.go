@@ -95,7 +95,8 @@ func (l *lab) inputs(d *discover.Discovery, outcomes []mutant.Outcome) report.In
 	return in
 }
 
-// printSummary prints the counts of the judged mutants, the rate, and
+// printSummary prints the counts of the judged mutants (the survivors no
+// test covers apart: report.CountsText), the rate, and
 // what did not run as counts by reason (the ids are in the JSON).
 func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPath string) {
 	g := rep.Gathermut
@@ -112,9 +113,8 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 	if sum.Reused > 0 {
 		reused = fmt.Sprintf(", %d reused", sum.Reused)
 	}
-	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
-		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
-		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], reused, outcome.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
+	fmt.Fprintf(l.stdout, "%s: %s%s; score %s; %s; %.1f s (-j %d)\n",
+		lead, report.CountsText(sum), reused, outcome.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
 	if line := backendLine(outcomes); line != "" {
 		fmt.Fprintln(l.stdout, line)
 	}

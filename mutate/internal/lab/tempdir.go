@@ -11,6 +11,41 @@ import (
 	"gathermut/mutate/report"
 )
 
+// ensureTemp makes the run's temp dir, once, for the work that needs one
+// (reading the catalog, type-checking, builds, tests) and points the
+// child processes into it (useOwnTemp). GATHERMUT_KEEP_TMP keeps it.
+func (l *lab) ensureTemp() error {
+	if l.tmp != "" {
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", "gathermut-")
+	if err != nil {
+		return fmt.Errorf("lab: temp dir: %w", err)
+	}
+	l.tmp = tmp
+	if os.Getenv("GATHERMUT_KEEP_TMP") != "" {
+		fmt.Fprintf(l.stderr, "mutate: keeping the run's temp dir %s (GATHERMUT_KEEP_TMP)\n", l.tmp)
+	}
+	return l.useOwnTemp()
+}
+
+// temp makes the run's temp dir if it is not made yet and returns it:
+// discovery calls it only when it is not answered from the cache.
+func (l *lab) temp() (string, error) {
+	if err := l.ensureTemp(); err != nil {
+		return "", err
+	}
+	return l.tmp, nil
+}
+
+// removeTemp removes the run's temp dir, if one was made and
+// GATHERMUT_KEEP_TMP does not keep it.
+func (l *lab) removeTemp() {
+	if l.tmp != "" && os.Getenv("GATHERMUT_KEEP_TMP") == "" {
+		os.RemoveAll(l.tmp)
+	}
+}
+
 // useOwnTemp points every child process's temporary files into the run's
 // own temp dir, which Run removes whatever happens: GOTMPDIR for the go
 // command's work directories (a build killed by a timeout or Ctrl-C

@@ -19,6 +19,10 @@ type Conditions struct {
 	// exitcode.Timeouts). Otherwise a timeout counts as detected, as in the
 	// score: the tests did not pass under the mutant, they hung.
 	StrictTimeouts bool
+	// Catalog says the run had a catalog configured (the row's setting):
+	// only then does an ok reason speak of catalog mutants, even when
+	// none was in the run (report.Report.Decide sets it from the report).
+	Catalog bool
 	// Threshold lets a run with survivors pass when its score reaches it
 	// (report.Report.Decide takes the report's configured one). No threshold relaxes
 	// anything else: catalog failures, errors, timeouts under
@@ -93,7 +97,11 @@ func Decide(s Summary, c Conditions) (exitcode.Code, string) {
 	if s.Counts[mutant.Survived] > 0 {
 		lead = fmt.Sprintf("ok: %s judged", plural(s.Judged, "mutant", "mutants"))
 	}
-	texts := []string{lead, catalogClause(s), "score " + ScoreText(s, c.Threshold)}
+	texts := []string{lead}
+	if s.CatalogTotal > 0 || c.Catalog {
+		texts = append(texts, catalogClause(s))
+	}
+	texts = append(texts, "score "+ScoreText(s, c.Threshold))
 	for _, n := range notes {
 		texts = append(texts, n.text)
 	}

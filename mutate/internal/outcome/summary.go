@@ -3,6 +3,7 @@ package outcome
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"gathermut/mutate/mutant"
 )
@@ -19,18 +20,23 @@ import (
 // them without a build), not verdicts reused from the incremental cache.
 // Tested over the mutant phase's time is the rate a report gives.
 type Summary struct {
-	Total           int                   `json:"total"`  // every mutant of the run
-	Judged          int                   `json:"judged"` // with a verdict: Total less Interrupted
-	Interrupted     int                   `json:"interrupted,omitempty"`
-	Counts          map[mutant.Status]int `json:"counts"` // judged mutants by verdict
-	Reused          int                   `json:"reused,omitempty"`
-	Tested          int                   `json:"tested"`
-	CatalogTotal    int                   `json:"catalogTotal"`
-	CatalogJudged   int                   `json:"catalogJudged"`             // catalog mutants with a verdict other than not run
-	CatalogFailures []string              `json:"catalogFailures,omitempty"` // ids
-	Unexpected      []string              `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
-	Score           float64               `json:"score"`                     // percent
-	Scored          int                   `json:"scored"`                    // killed + timed out + survived: the score's denominator
+	Total       int                   `json:"total"`  // every mutant of the run
+	Judged      int                   `json:"judged"` // with a verdict: Total less Interrupted
+	Interrupted int                   `json:"interrupted,omitempty"`
+	Counts      map[mutant.Status]int `json:"counts"` // judged mutants by verdict
+	// NotCovered counts the survivors no test executes (Why
+	// mutant.NotCovered): they are in Counts[survived], the verdict, but
+	// every report shows them apart (Survivors: the others, which the
+	// tests ran and missed).
+	NotCovered      int      `json:"notCovered,omitempty"`
+	Reused          int      `json:"reused,omitempty"`
+	Tested          int      `json:"tested"`
+	CatalogTotal    int      `json:"catalogTotal"`
+	CatalogJudged   int      `json:"catalogJudged"`             // catalog mutants with a verdict other than not run
+	CatalogFailures []string `json:"catalogFailures,omitempty"` // ids
+	Unexpected      []string `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
+	Score           float64  `json:"score"`                     // percent
+	Scored          int      `json:"scored"`                    // killed + timed out + survived: the score's denominator
 }
 
 // Summarize counts outcomes. The score is (killed + timed out) / (killed +
@@ -50,6 +56,9 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 		}
 		s.Judged++
 		s.Counts[r.Status]++
+		if r.Status == mutant.Survived && r.Why == mutant.NotCovered {
+			s.NotCovered++
+		}
 		if r.Reused {
 			s.Reused++
 		} else if Tested(o) {
@@ -76,6 +85,28 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 		s.Score = 100 * float64(detected) / float64(s.Scored)
 	}
 	return s
+}
+
+// Survivors counts the survivors the tests ran and missed: the
+// survived verdicts less those no test covers (NotCovered).
+func (s Summary) Survivors() int { return s.Counts[mutant.Survived] - s.NotCovered }
+
+// SurvivedText says how many mutants survived, the ones no test covers
+// apart: "3 mutants survived", "2 mutants survived, 1 not covered by any
+// test", "1 mutant not covered by any test".
+func SurvivedText(s Summary) string {
+	var parts []string
+	if n := s.Survivors(); n > 0 || s.NotCovered == 0 {
+		parts = append(parts, plural(n, "mutant", "mutants")+" survived")
+	}
+	if s.NotCovered > 0 {
+		nc := plural(s.NotCovered, "mutant", "mutants") + " " + mutant.NotCovered
+		if len(parts) > 0 {
+			nc = fmt.Sprintf("%d %s", s.NotCovered, mutant.NotCovered)
+		}
+		parts = append(parts, nc)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Tested reports whether this run built or tested the mutant to judge it

@@ -33,8 +33,7 @@ func ScoreText(s Summary, t config.Threshold) string {
 // none, any survivor fails the run (fail true); with one, only a score
 // below it does. text says so in the one-line reason.
 func survivorsReason(s Summary, t config.Threshold) (text string, fail bool) {
-	n := s.Counts[mutant.Survived]
-	survived := plural(n, "mutant", "mutants") + " survived"
+	survived := SurvivedText(s)
 	switch {
 	case !t.Given:
 		return survived, true

@@ -17,6 +17,7 @@ func TestVerboseLine(t *testing.T) {
 			"killed: id killed by an unexpected test: m/p.TestB; expected m/p.TestA"},
 		{mutant.Result{Status: mutant.Survived, Why: "every selected test passed (2 ran)"}, "survived: id every selected test passed (2 ran)"},
 		{mutant.Result{Status: mutant.Unviable}, "unviable: id"},
+		{mutant.Result{Status: mutant.Survived, Why: "not covered by any test"}, "not covered: id"},
 	} {
 		if got := verboseLine(mutant.Outcome{Mutant: mutant.Mutant{ID: "id"}, Result: c.r}); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)

@@ -48,6 +48,10 @@
 //     was built differs. Differences that remain possible are documented in
 //     mutate/schema (tests that look at inlining or allocation counts are
 //     handled by running that package without the schema).
+//   - The schema build's progress lines (terms.go) speak the row's own
+//     words (schemata, runnable mutants switched) only where a catalog is
+//     configured, as in this repository; elsewhere they say the same of
+//     test binaries.
 //   - New ways of judging (a kernel on a host emulation, assembly mutants,
 //     GPU slots, reruns that confirm a timeout) are backends: backendFor
 //     picks one per mutant; the queue, the slots and the verdicts stay.

@@ -183,7 +183,7 @@ func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated
 		}
 	}
 	sort.Strings(eager)
-	s.progressf("mutate: %d mutants; schemata of %d packages, test binaries of %d\n", len(ms), len(mutated), len(eager))
+	s.progressf("%s", s.schemaStartLine(len(ms), len(mutated), len(eager)))
 	start := time.Now()
 	sr, err := s.newSchemaRun(ctx, ms, eager, s.Discovery.Before.Hash)
 	switch {
@@ -195,8 +195,7 @@ func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated
 		return nil
 	}
 	j.Timing.SchemaBuilds, j.Timing.SchemaRounds = time.Since(start).Seconds(), sr.rounds
-	s.progressf("mutate: schema built in %.1f s (%d round(s)): %d of %d runnable mutants switched\n",
-		j.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms))
+	s.progressf("%s", s.schemaBuiltLine(j.Timing.SchemaBuilds, sr.rounds, len(sr.main.switched), countRunnable(ms)))
 	// The mutated packages' baselines start now (in GPU slots where they
 	// use the GPU); mutants start at once too, each waiting only for the
 	// baselines it needs.

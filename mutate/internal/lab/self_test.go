@@ -1,0 +1,82 @@
+package lab
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestToolCommand: the rerun commands' prefix is one that works from the
+// root of the module under test, however the tool was started.
+func TestToolCommand(t *testing.T) {
+	const root = "/home/u/src/app"
+	row := Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "(devel)", GoRun: true, Arg0: "/tmp/go-build1/b001/exe/mutate", Cwd: "/home/u/src/gathermut"}
+	for _, c := range []struct {
+		name             string
+		inv              Invocation
+		module, toolRoot string
+		requires         map[string]string
+		tool, dir        string
+	}{
+		{"go run in the tool's own module", row, "gathermut", "", nil, "go run ./mutate", ""},
+		{"go run of a released version", Invocation{Package: "example.com/gm/mutate", Module: "example.com/gm", Version: "v0.3.0", GoRun: true},
+			"example.com/app", "", nil, "go run example.com/gm/mutate@v0.3.0", ""},
+		{"go run of the version the module requires", Invocation{Package: "example.com/gm/mutate", Module: "example.com/gm", Version: "v0.3.0", GoRun: true},
+			"example.com/app", "", map[string]string{"example.com/gm": "v0.3.0"}, "go run example.com/gm/mutate", ""},
+		{"go run of another version than the one required", Invocation{Package: "example.com/gm/mutate", Module: "example.com/gm", Version: "v0.4.0", GoRun: true},
+			"example.com/app", "", map[string]string{"example.com/gm": "v0.3.0"}, "go run example.com/gm/mutate@v0.4.0", ""},
+		{"go run from a checkout, on another module", row, "example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
+		{"go run from a dirty checkout", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101-abcdef+dirty", GoRun: true},
+			"example.com/app", "/home/u/tools/gm", nil, "go run -C ../../tools/gm ./mutate", "../../src/app"},
+		{"go run, checkout unknown", row, "example.com/app", "", nil, "mutate", ""},
+		{"go run of a stamped version of a module no proxy serves", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101000000-abcdef123456", GoRun: true},
+			"example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
+		{"a binary on PATH", Invocation{Arg0: "mutate", Package: "gathermut/mutate", Module: "gathermut", Cwd: "/elsewhere"}, "example.com/app", "", nil, "mutate", ""},
+		{"a binary renamed on PATH", Invocation{Arg0: "gm-mutate", Package: "gathermut/mutate", Module: "gathermut"}, "example.com/app", "", nil, "gm-mutate", ""},
+		{"a binary by relative path", Invocation{Arg0: "bin/mutate", Cwd: root}, "example.com/app", "", nil, "bin/mutate", ""},
+		{"a binary by relative path from a subdirectory", Invocation{Arg0: "../bin/mutate", Cwd: root + "/pkg"}, "example.com/app", "", nil, "bin/mutate", ""},
+		{"a binary in the module root", Invocation{Arg0: "./mutate", Cwd: root}, "example.com/app", "", nil, "./mutate", ""},
+		{"a binary by absolute path", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
+		{"a path that needs quotes", Invocation{Arg0: "/home/u/my tools/mutate", Cwd: "/"}, "example.com/app", "", nil, "'../../my tools/mutate'", ""},
+	} {
+		tool, dir := c.inv.ToolCommand(root, c.module, c.toolRoot, c.requires)
+		if tool != c.tool || dir != c.dir {
+			t.Errorf("%s: %q --dir %q, want %q --dir %q", c.name, tool, dir, c.tool, c.dir)
+		}
+	}
+}
+
+func TestGoRunBinary(t *testing.T) {
+	for path, want := range map[string]bool{
+		"/tmp/go-build123/b001/exe/mutate":          true,
+		"/home/u/.tmp/go-build9/b001/exe/mutate":    true,
+		"/home/u/bin/mutate":                        false,
+		"/home/u/exe/mutate":                        false,
+		"/tmp/gathermut-1/go/go-build5/b001/exe/mu": true,
+	} {
+		if got := goRunBinary(path); got != want {
+			t.Errorf("%s: %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestGoModRequires(t *testing.T) {
+	gomod := filepath.Join(t.TempDir(), "go.mod")
+	data := "module example.com/app\n\ngo 1.22\n\nrequire example.com/one v1.2.3\n\nrequire (\n\texample.com/gm v0.3.0 // indirect\n\t\"example.com/quoted\" v0.0.1\n)\n\nreplace example.com/gm => ../gm\n"
+	if err := os.WriteFile(gomod, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := goModRequires(gomod)
+	want := map[string]string{"example.com/one": "v1.2.3", "example.com/gm": "v0.3.0", "example.com/quoted": "v0.0.1"}
+	if len(got) != len(want) {
+		t.Errorf("requires %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	if goModRequires(filepath.Join(t.TempDir(), "none")) != nil {
+		t.Errorf("a missing go.mod gave requirements")
+	}
+}
