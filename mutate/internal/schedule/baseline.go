@@ -57,6 +57,10 @@ type PackageBaseline struct {
 	// plain is set for a baseline run without the schema (a test failed
 	// only on the schema binary): its mutants run on builds of their own.
 	plain bool
+	// single is set for a baseline of one process (singlepass.go); alone
+	// counts the tests it ran again alone.
+	single bool
+	alone  int
 }
 
 // TestBaseline is one top-level test's baseline.
@@ -387,21 +391,29 @@ func (pr *packageRun) judge(name string) {
 			t.Output += s.Output
 		}
 	}
+	pb.file(t, f.action, second, f.output)
+}
+
+// file sets a test's status from its two results (alone and with the
+// others) and files it in the package baseline: different results make it
+// flaky, a failure in both makes the baseline red; skipOutput holds a
+// skip's message.
+func (pb *PackageBaseline) file(t *TestBaseline, alone, together, skipOutput string) {
 	switch {
-	case f.action != second:
+	case alone != together:
 		t.Status = BaseFlaky
-		pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", pb.Path, name, f.action, second))
+		pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", pb.Path, t.Name, alone, together))
 	default:
-		t.Status = f.action
+		t.Status = alone
 	}
 	if t.Status == BaseFail {
-		pb.Failing = append(pb.Failing, pb.Path+"."+name)
+		pb.Failing = append(pb.Failing, pb.Path+"."+t.Name)
 	}
 	if t.Status == BaseSkip {
-		t.Skip = testbin.SkipMessage(f.output)
+		t.Skip = testbin.SkipMessage(skipOutput)
 	}
-	pb.Tests[name] = t
-	pb.Names = append(pb.Names, name)
+	pb.Tests[t.Name] = t
+	pb.Names = append(pb.Names, t.Name)
 }
 
 // slots bounds the child processes a run has at once: baseline tests,
