@@ -67,7 +67,8 @@ the first line a command prints says which
 flags:
   -j N                  parallel workers (default: number of CPUs)
   --timeout-factor F    each test's timeout = F * its baseline time + floor (default 3)
-  --timeout-floor D     constant part of each test's timeout (default 2s)
+  --timeout-floor D     constant part of each test's timeout (default auto: 5 times the slowest
+                        start-up of a test binary, measured at the start of the run, at least 200ms)
   --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
   --gpu-jobs N          test processes that use the GPU at once (default 2)
   --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
@@ -101,7 +102,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.SetOutput(stderr)
 	fs.IntVar(&c.Jobs, "j", runtime.NumCPU(), "parallel workers")
 	fs.Float64Var(&c.TimeoutFactor, "timeout-factor", c.TimeoutFactor, "each test's timeout = factor * its baseline time + floor")
-	fs.Func("timeout-floor", "the constant part of each test's timeout", durationFlag(&c.TimeoutFloor))
+	fs.Func("timeout-floor", "the constant part of each test's timeout (auto: from the test binaries' start-up)", floorFlag(&c.TimeoutFloor))
 	fs.IntVar(&c.GPUJobs, "gpu-jobs", 2, "test processes that use the GPU at once (kernel mutants judged on a GPU, and the kernel package's tests)")
 	fs.BoolVar(&c.StrictTimeouts, "strict-timeouts", false, "fail the run (exit 4) when a generic mutant times out, instead of counting it as detected")
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
@@ -181,6 +182,18 @@ func durationFlag(d *config.Duration) func(string) error {
 		}
 		*d = config.Duration(v)
 		return nil
+	}
+}
+
+// floorFlag reads --timeout-floor: a duration, or "auto" (0: derived from
+// the machine).
+func floorFlag(d *config.Duration) func(string) error {
+	return func(s string) error {
+		if s == "auto" {
+			*d = 0
+			return nil
+		}
+		return durationFlag(d)(s)
 	}
 }
 

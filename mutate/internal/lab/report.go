@@ -112,8 +112,8 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 	if sum.Reused > 0 {
 		reused = fmt.Sprintf(", %d reused", sum.Reused)
 	}
-	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %d timed out, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
-		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], sum.Counts[mutant.TimedOut], sum.Counts[mutant.Unviable],
+	fmt.Fprintf(l.stdout, "%s: %d killed, %d survived, %s, %d unviable, %d not run, %d errors, %d ignored%s; score %s; %s; %.1f s (-j %d)\n",
+		lead, sum.Counts[mutant.Killed], sum.Counts[mutant.Survived], outcome.TimeoutCounts(sum), sum.Counts[mutant.Unviable],
 		sum.Counts[mutant.NotRun], sum.Counts[mutant.Error], sum.Counts[mutant.Ignored], reused, outcome.ScoreText(sum, l.cfg.Threshold), rate, g.WallSeconds, l.cfg.Jobs)
 	if line := backendLine(outcomes); line != "" {
 		fmt.Fprintln(l.stdout, line)

@@ -37,6 +37,9 @@ type Baseline struct {
 	Failing  []string // "pkg.Test"
 	Duration time.Duration
 	Commands []string
+	// binaries are the test binaries RunBaseline built, to time their
+	// start-up (timeouts.go).
+	binaries []startupBinary
 }
 
 // PackageBaseline holds one observing package's tests.
@@ -168,6 +171,9 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 	}
 	if err := p.Wait(); err != nil {
 		return nil, err
+	}
+	for _, path := range o.Packages {
+		b.binaries = append(b.binaries, startupBinary{path: bins[path], dir: prog.Dir(path), pkg: path})
 	}
 	total, done := 0, 0
 	for _, path := range o.Packages {
