@@ -7,7 +7,7 @@
 //	go run ./mutate run   [flags] <id|glob>[,<id|glob>...] [packages]   run the matching mutants
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
-//	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
+//	go run ./mutate bench [loop|pair]                    seconds per mutant, against gremlins; the review loop; two runs side by side
 //
 // Defaults come from the module at --dir: its .gathermut.json (see
 // "Project file"), else every package (./...) and no catalog. This

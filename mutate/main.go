@@ -59,6 +59,9 @@ commands:
   diff  <id|glob> [pkgs]   print the mutants' diffs
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   bench                    seconds per mutant against gremlins, and where the time goes
+  bench loop               the review loop on a copy of the module: a full run, then --incremental
+                           with no change, a comment-only change and one function rewritten
+  bench pair               two full runs side by side: their times and whether their verdicts agree
 
 packages, catalog, exclusions, operators and threshold default to the
 module's ` + config.ProjectFile + ` (in its root), else to ./... with no catalog;
@@ -291,7 +294,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case config.CmdMerge:
 		return mergeCmd(cfg, pos, stdout)
 	case config.CmdBench:
-		return benchCmd(cfg, stdout, stderr)
+		return benchCmd(cfg, pos, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
