@@ -31,70 +31,21 @@ func runSinglePass(ctx context.Context, prog *load.Program, path string, w *wrap
 	if len(names) == 0 {
 		return pb, nil
 	}
-	n := profiles.Add(1)
-	live := filepath.Join(o.TempDir, fmt.Sprintf("hits%d.out", n))
-	record := filepath.Join(o.TempDir, fmt.Sprintf("tests%d.out", n))
-	defer os.Remove(live)
-	defer os.Remove(record)
-	if err := os.WriteFile(live, make([]byte, o.Hits), 0o644); err != nil {
-		return nil, fmt.Errorf("schedule: baseline of %s: %w", path, err)
-	}
-	if err := os.WriteFile(record, make([]byte, w.recordSize()), 0o644); err != nil {
-		return nil, fmt.Errorf("schedule: baseline of %s: %w", path, err)
-	}
-	together, err := pr.run(ctx, testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: path, Timeout: o.Timeout,
-		Env: []string{o.hitsEnv() + "=" + live, "GATHERMUT_TESTHITS=" + record, "GATHERMUT_MUTANT=0"}})
+	together, hits, err := pr.oneProcess(ctx, w)
 	if err != nil {
 		return nil, err
 	}
-	pb.Commands = append(pb.Commands, together.Command)
-	rec, err := os.ReadFile(record)
-	if err != nil {
-		return nil, fmt.Errorf("schedule: baseline of %s: %w", path, err)
-	}
-	hits := map[string][]byte{}
 	var again []string
 	for _, name := range names {
-		tg, ok := together.Tests[name]
-		i, wrapped := w.index[name]
-		if ok && wrapped && (tg.Action == BasePass || tg.Action == BaseSkip) {
-			if h := w.testHits(rec, i); h != nil {
-				hits[name] = h
-				continue
-			}
+		if hits[name] == nil {
+			again = append(again, name)
 		}
-		again = append(again, name)
 	}
 	if err := pr.runAlone(ctx, again); err != nil {
 		return nil, err
 	}
 	for _, name := range names {
-		tg := together.Tests[name]
-		second := BaseGone
-		t := &TestBaseline{Name: name}
-		if tg != nil {
-			second, t.Elapsed, t.Output = tg.Action, tg.Elapsed, tg.Output
-			if second == "run" {
-				second = BaseFail // crashed mid-test, or hung
-				t.Output += together.Output
-			}
-		}
-		f := pr.firsts[name]
-		if f == nil {
-			t.hits = hits[name]
-			pb.file(t, second, second, t.Output)
-			continue
-		}
-		t.hits, t.Elapsed = f.hits, max(t.Elapsed, f.elapsed)
-		if second == BaseGone {
-			// it never started with the others (a crash or a timeout
-			// before it): its run alone decides
-			t.Output = f.output
-			second = f.action
-		} else if second != f.action {
-			t.Output += f.output
-		}
-		pb.file(t, f.action, second, f.output)
+		pr.fileBoth(name, together, hits[name])
 	}
 	sort.Strings(pb.Names)
 	sort.Strings(pb.Flaky)
@@ -107,6 +58,77 @@ func runSinglePass(ctx context.Context, prog *load.Program, path string, w *wrap
 		}
 	}
 	return pb, nil
+}
+
+// oneProcess runs every test of the package in one process with the
+// per-test record; it returns that run and the hits of each test the
+// process vouches for (wrapped, passed or skipped, its window closed
+// alone).
+func (pr *packageRun) oneProcess(ctx context.Context, w *wrapInfo) (*testbin.Result, map[string][]byte, error) {
+	o, pb := pr.o, pr.pb
+	n := profiles.Add(1)
+	live := filepath.Join(o.TempDir, fmt.Sprintf("hits%d.out", n))
+	record := filepath.Join(o.TempDir, fmt.Sprintf("tests%d.out", n))
+	defer os.Remove(live)
+	defer os.Remove(record)
+	if err := os.WriteFile(live, make([]byte, o.Hits), 0o644); err != nil {
+		return nil, nil, fmt.Errorf("schedule: baseline of %s: %w", pb.Path, err)
+	}
+	if err := os.WriteFile(record, make([]byte, w.recordSize()), 0o644); err != nil {
+		return nil, nil, fmt.Errorf("schedule: baseline of %s: %w", pb.Path, err)
+	}
+	together, err := pr.run(ctx, testbin.Options{Binary: o.Binary, Dir: pb.Dir, Package: pb.Path, Timeout: o.Timeout,
+		Env: []string{o.hitsEnv() + "=" + live, "GATHERMUT_TESTHITS=" + record, "GATHERMUT_MUTANT=0"}})
+	if err != nil {
+		return nil, nil, err
+	}
+	pb.Commands = append(pb.Commands, together.Command)
+	rec, err := os.ReadFile(record)
+	if err != nil {
+		return nil, nil, fmt.Errorf("schedule: baseline of %s: %w", pb.Path, err)
+	}
+	hits := map[string][]byte{}
+	for name, tg := range together.Tests {
+		i, wrapped := w.index[name]
+		if wrapped && (tg.Action == BasePass || tg.Action == BaseSkip) {
+			if h := w.testHits(rec, i); h != nil {
+				hits[name] = h
+			}
+		}
+	}
+	return together, hits, nil
+}
+
+// fileBoth files a test of a one-process baseline: from that process
+// alone when it vouched for the test (hits), else from its run alone
+// (pr.firsts) and what it did with the others.
+func (pr *packageRun) fileBoth(name string, together *testbin.Result, hits []byte) {
+	tg := together.Tests[name]
+	second := BaseGone
+	t := &TestBaseline{Name: name}
+	if tg != nil {
+		second, t.Elapsed, t.Output = tg.Action, tg.Elapsed, tg.Output
+		if second == "run" {
+			second = BaseFail // crashed mid-test, or hung
+			t.Output += together.Output
+		}
+	}
+	f := pr.firsts[name]
+	if f == nil {
+		t.hits = hits
+		pr.pb.file(t, second, second, t.Output)
+		return
+	}
+	t.hits, t.Elapsed = f.hits, max(t.Elapsed, f.elapsed)
+	if second == BaseGone {
+		// it never started with the others (a crash or a timeout
+		// before it): its run alone decides
+		t.Output = f.output
+		second = f.action
+	} else if second != f.action {
+		t.Output += f.output
+	}
+	pr.pb.file(t, f.action, second, f.output)
 }
 
 // runAlone runs each named test alone, concurrently in the run's slots,

@@ -113,6 +113,30 @@ func (sr *schemaRun) renderTestWrappers(r *render, replace map[string]string) (m
 	return out, nil
 }
 
+// testFunc is one test or fuzz target of a package's _test.go files.
+type testFunc struct {
+	name, param string
+	external    bool
+	start, end  int // the name's bytes
+	parallel    bool
+}
+
+// testFile is one _test.go file and its tests.
+type testFile struct {
+	path  string
+	src   []byte
+	tests []testFunc
+}
+
+// testFiles is a package's parsed _test.go files: count says how often
+// each test name is declared, pkgName the package name of the package's
+// own test files (false) and of its external test package (true).
+type testFiles struct {
+	files   []testFile
+	count   map[string]int
+	pkgName map[bool]string
+}
+
 // wrapPackageTests renders a package's wrapped test files: it returns the
 // tests wrapped and the files of the overlay (absolute path in the package
 // directory -> content), or nil when no test is wrapped.
@@ -121,80 +145,12 @@ func wrapPackageTests(dir string, sites int) (*wrapInfo, map[string][]byte, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	matches, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	tf, err := parseTestFiles(dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	sort.Strings(matches)
-	type testFunc struct {
-		name, param string
-		external    bool
-		start, end  int // the name's bytes
-		parallel    bool
-	}
-	type testFile struct {
-		path  string
-		src   []byte
-		tests []testFunc
-	}
-	var parsed []testFile
-	count := map[string]int{}
-	pkgName := map[bool]string{}
-	fset := token.NewFileSet()
-	for _, path := range matches {
-		if ok, err := build.Default.MatchFile(dir, filepath.Base(path)); err != nil || !ok {
-			continue
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, nil, err
-		}
-		external := strings.HasSuffix(f.Name.Name, "_test")
-		pkgName[external] = f.Name.Name
-		tf := testFile{path: path, src: src}
-		for _, decl := range f.Decls {
-			fd, ok := decl.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			param, ok := testParam(fd)
-			if !ok {
-				continue
-			}
-			count[fd.Name.Name]++
-			tf.tests = append(tf.tests, testFunc{name: fd.Name.Name, param: param, external: external,
-				start: fset.Position(fd.Name.Pos()).Offset, end: fset.Position(fd.Name.End()).Offset, parallel: callsParallel(fd)})
-		}
-		parsed = append(parsed, tf)
-	}
 	w := &wrapInfo{index: map[string]int{}, sites: sites}
-	var order []testFunc
-	files := map[string][]byte{}
-	for _, tf := range parsed {
-		var b bytes.Buffer
-		cur := 0
-		for _, t := range tf.tests {
-			// a test that calls t.Parallel, or a name declared twice (in
-			// the package and its external test package: one name to go
-			// test), is left as it is: it runs alone
-			if t.parallel || count[t.name] > 1 {
-				continue
-			}
-			b.Write(tf.src[cur:t.start])
-			b.WriteString(names.Prefix + "W" + t.name)
-			cur = t.end
-			w.index[t.name] = len(order)
-			order = append(order, t)
-		}
-		if cur > 0 {
-			b.Write(tf.src[cur:])
-			files[tf.path] = b.Bytes()
-		}
-	}
+	files, order := tf.rename(names, w)
 	if len(order) == 0 {
 		return nil, nil, nil
 	}
@@ -217,9 +173,81 @@ func wrapPackageTests(dir string, sites int) (*wrapInfo, map[string][]byte, erro
 		for j := 0; fileExists(file); j++ {
 			file = filepath.Join(dir, fmt.Sprintf("%s%d_test.go", base, j))
 		}
-		files[file] = append(wrapSupport(pkgName[external], names, sites, len(order)), body.String()...)
+		files[file] = append(wrapSupport(tf.pkgName[external], names, sites, len(order)), body.String()...)
 	}
 	return w, files, nil
+}
+
+// parseTestFiles parses the _test.go files of dir that build here and
+// finds their tests.
+func parseTestFiles(dir string) (*testFiles, error) {
+	matches, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(matches)
+	out := &testFiles{count: map[string]int{}, pkgName: map[bool]string{}}
+	fset := token.NewFileSet()
+	for _, path := range matches {
+		if ok, err := build.Default.MatchFile(dir, filepath.Base(path)); err != nil || !ok {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		external := strings.HasSuffix(f.Name.Name, "_test")
+		out.pkgName[external] = f.Name.Name
+		tf := testFile{path: path, src: src}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			param, ok := testParam(fd)
+			if !ok {
+				continue
+			}
+			out.count[fd.Name.Name]++
+			tf.tests = append(tf.tests, testFunc{name: fd.Name.Name, param: param, external: external,
+				start: fset.Position(fd.Name.Pos()).Offset, end: fset.Position(fd.Name.End()).Offset, parallel: callsParallel(fd)})
+		}
+		out.files = append(out.files, tf)
+	}
+	return out, nil
+}
+
+// rename gives each test it wraps its private name in the files' text,
+// numbering it in w; it returns the rewritten files and the wrapped tests
+// in order. A test that calls t.Parallel, or a name declared twice (in the
+// package and its external test package: one name to go test), is left as
+// it is: it runs alone.
+func (tf *testFiles) rename(names schema.Names, w *wrapInfo) (map[string][]byte, []testFunc) {
+	var order []testFunc
+	files := map[string][]byte{}
+	for _, f := range tf.files {
+		var b bytes.Buffer
+		cur := 0
+		for _, t := range f.tests {
+			if t.parallel || tf.count[t.name] > 1 {
+				continue
+			}
+			b.Write(f.src[cur:t.start])
+			b.WriteString(names.Prefix + "W" + t.name)
+			cur = t.end
+			w.index[t.name] = len(order)
+			order = append(order, t)
+		}
+		if cur > 0 {
+			b.Write(f.src[cur:])
+			files[f.path] = b.Bytes()
+		}
+	}
+	return files, order
 }
 
 // testParam reports whether fd is a test or fuzz target go test runs (the
@@ -275,9 +303,14 @@ func callsParallel(fd *ast.FuncDecl) bool {
 }
 
 // wrapSupport is the head of a package's wrapper file: the record's
-// mapping and the function each wrapper calls first.
+// mapping and the function each wrapper calls first (wrapSupportText).
 func wrapSupport(pkg string, names schema.Names, sites, tests int) []byte {
-	return []byte(fmt.Sprintf(`// Code generated by gathermut for a schema baseline; it exists only in a build overlay.
+	return []byte(fmt.Sprintf(wrapSupportText, pkg, names.Prefix, max(sites, 1), tests))
+}
+
+// wrapSupportText is wrapSupport's file: %[1]s the package name, %[2]s the
+// schema's prefix, %[3]d the hits file's size, %[4]d the wrapped tests.
+const wrapSupportText = `// Code generated by gathermut for a schema baseline; it exists only in a build overlay.
 
 package %[1]s
 
@@ -359,8 +392,7 @@ func %[2]sWBegin(tb %[2]swtesting.TB, i int) {
 		}
 	})
 }
-`, pkg, names.Prefix, max(sites, 1), tests))
-}
+`
 
 // runBaseline runs an observing package's baseline on its schema binary:
 // in one pass when the render wrapped its tests, else each test alone and

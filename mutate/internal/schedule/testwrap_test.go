@@ -132,17 +132,10 @@ func ExampleA() {
 `,
 }
 
-// TestSinglePassBaseline: a package's baseline in one process gives each
-// test the status and the schema hits its run alone gives (the mode before
-// it), and runs again alone exactly the tests the process cannot vouch
-// for: not wrapped (an example, a test calling t.Parallel), overlapped (a
-// parallel test through a helper, and the tests that ran while it
-// waited), failed with the others (the order-dependent test, then flaky
-// in both modes).
-func TestSinglePassBaseline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a test binary")
-	}
+// buildWrapModule writes wrapModule with a hand-made schema support
+// file, wraps its tests and builds its test binary through the overlay.
+func buildWrapModule(t *testing.T, sites int) (*load.Program, string, *wrapInfo) {
+	t.Helper()
 	dir := t.TempDir()
 	for name, text := range wrapModule {
 		path := filepath.Join(dir, filepath.FromSlash(name))
@@ -153,7 +146,6 @@ func TestSinglePassBaseline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const sites = 8 // 0-5 used
 	pdir := filepath.Join(dir, "p")
 	if err := os.WriteFile(filepath.Join(pdir, "0support.go"), schema.Support("p", schema.DefaultNames, sites), 0o644); err != nil {
 		t.Fatal(err)
@@ -194,6 +186,22 @@ func TestSinglePassBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return prog, bin, w
+}
+
+// TestSinglePassBaseline: a package's baseline in one process gives each
+// test the status and the schema hits its run alone gives (the mode before
+// it), and runs again alone exactly the tests the process cannot vouch
+// for: not wrapped (an example, a test calling t.Parallel), overlapped (a
+// parallel test through a helper, and the tests that ran while it
+// waited), failed with the others (the order-dependent test, then flaky
+// in both modes).
+func TestSinglePassBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	const sites = 8 // 0-5 used
+	prog, bin, w := buildWrapModule(t, sites)
 	ctx := context.Background()
 	o := packageOptions{Binary: bin, Hits: sites, TempDir: t.TempDir(), Timeout: time.Minute, Slots: newSlots(2)}
 	old, err := runPackageBaseline(ctx, prog, "m/p", o)
