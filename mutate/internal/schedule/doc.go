@@ -53,8 +53,10 @@
 //     mutate/schema (tests that look at inlining or allocation counts are
 //     handled by running that package without the schema).
 //   - New ways of judging (a kernel on a host emulation, assembly mutants,
-//     GPU slots, reruns that confirm a timeout) are backends: backendFor
-//     picks one per mutant; the queue, the slots and the verdicts stay.
+//     GPU slots) are backends: backendFor picks one per mutant; the queue,
+//     the slots and the verdicts stay. The rerun that confirms a timeout
+//     is not a backend: every backend's timed-out test process goes
+//     through Runner.confirmTimeout (timeouts.go), which holds every slot.
 //
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is
