@@ -54,10 +54,18 @@ type benchTarget struct {
 // its mutants), each with -j 1 and -j 2. Every run of this
 // tool starts with an empty discovery cache; all start with the module's
 // tests compiled once (a warm build cache).
-func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
+func benchCmd(cfg config.Config, args []string, stdout, stderr io.Writer) error {
 	root, _, err := load.ModuleRoot(cfg.Dir)
 	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
+	}
+	switch {
+	case len(args) == 1 && args[0] == "loop":
+		return benchLoop(root, stdout, stderr)
+	case len(args) == 1 && args[0] == "pair":
+		return benchPair(root, stdout, stderr)
+	case len(args) > 0:
+		return exitcode.Fail(exitcode.Usage, "bench takes no argument, loop or pair, not %q", strings.Join(args, " "))
 	}
 	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
 	if _, err := os.Stat(fixtureDir); err != nil {

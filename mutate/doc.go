@@ -8,7 +8,7 @@
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
 //	go run ./mutate operators [--dir DIR]                the operators: default set, opt-in, which run here
-//	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
+//	go run ./mutate bench [loop|pair]                    seconds per mutant, against gremlins; the review loop; two runs side by side
 //	go run ./mutate version                              the version (also --version)
 //
 // --help gives the flags with the defaults in force in the module of the
@@ -135,11 +135,24 @@
 //
 // # Test selection
 //
-// Each observing package's tests run once each alone and once together,
-// on the package's schema binary (or, without schemata, a build with
-// -cover -coverpkg=<mutated packages>); a test whose two results differ is
-// flaky and excluded; one failing in both makes the baseline red and stops
-// the run. A test covers a mutant when it ran the mutant's switch (or the
+// Each observing package's baseline is one process of its schema binary
+// running all its tests: the schema wraps every top-level test and fuzz
+// target of the package (the original renamed; a function of its name
+// opens the test's window and, in its first cleanup, copies the hits the
+// test made into a record, GATHERMUT_TESTHITS), so one process still
+// gives each test's status, time and coverage. Only the tests that process
+// cannot vouch for run again, each alone: a test that failed or did not
+// finish, one that calls t.Parallel (not wrapped) or ran while another
+// test's window was open, and examples. Without schemata (and for a
+// package whose tests fail only on the schema binary) each test runs alone
+// with -cover -coverpkg=<mutated packages> (or its schema hits), then all
+// together. A test whose results alone and together differ is flaky and
+// excluded; one failing in both makes the baseline red and stops the run.
+// In one process, code a test runs only because no earlier test ran it
+// yet (a cache filled once, a sync.Once) counts for that earlier test
+// alone; GATHERMUT_CHECK_BASELINE=1 runs every test alone as well, says
+// where the coverage differs and uses both (mutate/internal/schedule's
+// testwrap.go has the details). A test covers a mutant when it ran the mutant's switch (or the
 // probe before the statement around a mutant that is not switched: the
 // schema counts hits per site in a file GATHERMUT_HITS maps; without
 // schemata, when its coverage profile executed the mutant's position). A
@@ -174,9 +187,21 @@
 // # Timeouts
 //
 // Each test of a mutant's run is held, from when it starts, to
-// --timeout-factor times its baseline time plus --timeout-floor (3 and
-// 2s), and the run as a whole to the sum of those plus the floor: a hang
-// costs about its own test's limit. Builds are never timed. Every test
+// --timeout-factor (3) times its baseline time plus the floor, and the run
+// as a whole to the sum of those plus the floor: a hang costs about its
+// own test's limit. The floor is --timeout-floor when given; by default
+// (auto) it comes from this machine: before the mutants start, each test
+// binary built first is started three times with no test selected, and
+// the floor is five times the slowest start-up, at least 200ms (the
+// report's timing has both). A test process that passes its limit runs
+// again before its timeout counts: alone (every -j slot held, and every
+// GPU slot where its tests use the GPU: no other test process beside it)
+// with twice the time. If it times out again the mutant is "timed out
+// (confirmed)"; if it finishes, that run decides: "slow, then killed" or
+// "slow, then survived". The summary line, the summary's counts
+// (confirmedTimeouts, slow) and the markdown keep them apart; the
+// timing's timeoutReruns and reruns give their cost. Builds are never
+// timed. Every test
 // binary also gets -test.timeout (twice its run's limit plus a minute), so
 // none outlives the tool even if the tool is killed; baseline runs are
 // limited by --baseline-timeout (10m). On a timeout, or Ctrl-C, the
@@ -254,9 +279,9 @@
 //   - The GPU: test processes that use it (kernel mutants on a GPU and the
 //     kernel baseline there) hold one of --gpu-jobs slots (default 2) as
 //     well as one of -j's: a GPU serves few processes at once, whatever
-//     -j, and a verdict must not depend on -j. An expected killer that
+//     -j, and a verdict must not depend on -j. A test process that
 //     times out is run again alone, with the GPU to itself and twice the
-//     time, before the catalog mutant is reported not killed by it.
+//     time, before its timeout counts (see Timeouts).
 //
 // # Verdicts
 //

@@ -68,6 +68,9 @@ commands:
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   operators                list the mutation operators: the default set, the opt-in ones, which run here
   bench                    seconds per mutant against gremlins, and where the time goes
+  bench loop               the review loop on a copy of the module: a full run, then --incremental
+                           with no change, a comment-only change and one function rewritten
+  bench pair               two full runs side by side: their times and whether their verdicts agree
   version                  print the version (also --version)
 
 ` + d.intro + `
@@ -75,7 +78,8 @@ commands:
 flags (the defaults are those in force here):
   -j N                  parallel workers (default ` + fmt.Sprint(runtime.NumCPU()) + `, the CPUs here)
   --timeout-factor F    each test's timeout = F * its baseline time + floor (default 3)
-  --timeout-floor D     constant part of each test's timeout (default 2s)
+  --timeout-floor D     constant part of each test's timeout (default auto: 5 times the slowest
+                        start-up of a test binary, measured at the start of the run, at least 200ms)
   --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
   --gpu-jobs N          test processes that use the GPU at once (default 2)
   --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
@@ -150,7 +154,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.SetOutput(stderr)
 	fs.IntVar(&c.Jobs, "j", runtime.NumCPU(), "parallel workers")
 	fs.Float64Var(&c.TimeoutFactor, "timeout-factor", c.TimeoutFactor, "each test's timeout = factor * its baseline time + floor")
-	fs.Func("timeout-floor", "the constant part of each test's timeout", durationFlag(&c.TimeoutFloor))
+	fs.Func("timeout-floor", "the constant part of each test's timeout (auto: from the test binaries' start-up)", floorFlag(&c.TimeoutFloor))
 	fs.IntVar(&c.GPUJobs, "gpu-jobs", 2, "test processes that use the GPU at once (kernel mutants judged on a GPU, and the kernel package's tests)")
 	fs.BoolVar(&c.StrictTimeouts, "strict-timeouts", false, "fail the run (exit 4) when a generic mutant times out, instead of counting it as detected")
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
@@ -230,6 +234,18 @@ func durationFlag(d *config.Duration) func(string) error {
 		}
 		*d = config.Duration(v)
 		return nil
+	}
+}
+
+// floorFlag reads --timeout-floor: a duration, or "auto" (0: derived from
+// the machine).
+func floorFlag(d *config.Duration) func(string) error {
+	return func(s string) error {
+		if s == "auto" {
+			*d = 0
+			return nil
+		}
+		return durationFlag(d)(s)
 	}
 }
 
@@ -332,7 +348,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case config.CmdMerge:
 		return mergeCmd(cfg, pos, stdout)
 	case config.CmdBench:
-		return benchCmd(cfg, stdout, stderr)
+		return benchCmd(cfg, pos, stdout, stderr)
 	case config.CmdOperators:
 		return operatorsCmd(cfg, stdout)
 	}

@@ -31,7 +31,7 @@ type Config struct {
 	Patterns        []string `json:"patterns"`          // package patterns (from the project file or ./... when none given)
 	Jobs            int      `json:"jobs"`              // parallel workers
 	TimeoutFactor   float64  `json:"timeoutFactor"`     // each test's timeout = factor * its baseline time + floor
-	TimeoutFloor    Duration `json:"timeoutFloor"`      //
+	TimeoutFloor    Duration `json:"timeoutFloor"`      // 0: derived from the test binaries' start-up on this machine
 	BaselineTimeout Duration `json:"baselineTimeout"`   // the limit on one baseline test process
 	StrictTimeouts  bool     `json:"strictTimeouts"`    // a timed-out generic mutant fails the run
 	GPUJobs         int      `json:"gpuJobs,omitempty"` // test processes that use the GPU at once
@@ -81,7 +81,6 @@ func Default() Config {
 		Dir:             ".",
 		Jobs:            1,
 		TimeoutFactor:   3,
-		TimeoutFloor:    Duration(2 * time.Second),
 		BaselineTimeout: Duration(10 * time.Minute),
 		Catalog:         "",
 		Schemata:        true,

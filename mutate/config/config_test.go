@@ -23,6 +23,10 @@ func TestParseShard(t *testing.T) {
 
 func TestJSONRoundTrip(t *testing.T) {
 	c := Default()
+	if c.TimeoutFloor != 0 {
+		t.Errorf("the default floor is %s, want 0 (derived from the machine)", c.TimeoutFloor)
+	}
+	c.TimeoutFloor = Duration(2 * time.Second)
 	c.Shard = Shard{2, 4}
 	c.Operators = []string{"arith", "negate"}
 	data, err := json.Marshal(c)

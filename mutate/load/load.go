@@ -281,20 +281,20 @@ func testNames(fset *token.FileSet, path string) ([]string, error) {
 		}
 		name := fd.Name.Name
 		switch {
-		case isTestName(name, "Test") && len(fd.Type.Params.List) == 1 && name != "TestMain":
+		case IsTestName(name, "Test") && len(fd.Type.Params.List) == 1 && name != "TestMain":
 			names = append(names, name)
-		case isTestName(name, "Fuzz") && len(fd.Type.Params.List) == 1:
+		case IsTestName(name, "Fuzz") && len(fd.Type.Params.List) == 1:
 			names = append(names, name)
-		case isTestName(name, "Example") && fd.Type.Params.NumFields() == 0 && hasOutput(f, fd):
+		case IsTestName(name, "Example") && fd.Type.Params.NumFields() == 0 && hasOutput(f, fd):
 			names = append(names, name)
 		}
 	}
 	return names, nil
 }
 
-// isTestName applies go test's rule: the prefix, then nothing or a
+// IsTestName applies go test's rule: the prefix, then nothing or a
 // character that is not a lower-case letter.
-func isTestName(name, prefix string) bool {
+func IsTestName(name, prefix string) bool {
 	if !strings.HasPrefix(name, prefix) {
 		return false
 	}

@@ -120,7 +120,23 @@ type Result struct {
 	// "kernel-emulation" or "kernel-gpu" (BackendOf says which for a
 	// mutant without one).
 	Backend string `json:"backend,omitempty"`
+	// Timeout says what became of a test process that ran past its limit
+	// among the others, run again alone with twice the time: it ran past
+	// it again (TimeoutConfirmed: the status is TimedOut), or it finished
+	// (TimeoutSlow: the status is what that run decided, killed or
+	// survived). Empty when no process timed out.
+	Timeout TimeoutRerun `json:"timeout,omitempty"`
 }
+
+// TimeoutRerun is what a timed-out test process's run again alone gave
+// (Result.Timeout).
+type TimeoutRerun string
+
+// What a rerun of a timed-out test process gave.
+const (
+	TimeoutConfirmed TimeoutRerun = "confirmed"
+	TimeoutSlow      TimeoutRerun = "slow"
+)
 
 // BackendOf returns the backend that judges m's kind of code: its
 // result's when set, else "asm-<arch>" for an assembly file, "kernel" for

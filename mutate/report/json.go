@@ -81,6 +81,14 @@ type Timing struct {
 	TestProcesses  float64 `json:"testProcesses"`          // summed: mutant test processes
 	Processes      int     `json:"processes"`              // how many
 	KernelSchema   float64 `json:"kernelSchema,omitempty"` // summed: building the kernel schema libraries (per backend)
+	// TimeoutReruns is the time of the timed-out test processes run again
+	// alone (summed), Reruns how many; TimeoutFloor the floor of every
+	// test's limit the run used (seconds); Startup, when the floor was
+	// derived, the slowest start-up of a test binary it measured.
+	TimeoutReruns float64 `json:"timeoutReruns,omitempty"`
+	Reruns        int     `json:"reruns,omitempty"`
+	TimeoutFloor  float64 `json:"timeoutFloor,omitempty"`
+	Startup       float64 `json:"startup,omitempty"`
 }
 
 // Meta is the run-level information of a report.

@@ -571,7 +571,14 @@ func (md *mdReport) others() string {
 		return listSome(xs, shortList)
 	}
 	if os := byStatus[mutant.TimedOut]; len(os) > 0 {
-		fmt.Fprintf(&b, "- **Timed out** (the tests hung: counted as detected unless --strict-timeouts): %d — %s\n", len(os), ids(os))
+		confirmed := ""
+		if n := md.g.Summary.Confirmed; n > 0 {
+			confirmed = fmt.Sprintf(", %d confirmed (timed out again alone, with twice the time)", n)
+		}
+		fmt.Fprintf(&b, "- **Timed out** (the tests hung: counted as detected unless --strict-timeouts): %d%s — %s\n", len(os), confirmed, ids(os))
+	}
+	if os := slowOutcomes(md.outcomes); len(os) > 0 {
+		fmt.Fprintf(&b, "- **Slow** (timed out among other processes, then finished alone with twice the time; counted as killed or survived): %d — %s\n", len(os), ids(os))
 	}
 	if os := byStatus[mutant.Unviable]; len(os) > 0 {
 		typeCheck := 0
@@ -748,3 +755,15 @@ func oneLine(s string) string {
 // backendKey groups outcomes by what judged them: Go, assembly, the
 // kernel on the host emulation or on a GPU (mutant.BackendOf).
 func backendKey(o mutant.Outcome) string { return mutant.BackendOf(o.Mutant, o.Result) }
+
+// slowOutcomes are the mutants whose test process timed out among the
+// others and then finished alone (Result.Timeout "slow").
+func slowOutcomes(outcomes []mutant.Outcome) []mutant.Outcome {
+	var out []mutant.Outcome
+	for _, o := range outcomes {
+		if o.Result.Timeout == mutant.TimeoutSlow {
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -34,8 +34,8 @@ func (r *Report) Decide(c outcome.Conditions) {
 // survivors no test covers apart: "40 killed, 2 survived, 1 not covered,
 // 0 timed out, 3 unviable, 0 not run, 0 errors, 1 ignored".
 func CountsText(s outcome.Summary) string {
-	return fmt.Sprintf("%d killed, %d survived, %d not covered, %d timed out, %d unviable, %d not run, %d errors, %d ignored",
-		s.Counts[mutant.Killed], s.Survivors(), s.NotCovered, s.Counts[mutant.TimedOut], s.Counts[mutant.Unviable],
+	return fmt.Sprintf("%d killed, %d survived, %d not covered, %s, %d unviable, %d not run, %d errors, %d ignored",
+		s.Counts[mutant.Killed], s.Survivors(), s.NotCovered, outcome.TimeoutCounts(s), s.Counts[mutant.Unviable],
 		s.Counts[mutant.NotRun], s.Counts[mutant.Error], s.Counts[mutant.Ignored])
 }
 

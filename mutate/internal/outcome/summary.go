@@ -37,6 +37,12 @@ type Summary struct {
 	Unexpected      []string `json:"unexpected,omitempty"`      // catalog ids killed only by unexpected tests
 	Score           float64  `json:"score"`                     // percent
 	Scored          int      `json:"scored"`                    // killed + timed out + survived: the score's denominator
+	// Confirmed counts the timed-out mutants whose test process, run
+	// again alone with twice the time, timed out again; Slow the mutants
+	// whose test process timed out among the others and then finished
+	// alone (killed or survived: counted there too).
+	Confirmed int `json:"confirmedTimeouts,omitempty"`
+	Slow      int `json:"slow,omitempty"`
 }
 
 // Summarize counts outcomes. The score is (killed + timed out) / (killed +
@@ -58,6 +64,12 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 		s.Counts[r.Status]++
 		if r.Status == mutant.Survived && r.Why == mutant.NotCovered {
 			s.NotCovered++
+		}
+		switch {
+		case r.Timeout == mutant.TimeoutConfirmed && r.Status == mutant.TimedOut:
+			s.Confirmed++
+		case r.Timeout == mutant.TimeoutSlow:
+			s.Slow++
 		}
 		if r.Reused {
 			s.Reused++
@@ -133,4 +145,18 @@ func FormatScore(s Summary) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.1f%%", s.Score)
+}
+
+// TimeoutCounts words a summary's timeouts: "3 timed out (2 confirmed),
+// 1 slow (then killed or survived)"; just "3 timed out" when no timeout
+// ran again alone.
+func TimeoutCounts(s Summary) string {
+	out := fmt.Sprintf("%d timed out", s.Counts[mutant.TimedOut])
+	if s.Confirmed > 0 {
+		out += fmt.Sprintf(" (%d confirmed)", s.Confirmed)
+	}
+	if s.Slow > 0 {
+		out += fmt.Sprintf(", %d slow (then killed or survived)", s.Slow)
+	}
+	return out
 }

@@ -11,8 +11,8 @@ import (
 // backend judges one runnable mutant: it builds what the mutant needs and
 // runs the tests that can see it. This is the seam where other ways of
 // judging plug in (a kernel on a host emulation, assembly mutants,
-// mutants on GPU slots, reruns that confirm a timeout): a new backend,
-// chosen by backendFor from what discovery knows of the mutant.
+// mutants on GPU slots): a new backend, chosen by backendFor from what
+// discovery knows of the mutant.
 type backend interface {
 	judge(ctx context.Context, m mutant.Mutant) mutant.Result
 }

@@ -37,6 +37,9 @@ type Baseline struct {
 	Failing  []string // "pkg.Test"
 	Duration time.Duration
 	Commands []string
+	// binaries are the test binaries RunBaseline built, to time their
+	// start-up (timeouts.go).
+	binaries []startupBinary
 }
 
 // PackageBaseline holds one observing package's tests.
@@ -57,6 +60,10 @@ type PackageBaseline struct {
 	// plain is set for a baseline run without the schema (a test failed
 	// only on the schema binary): its mutants run on builds of their own.
 	plain bool
+	// single is set for a baseline of one process (singlepass.go); alone
+	// counts the tests it ran again alone.
+	single bool
+	alone  int
 }
 
 // TestBaseline is one top-level test's baseline.
@@ -164,6 +171,9 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 	}
 	if err := p.Wait(); err != nil {
 		return nil, err
+	}
+	for _, path := range o.Packages {
+		b.binaries = append(b.binaries, startupBinary{path: bins[path], dir: prog.Dir(path), pkg: path})
 	}
 	total, done := 0, 0
 	for _, path := range o.Packages {
@@ -387,21 +397,29 @@ func (pr *packageRun) judge(name string) {
 			t.Output += s.Output
 		}
 	}
+	pb.file(t, f.action, second, f.output)
+}
+
+// file sets a test's status from its two results (alone and with the
+// others) and files it in the package baseline: different results make it
+// flaky, a failure in both makes the baseline red; skipOutput holds a
+// skip's message.
+func (pb *PackageBaseline) file(t *TestBaseline, alone, together, skipOutput string) {
 	switch {
-	case f.action != second:
+	case alone != together:
 		t.Status = BaseFlaky
-		pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", pb.Path, name, f.action, second))
+		pb.Flaky = append(pb.Flaky, fmt.Sprintf("%s.%s (%s alone, %s with the others)", pb.Path, t.Name, alone, together))
 	default:
-		t.Status = f.action
+		t.Status = alone
 	}
 	if t.Status == BaseFail {
-		pb.Failing = append(pb.Failing, pb.Path+"."+name)
+		pb.Failing = append(pb.Failing, pb.Path+"."+t.Name)
 	}
 	if t.Status == BaseSkip {
-		t.Skip = testbin.SkipMessage(f.output)
+		t.Skip = testbin.SkipMessage(skipOutput)
 	}
-	pb.Tests[name] = t
-	pb.Names = append(pb.Names, name)
+	pb.Tests[t.Name] = t
+	pb.Names = append(pb.Names, t.Name)
 }
 
 // slots bounds the child processes a run has at once: baseline tests,

@@ -6,12 +6,14 @@
 //   - reuse (incremental.go): with --incremental, a verdict whose inputs
 //     are unchanged since it was stored is taken as it is;
 //   - baselines: the packages whose tests can observe a runnable mutant
-//     run their tests without any mutant, once each alone and once
-//     together (baseline.go), on their schema test binary (schema.go:
-//     every switchable mutant of a package compiled into one binary,
-//     selected by GATHERMUT_MUTANT) or, with --no-schemata, on a build
-//     with coverage; a test flaky between the two runs is excluded, one
-//     failing in both stops the run (exit 3);
+//     run their tests without any mutant: on their schema test binary
+//     (schema.go: every switchable mutant of a package compiled into one
+//     binary, selected by GATHERMUT_MUTANT) in one process whose tests
+//     the render wrapped so that each test's hits are recorded apart
+//     (testwrap.go, singlepass.go), the tests it cannot vouch for again
+//     alone; with --no-schemata on a build with coverage, once each alone
+//     and once together (baseline.go); a test flaky between two runs is
+//     excluded, one failing in both stops the run (exit 3);
 //   - the queue (runner.go): -j workers take the mutants in order, each
 //     the next one whose first baseline is ready;
 //   - the backend (backend.go) judges it: a decided mutant (invalid,
@@ -23,7 +25,9 @@
 //     library and runs its killers against it (kernel.go);
 //   - the verdict (verdict.go) comes from the tests' results: killed (by
 //     which tests), survived, timed out, not run (every selected test
-//     skipped), error.
+//     skipped), error. A test process that times out runs again alone
+//     with twice the time before its timeout counts (timeouts.go, which
+//     also derives the floor of every limit from the machine).
 //
 // Decisions:
 //
@@ -53,8 +57,10 @@
 //     configured, as in this repository; elsewhere they say the same of
 //     test binaries.
 //   - New ways of judging (a kernel on a host emulation, assembly mutants,
-//     GPU slots, reruns that confirm a timeout) are backends: backendFor
-//     picks one per mutant; the queue, the slots and the verdicts stay.
+//     GPU slots) are backends: backendFor picks one per mutant; the queue,
+//     the slots and the verdicts stay. The rerun that confirms a timeout
+//     is not a backend: every backend's timed-out test process goes
+//     through Runner.confirmTimeout (timeouts.go), which holds every slot.
 //
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is

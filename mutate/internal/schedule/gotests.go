@@ -222,7 +222,7 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if !j.ran {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
-	return j.v.result(j.res, m, j.expected)
+	return timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
 }
 
 // goJudging is one Go mutant's judging in progress.
@@ -238,8 +238,9 @@ type goJudging struct {
 
 	buildTime, runTime time.Duration
 	builds, runs       int
-	ran                bool // a selection was not empty
-	stop               bool // the mutant is decided: no more steps
+	ran                bool   // a selection was not empty
+	stop               bool   // the mutant is decided: no more steps
+	slowWhy            string // where a slow test process first timed out (timeouts.go)
 }
 
 // close removes the mutant's temp dir and adds its time to the run's.
@@ -350,11 +351,15 @@ func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (str
 func (j *goJudging) runTiers(ctx context.Context, bin string, env []string, p pkgRun, killers bool) (mutant.Result, bool) {
 	for _, group := range byCost(p, killers) {
 		t0 := time.Now()
-		run, err := j.testProcess(ctx, group.pkg.Path, j.testOptions(bin, env, group))
+		opts := j.testOptions(bin, env, group)
+		run, err := j.testProcess(ctx, group.pkg.Path, opts)
 		j.runTime += time.Since(t0)
 		j.runs++
 		if run != nil {
 			j.res.Commands = append(j.res.Commands, run.Command)
+		}
+		if err == nil && run.TimedOut {
+			run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

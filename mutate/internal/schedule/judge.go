@@ -200,6 +200,7 @@ func (s *scheduler) startSchema(ctx context.Context, ms []mutant.Mutant, mutated
 	// use the GPU); mutants start at once too, each waiting only for the
 	// baselines it needs.
 	sr.runner = runner
+	s.deriveFloor(ctx, runner, sr.eagerBinaries())
 	for _, obs := range eager {
 		go sr.baseline(ctx, obs)
 	}
@@ -231,6 +232,7 @@ func (s *scheduler) plainBaseline(ctx context.Context, ms []mutant.Mutant, mutat
 		return exitcode.Fail(exitcode.Baseline, "%v", err)
 	}
 	runner.Baseline = base
+	s.deriveFloor(ctx, runner, base.binaries)
 	if len(base.Failing) > 0 {
 		runner.Red = &PackageBaseline{Failing: base.Failing, Tests: map[string]*TestBaseline{}}
 		for _, pb := range base.Packages {
@@ -259,6 +261,8 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	j.Timing.FallbackBuilds, j.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds
 	j.Timing.TestProcesses, j.Timing.Processes = runner.timing.tests.Seconds(), runner.timing.runs
 	j.Timing.KernelSchema = runner.timing.kernelSchema.Seconds()
+	j.Timing.TimeoutFloor, j.Timing.Startup = runner.Opts.TimeoutFloor.Seconds(), runner.startup.Seconds()
+	j.Timing.TimeoutReruns, j.Timing.Reruns = runner.timing.reruns.Seconds(), runner.timing.rerunCount
 	for _, note := range runner.KernelNotes() {
 		s.progressf("mutate: %s\n", note)
 	}

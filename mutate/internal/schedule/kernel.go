@@ -328,11 +328,10 @@ func (r *Runner) gpuRun(ctx context.Context, o testbin.Options) (*testbin.Result
 // kernelTests runs a kernel mutant's tests: its expected killers alone
 // first (a catalog mutant), then the kernel package's other tests that
 // ran its code on the backend's schema (its site, or for a mutant built
-// on its own its function's probe), in processes of rising cost. An
-// expected killer that times out is run again alone, with the GPU to
-// itself and twice the time, before the mutant is reported not killed by
-// it: a GPU shared by many processes can slow a correct test past its
-// limit.
+// on its own its function's probe), in processes of rising cost. A
+// process that times out is run again alone, with every slot (the GPU's
+// too) and twice the time, before its timeout counts (timeouts.go): a
+// GPU shared by many processes can slow a correct test past its limit.
 func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendState, n int, env []string, res mutant.Result) mutant.Result {
 	pb := bs.base
 	expected, killers, err := kernelKillers(m, r.Opts.Kernel.Package)
@@ -353,7 +352,8 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 	}
 	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
 	v := verdict{skipped: map[string]string{}}
-	for i, g := range groups {
+	slowWhy := ""
+	for _, g := range groups {
 		opts := r.kernelOptions(pb, g, m, env)
 		t0 := time.Now()
 		run, err := r.kernelRun(ctx, bs, opts)
@@ -367,15 +367,20 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 			}
 			return res
 		}
-		if run.TimedOut && i == 0 && len(first.tests) > 0 {
-			run = r.rerunKillersAlone(ctx, bs, opts, run, &res)
+		if run.TimedOut {
+			if run, err = r.confirmTimeout(ctx, bs.gpu(r), pb.Path, opts, run, &res, &slowWhy); err != nil {
+				if ctx.Err() == nil {
+					res.Status, res.Why = mutant.Error, err.Error()
+				}
+				return res
+			}
 		}
 		v.add(pb.Path, run)
 		if v.timedOut != "" || (len(v.failed) > 0 && (m.Catalog == nil || anyIn(v.failed, expected))) {
 			break
 		}
 	}
-	return v.result(res, m, expected)
+	return timeoutVerdict(v.result(res, m, expected), slowWhy)
 }
 
 // kernelKillers returns a kernel mutant's expected killers, by TestID
@@ -436,25 +441,6 @@ func (r *Runner) kernelOptions(pb *PackageBaseline, g pkgRun, m mutant.Mutant, e
 		}}
 }
 
-// rerunKillersAlone runs the expected killers, which timed out among
-// other processes, again alone, with the GPU to themselves and twice the
-// time, before that stands. It returns that run (its command and a note
-// added to res), or run when it could not be made.
-func (r *Runner) rerunKillersAlone(ctx context.Context, bs *backendState, opts testbin.Options, run *testbin.Result, res *mutant.Result) *testbin.Result {
-	opts.Timeout *= 2
-	base := opts.TestTimeout
-	opts.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
-	t0 := time.Now()
-	again, err := r.kernelRunAlone(ctx, bs, opts)
-	r.timing.add(0, time.Since(t0), 0, 1)
-	if err != nil {
-		return run
-	}
-	res.Commands = append(res.Commands, again.Command)
-	res.ModeNote = strings.TrimSpace(res.ModeNote + " expected killers timed out among other processes, run again alone")
-	return again
-}
-
 // kernelRun runs a kernel mutant's test process: a GPU backend's in a GPU
 // slot.
 func (r *Runner) kernelRun(ctx context.Context, bs *backendState, o testbin.Options) (*testbin.Result, error) {
@@ -468,29 +454,13 @@ func (r *Runner) kernelRun(ctx context.Context, bs *backendState, o testbin.Opti
 	return testbin.Run(ctx, o)
 }
 
-// kernelRunAlone runs a test process with every GPU slot taken (on the
-// emulation, like kernelRun).
-func (r *Runner) kernelRunAlone(ctx context.Context, bs *backendState, o testbin.Options) (*testbin.Result, error) {
-	if bs.backend != kernel.GPU || r.gpuSlots == nil {
-		return r.kernelRun(ctx, bs, o)
+// gpu is the GPU slots a rerun alone of the backend's test process
+// holds (timeouts.go): every one on the GPU, none on the emulation.
+func (bs *backendState) gpu(r *Runner) slots {
+	if bs.backend == kernel.GPU {
+		return r.gpuSlots
 	}
-	taken := 0
-	defer func() {
-		for ; taken > 0; taken-- {
-			r.gpuSlots.release()
-		}
-	}()
-	for taken < cap(r.gpuSlots) {
-		if err := r.gpuSlots.acquire(ctx); err != nil {
-			return nil, err
-		}
-		taken++
-	}
-	if err := r.slots.acquire(ctx); err != nil {
-		return nil, err
-	}
-	defer r.slots.release()
-	return testbin.Run(ctx, o)
+	return nil
 }
 
 // hitAny reports whether the test ran any kernel site (the kernel at all).

@@ -57,6 +57,11 @@ type Runner struct {
 	slotsOnce   sync.Once
 	kernelMu    sync.Mutex
 	kernelNotes []string
+	// aloneMu makes one rerun of a timed-out process at a time take
+	// every slot (holdAll); startup is the slowest test binary start-up
+	// measured for the timeout floor, 0 when the floor was given.
+	aloneMu sync.Mutex
+	startup time.Duration
 }
 
 // timing adds up where workers spent their time.
@@ -65,6 +70,8 @@ type timing struct {
 	overlayBuilds, tests time.Duration
 	builds, runs         int
 	kernelSchema         time.Duration
+	reruns               time.Duration // timed-out processes run again alone (timeouts.go)
+	rerunCount           int
 }
 
 func (t *timing) addKernelSchema(d time.Duration) {

@@ -63,11 +63,12 @@ type render struct {
 	dir      string
 	overlay  string
 	pkgs     map[string]*schemaPkg
-	site     map[string][]int  // mutant id -> the hits sites of its coverage
-	sites    int               // hits file size
-	switched map[string]bool   // mutant id -> switched in this render
-	dropped  map[string]string // mutant id -> why a build dropped it
-	numbers  map[string]int    // mutant id -> its number (the run's)
+	site     map[string][]int     // mutant id -> the hits sites of its coverage
+	sites    int                  // hits file size
+	switched map[string]bool      // mutant id -> switched in this render
+	dropped  map[string]string    // mutant id -> why a build dropped it
+	numbers  map[string]int       // mutant id -> its number (the run's)
+	tests    map[string]*wrapInfo // observing package -> its wrapped tests (testwrap.go)
 }
 
 // binary is one observing package's schema test binary.
@@ -207,6 +208,10 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 		if err := sr.writeSupport(r, i, path, replace); err != nil {
 			return nil, err
 		}
+	}
+	var err error
+	if r.tests, err = sr.renderTestWrappers(r, replace); err != nil {
+		return nil, err
 	}
 	r.overlay = filepath.Join(r.dir, "overlay.json")
 	if err := os.MkdirAll(r.dir, 0o755); err != nil {
@@ -441,16 +446,13 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		if err != nil {
 			return nil, err
 		}
-		pb, err := runPackageBaseline(ctx, sr.s.prog, obs, packageOptions{
-			Binary: b.path, Hits: b.r.sites, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
-			GPU: sr.gpu(obs),
-		})
+		pb, err := sr.runBaseline(ctx, obs, b)
 		if err != nil {
 			return nil, err
 		}
 		pb.render = b.r
 		pb.Commands = append([]string{b.command}, pb.Commands...)
-		sr.s.progressf("mutate: baseline of %s: %d tests (%.1f s)\n", obs, len(pb.Names), pb.Elapsed.Seconds())
+		sr.s.progressf("mutate: baseline of %s: %d tests (%.1f s)%s\n", obs, len(pb.Names), pb.Elapsed.Seconds(), pb.passNote())
 		if len(pb.Failing) == 0 {
 			sr.cacheBaseline(obs, pb)
 			return pb, nil

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gathermut/mutate/exitcode"
+	"gathermut/mutate/mutant"
+)
+
+// TestFixtureTimeouts: a test process that passes its limit among the
+// others runs again alone with twice the time before its timeout counts.
+// The spin mutants that loop forever time out again: "timed out
+// (confirmed)". Answer's mutant that skips the cache only sleeps 1.4 s
+// (past the 1 s floor, within twice it): "slow, then survived", not a
+// timeout. The summary and the markdown count them apart. Without
+// --timeout-floor the floor comes from the test binaries' start-up.
+func TestFixtureTimeouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the tool on the fixture")
+	}
+	reports := t.TempDir()
+	res := runMutate(t, fixture, nil, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "1s", "--report-dir", reports, "--name", "timeouts")
+	if res.code != exitcode.Survivors {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	r, outcomes := readReport(t, filepath.Join(reports, "timeouts.json"))
+	confirmed, slow := 0, 0
+	for id, o := range outcomes {
+		switch {
+		case o.Mutant.File == "spin/slow.go" && o.Mutant.Operator == "branch-if":
+			slow++
+			if o.Result.Status != mutant.Survived || o.Result.Timeout != mutant.TimeoutSlow || !strings.HasPrefix(o.Result.Why, "slow, then survived: fixture/spin after ") {
+				t.Errorf("the slow mutant %s: %s (timeout %q): %s", id, o.Result.Status, o.Result.Timeout, o.Result.Why)
+			}
+		case o.Result.Status == mutant.TimedOut:
+			confirmed++
+			if o.Mutant.File != "spin/spin.go" || o.Result.Timeout != mutant.TimeoutConfirmed || !strings.HasPrefix(o.Result.Why, "timed out (confirmed): ") {
+				t.Errorf("the hanging mutant %s: timeout %q: %s", id, o.Result.Timeout, o.Result.Why)
+			}
+		case o.Result.Timeout != "":
+			t.Errorf("%s: %s, timeout %q", id, o.Result.Status, o.Result.Timeout)
+		}
+	}
+	g := r.Gathermut
+	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns != 3 || g.Timing.TimeoutFloor != 1 {
+		t.Errorf("%d slow, %d confirmed; summary %d and %d; %d reruns, floor %v s", slow, confirmed, g.Summary.Slow, g.Summary.Confirmed, g.Timing.Reruns, g.Timing.TimeoutFloor)
+	}
+	if !strings.Contains(res.stdout, "2 timed out (2 confirmed), 1 slow (then killed or survived)") {
+		t.Errorf("the summary does not keep them apart:\n%s", res.stdout)
+	}
+	md, err := os.ReadFile(filepath.Join(reports, "timeouts.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"2 confirmed (timed out again alone, with twice the time)", "- **Slow** (timed out among other processes, then finished alone with twice the time; counted as killed or survived): 1"} {
+		if !bytes.Contains(md, []byte(s)) {
+			t.Errorf("the markdown has no %q", s)
+		}
+	}
+
+	// the floor from the machine
+	res = runMutate(t, fixture, nil, "all", "./strong", "--catalog=", "-j", "2", "--report-dir", reports, "--name", "floor")
+	if res.code != exitcode.OK || !strings.Contains(res.stderr, "mutate: timeout floor ") {
+		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	r, _ = readReport(t, filepath.Join(reports, "floor.json"))
+	if tm := r.Gathermut.Timing; tm.Startup <= 0 || math.Abs(tm.TimeoutFloor-max(5*tm.Startup, 0.2)) > 1e-6 {
+		t.Errorf("floor %v s from a start-up of %v s", tm.TimeoutFloor, tm.Startup)
+	}
+}
