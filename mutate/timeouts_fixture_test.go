@@ -15,8 +15,8 @@ import (
 // TestFixtureTimeouts: a test process that passes its limit among the
 // others runs again alone with twice the time before its timeout counts.
 // The spin mutants that loop forever time out again: "timed out
-// (confirmed)". Answer's mutant that skips the cache only sleeps 1.4 s
-// (past the 1 s floor, within twice it): "slow, then survived", not a
+// (confirmed)". Answer's mutant that skips the cache only sleeps 7.5 s
+// (SPIN_SLOW_MS; past the 5 s floor, within twice it, 2.5 s either way): "slow, then survived", not a
 // timeout. The summary and the markdown count them apart. Without
 // --timeout-floor the floor comes from the test binaries' start-up.
 func TestFixtureTimeouts(t *testing.T) {
@@ -24,7 +24,7 @@ func TestFixtureTimeouts(t *testing.T) {
 		t.Skip("runs the tool on the fixture")
 	}
 	reports := t.TempDir()
-	res := runMutate(t, fixture, nil, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "1s", "--report-dir", reports, "--name", "timeouts")
+	res := runMutate(t, fixture, []string{"SPIN_SLOW_MS=7500"}, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "5s", "--report-dir", reports, "--name", "timeouts")
 	if res.code != exitcode.Survivors {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -47,7 +47,7 @@ func TestFixtureTimeouts(t *testing.T) {
 		}
 	}
 	g := r.Gathermut
-	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns != 3 || g.Timing.TimeoutFloor != 1 {
+	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns != 3 || g.Timing.TimeoutFloor != 5 {
 		t.Errorf("%d slow, %d confirmed; summary %d and %d; %d reruns, floor %v s", slow, confirmed, g.Summary.Slow, g.Summary.Confirmed, g.Timing.Reruns, g.Timing.TimeoutFloor)
 	}
 	if !strings.Contains(res.stdout, "2 timed out (2 confirmed), 1 slow (then killed or survived)") {
