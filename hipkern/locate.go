@@ -35,7 +35,7 @@ func locate() (string, error) {
 // default output in the checkout the test was built from.
 func places() []place {
 	var ps []place
-	if exe, err := os.Executable(); err == nil {
+	if exe, err := executable(); err == nil {
 		ps = append(ps, place{"beside the executable", filepath.Join(filepath.Dir(exe), LibName)})
 	} else {
 		ps = append(ps, place{"beside the executable (" + err.Error() + ")", ""})
@@ -52,6 +52,9 @@ func places() []place {
 	}
 	return ps
 }
+
+// executable is os.Executable, a variable so that a test can make it fail.
+var executable = os.Executable
 
 // firstFile returns the path of the first place that holds a regular file
 // (or a link to one).

@@ -1,6 +1,7 @@
 package hipkern
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,11 +38,20 @@ func TestPlaces(t *testing.T) {
 	if got := places(); !slices.Equal(got, want) {
 		t.Errorf("from a working directory in another module: places() = %q\nwant %q", got, want)
 	}
-	// Without a cache directory that rule names why it has no path.
+	// Without an executable's path or a cache directory, those rules say
+	// why they have no path.
+	saved := executable
+	executable = func() (string, error) { return "", errors.New("no /proc") }
+	t.Cleanup(func() { executable = saved })
 	t.Setenv("XDG_CACHE_HOME", "")
 	t.Setenv("HOME", "")
-	if got := places()[1]; got.path != "" || got.rule != "the user cache directory (neither $XDG_CACHE_HOME nor $HOME are defined)" {
-		t.Errorf("no cache directory: %q", got)
+	want = []place{
+		{"beside the executable (no /proc)", ""},
+		{"the user cache directory (neither $XDG_CACHE_HOME nor $HOME are defined)", ""},
+		want[2],
+	}
+	if got := places(); !slices.Equal(got, want) {
+		t.Errorf("no executable path, no cache directory: places() = %q\nwant %q", got, want)
 	}
 }
 
@@ -56,9 +66,12 @@ func TestFirstFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ps := []place{{"rule a", a}, {"rule none (why)", ""}, {"rule b", b}, {"rule c", c}}
+	d := filepath.Join(dir, "file", LibName) // under a regular file: stat fails otherwise than missing
+	writeFile(t, filepath.Dir(d), "a file")
+	ps := []place{{"rule a", a}, {"rule none (why)", ""}, {"rule b", b}, {"rule d", d}, {"rule c", c}}
 	want := "hipkern: no kernel library: GATHERMUT_HIPKERN_LIB is unset and none of these holds it: " +
-		a + " (rule a: missing); rule none (why); " + b + " (rule b: not a file); " + c + " (rule c: missing) " +
+		a + " (rule a: missing); rule none (why); " + b + " (rule b: not a file); " +
+		d + " (rule d: stat " + d + ": not a directory); " + c + " (rule c: missing) " +
 		"(build it with bash hipkern/build.sh --out PATH)"
 	if p, err := firstFile(ps); p != "" || errText(err) != want {
 		t.Errorf("nothing there: %q, %v\nwant %s", p, err, want)

@@ -1,8 +1,8 @@
 // Package emulation builds and loads the host emulation of the kernel
 // library for tests: bash hipkern/build.sh --compiler emulate, the same
 // gather.hip compiled with c++ against compat.h's sequential emulation of
-// two devices. It is never evidence about a GPU (EVIDENCE.md records real
-// GPU runs only).
+// two devices. It is never evidence about a GPU (hipkern/EVIDENCE.md
+// records real GPU runs only).
 //
 // What it owns: the environment variables of the test path (NoEnv turns
 // the emulation off; LibEnv names an emulation library to use instead of
