@@ -101,7 +101,8 @@ func emulationForTest(t *testing.T) string {
 }
 
 // TestLoadRefusesEmulationLibrary: with LibEnv naming the host emulation
-// library, Load does not take it for a GPU: it refuses, naming the library
+// library (and the test path's emulation variable naming it too, which
+// Load does not read), Load does not take it for a GPU: it refuses, naming the library
 // and saying it is the host emulation, leaves nothing loaded (a retry
 // refuses again) and closes the library, so that the process can open
 // another (the emulation, through the test path) afterwards. Where nothing
@@ -129,6 +130,7 @@ func TestLoadRefusesEmulationLibrary(t *testing.T) {
 	for _, p := range paths {
 		resetLoader(t)
 		t.Setenv(LibEnv, p)
+		t.Setenv(emulation.LibEnv, p) // the test path's variable admits nothing: only a request does
 		want := emulationRefusal(p)
 		if err := Load(); errText(err) != want {
 			t.Errorf("Load with %s=%s: %v\nwant %s", LibEnv, p, err, want)
