@@ -96,8 +96,8 @@
 // the CPU in silence.
 //
 // TestProductionReachabilityGPU runs on a real GPU where the kernel library
-// loads, else on hipkern's host emulation (which tests this path, not a
-// GPU), else it skips.
+// loads, else on hipkern's host emulation (through hipkern/hipkerntest; it
+// tests this path, not a GPU), else it skips.
 //
 // # CompleteTokens
 //

@@ -9,7 +9,7 @@ import (
 
 	"gathermut/gather"
 	"gathermut/gguf"
-	"gathermut/hipkern"
+	"gathermut/hipkern/hipkerntest"
 )
 
 // fakeDevice is device memory for gpuMemory's tests: addresses from 0x1000
@@ -172,11 +172,11 @@ func TestGPUMemoryFaults(t *testing.T) {
 // a held table reads back from the device. It runs on a GPU, else on
 // hipkern's host emulation, else it skips.
 func TestGPUMemoryOnDevice(t *testing.T) {
-	if err := hipkern.Load(); err != nil {
-		if eerr := hipkern.LoadEmulation(); eerr != nil {
-			t.Skipf("no GPU: %v; %v", err, eerr)
-		}
+	info, err := hipkerntest.Load()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
 	}
+	t.Logf("on %v", info)
 	mem, err := memoryFor("gpu")
 	if err != nil {
 		t.Fatal(err)

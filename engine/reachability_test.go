@@ -11,7 +11,7 @@ import (
 
 	"gathermut/gather"
 	"gathermut/gguf"
-	"gathermut/hipkern"
+	"gathermut/hipkern/hipkerntest"
 )
 
 // reachabilityPrompts are docs/row.md's prompts, each run for reachabilityTokens
@@ -102,23 +102,16 @@ func TestProductionReachability(t *testing.T) {
 // library it runs on hipkern's host emulation where that can be built
 // (the engine's GPU path is then tested, not a GPU), and skips, saying
 // why, only where the emulation is not to be used here
-// (hipkern.ErrNoEmulation); an emulation that fails otherwise fails it.
+// (hipkerntest.ErrNoEmulation); an emulation that fails otherwise fails it.
 // Every run logs the library and device it ran on, so that a run on the
 // emulation is never read as a GPU run.
 func TestProductionReachabilityGPU(t *testing.T) {
-	info, gpuErr := hipkern.Available()
-	if gpuErr != nil {
-		err := hipkern.LoadEmulation()
-		if errors.Is(err, hipkern.ErrNoEmulation) {
-			t.Skipf("no GPU: %v; %v", gpuErr, err)
-		}
-		if err != nil {
-			t.Fatalf("no GPU library (%v), and the host emulation fails: %v", gpuErr, err)
-		}
-		if info, err = hipkern.Available(); err != nil {
-			t.Fatalf("the host emulation loaded, then: %v", err)
-		}
-		t.Logf("no GPU library: %v", gpuErr)
+	info, err := hipkerntest.Load()
+	if errors.Is(err, hipkerntest.ErrNoEmulation) {
+		t.Skipf("no GPU: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("engine GPU path on %v", info)
 	checkReachability(t, gpuMode)

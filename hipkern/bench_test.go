@@ -47,7 +47,7 @@ func anchorBytes(t gguf.Type) int64 {
 }
 
 // needRealGPU skips a benchmark on the host emulation, which times nothing.
-func needRealGPU(b *testing.B) backend {
+func needRealGPU(b *testing.B) devLib {
 	lib, info := needGPU(b)
 	if info.Emulation() {
 		b.Skip("hipkern: the host emulation is not a GPU: nothing to time")
@@ -123,13 +123,13 @@ func BenchmarkGPUAnchor(b *testing.B) {
 	src := newDevBuf(b, gpu0, outBytes).base
 
 	b.Run("copy", func(b *testing.B) {
-		ms, err := lib.benchCopy(0, uint64(out), uint64(src), outBytes, b.N)
+		ms, err := lib.BenchCopy(0, uint64(out), uint64(src), outBytes, b.N)
 		if err != nil {
 			b.Fatal(err)
 		}
 		singles := make([]float64, anchorSingles)
 		for i := range singles {
-			one, err := lib.benchCopy(0, uint64(out), uint64(src), outBytes, 1)
+			one, err := lib.BenchCopy(0, uint64(out), uint64(src), outBytes, 1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -153,13 +153,13 @@ func BenchmarkGPUAnchor(b *testing.B) {
 			b.Run(fmt.Sprintf("%v/i%d", c, 8*w), func(b *testing.B) {
 				call := gatherCall{dev: 0, tableType: int(c), table: uint64(tbuf.base), vocab: anchorVocab,
 					hidden: anchorHidden, ids: uint64(idPtr[w]), idBytes: w, nIDs: anchorIDs, out: uint64(out), outBF16: true}
-				ms, err := lib.benchGather(call, b.N)
+				ms, err := lib.bench(call, b.N)
 				if err != nil {
 					b.Fatal(err)
 				}
 				singles := make([]float64, anchorSingles)
 				for i := range singles {
-					one, err := lib.benchGather(call, 1)
+					one, err := lib.bench(call, 1)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gathermut/hipkern/internal/emulation"
 )
 
 // openState reports how many openLib calls are not undone and the library
@@ -85,11 +87,11 @@ func TestLoadMissingLibrary(t *testing.T) {
 // where the emulation is not to be used.
 func emulationForTest(t *testing.T) string {
 	t.Helper()
-	if os.Getenv(NoEmulationEnv) != "" {
-		t.Skipf("%s is set: the host emulation is not built here", NoEmulationEnv)
+	if os.Getenv(emulation.NoEnv) != "" {
+		t.Skipf("%s is set: the host emulation is not built here", emulation.NoEnv)
 	}
-	emu, err := EmulationLibrary()
-	if errors.Is(err, ErrNoEmulation) {
+	emu, err := emulation.Library()
+	if errors.Is(err, emulation.ErrNoEmulation) {
 		t.Skip(err)
 	}
 	if err != nil {
@@ -99,10 +101,11 @@ func emulationForTest(t *testing.T) string {
 }
 
 // TestLoadRefusesEmulationLibrary: with LibEnv naming the host emulation
-// library, Load does not take it for a GPU: it refuses, naming the library
+// library (and the test path's emulation variable naming it too, which
+// Load does not read), Load does not take it for a GPU: it refuses, naming the library
 // and saying it is the host emulation, leaves nothing loaded (a retry
 // refuses again) and closes the library, so that the process can open
-// another (the emulation, through LoadEmulation) afterwards. Where nothing
+// another (the emulation, through the test path) afterwards. Where nothing
 // is open yet, a copy of the emulation at another path is refused first:
 // had it stayed open, the emulation's own path would be refused as a
 // second library.
@@ -127,6 +130,7 @@ func TestLoadRefusesEmulationLibrary(t *testing.T) {
 	for _, p := range paths {
 		resetLoader(t)
 		t.Setenv(LibEnv, p)
+		t.Setenv(emulation.LibEnv, p) // the test path's variable admits nothing: only a request does
 		want := emulationRefusal(p)
 		if err := Load(); errText(err) != want {
 			t.Errorf("Load with %s=%s: %v\nwant %s", LibEnv, p, err, want)
@@ -183,5 +187,38 @@ func TestOpenLibAgain(t *testing.T) {
 	lib.close()
 	if n, p := openState(); n != count || p != info.Library {
 		t.Errorf("after close: %d open (%s), want %d (%s)", n, p, count, info.Library)
+	}
+}
+
+// TestLoadFromAnotherModule: a program of another module, working in that
+// module's directory, loads the library installed by the documented rule
+// (here the user cache directory, holding a copy of the host emulation):
+// Load reaches it without any go.mod of gathermut (and refuses it, naming
+// it, since the emulation is not a GPU).
+func TestLoadFromAnotherModule(t *testing.T) {
+	emu := emulationForTest(t) // before the cache directory moves
+	data, err := os.ReadFile(emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, other := t.TempDir(), t.TempDir()
+	lib := filepath.Join(cache, "gathermut", LibName)
+	if err := os.MkdirAll(filepath.Dir(lib), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lib, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(other, "go.mod"), "module other\n\ngo 1.26\n")
+	t.Chdir(other)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(LibEnv, "")
+	resetLoader(t)
+	want := emulationRefusal(lib)
+	if count, open := openState(); count > 0 {
+		want = "hipkern: load " + lib + ": another library, " + open + ", is already loaded (one per process)"
+	}
+	if err := Load(); errText(err) != want {
+		t.Errorf("Load from another module: %v\nwant %s", err, want)
 	}
 }

@@ -212,12 +212,12 @@ func errText(err error) string {
 // emulationRefusal is Load's error for the host emulation library at path.
 func emulationRefusal(path string) string {
 	return "hipkern: " + path + " is the host emulation, not a GPU library: it runs the kernels on the CPU " +
-		"and only LoadEmulation (for tests) loads it; build the GPU library with bash hipkern/build.sh"
+		"and only the tests load it (hipkern/internal/emulation); build the GPU library with bash hipkern/build.sh"
 }
 
 // TestProbeDevices: the library's ABI, runtime and device answers become
 // Info or an error saying what is missing; the host emulation is a GPU
-// library only for LoadEmulation.
+// library only when a test requests it (package admit).
 func TestProbeDevices(t *testing.T) {
 	for _, c := range []struct {
 		name      string
@@ -334,111 +334,10 @@ func TestDeviceMemory(t *testing.T) {
 	}
 }
 
-// TestLibraryPath: LibEnv wins; otherwise the build script's default output
-// under the module root.
-func TestLibraryPath(t *testing.T) {
-	t.Setenv(LibEnv, "/somewhere/lib.so")
-	if p, err := libraryPath(); err != nil || p != "/somewhere/lib.so" {
-		t.Errorf("with %s set: %q, %v", LibEnv, p, err)
-	}
-	t.Setenv(LibEnv, "")
-	p, err := libraryPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Dir(filepath.Dir(filepath.Dir(p)))
-	if !strings.HasSuffix(p, filepath.FromSlash("/hipkern/build/libgathermut_hip.so")) {
-		t.Errorf("default path %s", p)
-	}
-	if b, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !declaresGathermut(b) {
-		t.Errorf("default path %s is not under the gathermut module root", p)
-	}
-	for _, c := range []struct {
-		gomod string
-		want  bool
-	}{
-		{"module gathermut\n\ngo 1.26\n", true},
-		{"// x\nmodule gathermut\n", true},
-		{"module gathermutant\n", false},
-		{"module other\n", false},
-		{"", false},
-	} {
-		if got := declaresGathermut([]byte(c.gomod)); got != c.want {
-			t.Errorf("declaresGathermut(%q) = %v", c.gomod, got)
-		}
-	}
-	if _, ok := findModule(t.TempDir()); ok {
-		t.Errorf("found a gathermut module above a temp dir")
-	}
-	// The nearest go.mod that declares gathermut wins; another module's
-	// go.mod, or a directory named go.mod, is walked past.
-	outer := t.TempDir()
-	inner := filepath.Join(outer, "other", "pkg")
-	for _, d := range []string{inner, filepath.Join(outer, "other", "pkg", "go.mod")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeFile(t, filepath.Join(outer, "go.mod"), "module gathermut\n")
-	writeFile(t, filepath.Join(outer, "other", "go.mod"), "module other\n")
-	if root, ok := findModule(inner); !ok || root != outer {
-		t.Errorf("findModule(%s) = %q, %v; want %s", inner, root, ok, outer)
-	}
-}
-
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestModuleRoot: the search starts at the working directory, then at this
-// package's source directory; where neither is under the gathermut module,
-// each caller that needs the root says so.
-func TestModuleRoot(t *testing.T) {
-	src, err := os.Getwd() // go test runs in the package's source directory
-	if err != nil {
-		t.Fatal(err)
-	}
-	wd := t.TempDir()
-	t.Chdir(wd)
-	if got := moduleStarts(); !reflect.DeepEqual(got, []string{wd, src}) {
-		t.Errorf("moduleStarts() = %q, want the working directory, then the source directory %q", got, []string{wd, src})
-	}
-	if root, err := moduleRoot(); err != nil || root != filepath.Dir(src) {
-		t.Errorf("from a working directory outside the module: moduleRoot() = %q, %v; want %s", root, err, filepath.Dir(src))
-	}
-	writeFile(t, filepath.Join(wd, "go.mod"), "module gathermut\n")
-	if root, err := moduleRoot(); err != nil || root != wd {
-		t.Errorf("from another gathermut checkout: moduleRoot() = %q, %v; want the working directory's %s", root, err, wd)
-	}
-
-	a, b := t.TempDir(), t.TempDir()
-	saved := moduleStarts
-	moduleStarts = func() []string { return []string{a, b} }
-	t.Cleanup(func() { moduleStarts = saved })
-	t.Setenv(LibEnv, "")
-	t.Setenv(NoEmulationEnv, "")
-	resetLoader(t)
-	notFound := "no go.mod of module gathermut above " + a + " or " + b
-	emulationWant := "hipkern: host emulation: " + notFound
-	if errEmulationUnavailable != nil { // no cgo: LoadEmulation stops first
-		emulationWant = errEmulationUnavailable.Error()
-	}
-	for name, c := range map[string]struct {
-		err  error
-		want string
-	}{
-		"moduleRoot":       {func() error { _, err := moduleRoot(); return err }(), notFound},
-		"libraryPath":      {func() error { _, err := libraryPath(); return err }(), "hipkern: no library path: GATHERMUT_HIPKERN_LIB is unset and " + notFound},
-		"Load":             {Load(), "hipkern: no library path: GATHERMUT_HIPKERN_LIB is unset and " + notFound},
-		"EmulationLibrary": {func() error { _, err := EmulationLibrary(); return err }(), "hipkern: host emulation: " + notFound},
-		"LoadEmulation":    {LoadEmulation(), emulationWant},
-	} {
-		if errText(c.err) != c.want {
-			t.Errorf("%s: %v\nwant %s", name, c.err, c.want)
-		}
 	}
 }
 

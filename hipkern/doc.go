@@ -18,25 +18,79 @@
 //     HIP runtime calls to CUDA under nvcc (and to a host emulation, below).
 //   - build.sh: hipcc --offload-arch=gfx1100 when hipcc and a ROCm runtime
 //     are present, else nvcc for the NVIDIA GPU it finds; it prints which.
-//   - The binding: Load, Available, Alloc, Free, CopyIn, CopyOut, and the
-//     providers "hip.EmbeddingQuant" and "hip.EmbeddingFloat" registered for
-//     gather.GPU.
+//     It stays beside the sources it compiles (its default --src is its own
+//     directory; the mutation tool's kernel recipe and the host emulation's
+//     cache key name it there).
+//   - The binding, this package's whole API: Load, Available (Info), Alloc,
+//     Free, CopyIn, CopyOut, LibEnv and LibName, and the providers
+//     "hip.EmbeddingQuant" and "hip.EmbeddingFloat" registered for
+//     gather.GPU. It resolves and calls the library's production entry
+//     points only (gm_abi_version .. gm_gather).
+//
+// # The test path
+//
+// What exists only for tests, benchmarks and the mutation tool is outside
+// the API, decided as follows (cgo is not allowed in _test.go files, so
+// the test entry points of the library need a package of their own, and
+// other packages' tests need one they can import):
+//
+//   - hipkern/internal/probe: the library's test probes (bound device,
+//     launches, grid, live temporaries, injected failures), the
+//     ambient-device calls and the device-timed benchmarks. Only hipkern's
+//     _test.go files import it; a production binary never resolves those
+//     symbols.
+//   - hipkern/internal/emulation: building, caching and loading the host
+//     emulation (below), its environment variables (GATHERMUT_NO_EMULATION,
+//     GATHERMUT_HIPKERN_EMULATION, which the mutation tool's kernel backend
+//     sets) and ErrNoEmulation; hipkern's tests use it directly.
+//   - hipkern/internal/admit: the one way the emulation gets past Load, a
+//     request made by the test path while it loads it. Load reads it and
+//     no environment variable: nothing left set can make a production
+//     binary run the kernels on the CPU.
+//   - hipkern/hipkerntest: the same for other packages' tests (the
+//     engine's): Load (a GPU library, else the emulation), LoadEmulation,
+//     ErrNoEmulation, as gather/gathertest supports gather's providers.
+//   - tools/: the operations scripts of a GPU session (devcarry.sh,
+//     gpu-session.sh), with tools/README.md saying what each does.
+//
+// probe, emulation and hipkerntest are test support: a mutation run
+// mutates them only when named (.gathermut.json excludes them, as it does
+// gather/gathertest); admit is on Load's path and is mutated with hipkern.
 //
 // # Finding the library
 //
-// Load dlopens the path in GATHERMUT_HIPKERN_LIB, else
-// hipkern/build/libgathermut_hip.so under the module root (found by walking
-// up from the working directory, then from this package's source directory,
-// to the go.mod of module gathermut). The library is opened at run time, so
-// go build and go test work on a machine with no GPU toolchain; without cgo,
-// Load reports "hipkern: built without cgo". Load's error says what is
-// missing: the library (path tried and the dynamic loader's message) or a
-// GPU (the runtime's message, or a device count of 0). A host emulation
+// Load dlopens the first of these (locate), and its error names every
+// place it tried:
+//
+//  1. the path in GATHERMUT_HIPKERN_LIB (LibEnv), whenever it is set, found
+//     or not (the dynamic loader's error then names it);
+//  2. libgathermut_hip.so (LibName) beside the executable: a program
+//     shipped with its library;
+//  3. gathermut/libgathermut_hip.so in the user cache directory
+//     (os.UserCacheDir: $XDG_CACHE_HOME, else ~/.cache, on Linux): where a
+//     user of another module installs it, bash
+//     "$(go list -m -f '{{.Dir}}' gathermut)/hipkern/build.sh" --out
+//     ~/.cache/gathermut/libgathermut_hip.so; the library is a build
+//     product of fixed sources that build.sh makes again, so a cache holds
+//     it, and the host emulation's builds sit beside it;
+//  4. in a test binary only (testing.Testing), build/libgathermut_hip.so
+//     beside this package's source: build.sh's default output in the
+//     checkout the test was built from, which is how go test ./hipkern
+//     ./engine find it after bash hipkern/build.sh.
+//
+// No rule depends on the working directory or looks for a go.mod: a
+// program of another module finds the library where it installed it, and
+// a production binary never reads the source tree it was built from. The
+// library is opened at run time, so go build and go test work on a
+// machine with no GPU toolchain; without cgo, Load reports "hipkern: built
+// without cgo". Load's error says what is missing: the library (the
+// places tried, or the path and the dynamic loader's message) or a GPU
+// (the runtime's message, or a device count of 0). A host emulation
 // library (below) is not a GPU: Load refuses it, naming it, wherever it
-// sits (GATHERMUT_HIPKERN_LIB, or the default path after build.sh
-// --compiler emulate without --out), and closes it again. Info (Available)
-// names the device, its architecture, the runtime and the library, and
-// says so plainly when they are the host emulation.
+// sits (GATHERMUT_HIPKERN_LIB, or build/ after build.sh --compiler emulate
+// without --out), and closes it again. Info (Available) names the device,
+// its architecture, the runtime and the library, and says so plainly when
+// they are the host emulation.
 //
 // # What runs where
 //
@@ -168,19 +222,22 @@
 // evidence (EVIDENCE.md records real GPU runs only). The benchmarks skip on
 // it.
 //
-// The GPU tests use it on their own: where no GPU library loads and
-// GATHERMUT_HIPKERN_LIB is unset, LoadEmulation (the only way to load the
-// emulation) builds it once per set of kernel sources (into the user cache
-// directory, with bash and c++) and the tests run against it, logging the
-// library and device they ran on; so go test exercises the binding, the
-// providers and the engine's GPU path on every machine, and a mutation of
-// them is caught there. Setting GATHERMUT_NO_EMULATION (or lacking bash or
-// c++) turns this off: LoadEmulation returns ErrNoEmulation, and the GPU
-// tests then skip with a message saying what is missing. Any other failure
-// of the emulation fails them: a skip is never the answer to a broken
-// binding. Kernel mutants always name their rebuilt library in
-// GATHERMUT_HIPKERN_LIB, so they never fall back to the emulation: without
-// a GPU they are "not run".
+// The GPU tests use it on their own, through the test path (internal/
+// emulation; hipkerntest for other packages): where no GPU library loads,
+// the emulation is built once per set of kernel sources (into the user
+// cache directory, with bash and c++), admitted past Load, and the tests
+// run against it, logging the library and device they ran on; so go test
+// exercises the binding, the providers and the engine's GPU path on every
+// machine, and a mutation of them is caught there. While
+// GATHERMUT_HIPKERN_EMULATION names a library (a mutation run's emulated
+// kernel under test) and GATHERMUT_HIPKERN_LIB does not, the tests run on
+// that library and never try a GPU one. Setting GATHERMUT_NO_EMULATION (or
+// lacking cgo, bash or c++) turns the emulation off: the test path returns
+// ErrNoEmulation, and the GPU tests then skip with a message saying what is
+// missing. Any other failure of the emulation fails them: a skip is never
+// the answer to a broken binding. Kernel mutants for the GPU name their
+// rebuilt library in GATHERMUT_HIPKERN_LIB, so they never fall back to the
+// emulation: without a GPU they are "not run".
 //
 // Calls into the library are serialized by the binding: the library keeps
 // process-wide probes, and its gather synchronizes the device anyway. Its

@@ -72,18 +72,7 @@ func (f *fakeLib) gather(g gatherCall) (int64, error) {
 	f.gathers = append(f.gathers, g)
 	return f.badPos, f.gatherErr
 }
-func (f *fakeLib) benchGather(g gatherCall, iters int) (float64, error) { return 0, nil }
-func (f *fakeLib) benchCopy(dev int, dst, src uint64, n int64, iters int) (float64, error) {
-	return 0, nil
-}
-func (f *fakeLib) probes() probeState     { return probeState{boundDevice: -1} }
-func (f *fakeLib) resetProbes()           {}
-func (f *fakeLib) injectFailure(step int) {}
-func (f *fakeLib) setDevice(dev int) error {
-	return nil
-}
-func (f *fakeLib) currentDevice() int { return 0 }
-func (f *fakeLib) close()             {}
+func (f *fakeLib) close() {}
 
 // withLoader installs lib as the loaded library for the test, and restores
 // whatever was loaded before (the real library on a GPU machine).

@@ -11,44 +11,73 @@ import (
 	"gathermut/gather"
 	"gathermut/gather/gathertest"
 	"gathermut/gguf"
+	"gathermut/hipkern/internal/emulation"
+	"gathermut/hipkern/internal/probe"
 )
 
 var gpu0 = gather.Device{Kind: gather.GPU, Ordinal: 0}
 
-// needGPU loads the library, else the host emulation, and says which one
-// the test runs on. It skips only where neither is to be had (the
-// emulation refused with ErrNoEmulation, saying why); an emulation that
-// fails otherwise fails the test.
-func needGPU(t testing.TB) (backend, Info) {
+// needGPU loads what the GPU tests run on (emulation.ForTest: a GPU
+// library, else the host emulation; only the emulation a mutation run
+// names in its variable, when it names one) and says which. It skips only
+// where neither is to be had (ErrNoEmulation, saying why); an emulation
+// that fails otherwise fails the test. The library it returns reaches the
+// test probes and benchmarks too.
+func needGPU(t testing.TB) (devLib, Info) {
 	t.Helper()
+	if err := loadForTests(); err != nil {
+		if errors.Is(err, emulation.ErrNoEmulation) {
+			t.Skipf("hipkern: %v", err)
+		}
+		t.Fatalf("hipkern: %v", err)
+	}
 	lib, info, err := loaded()
 	if err != nil {
-		// No GPU library here: run on the host emulation where it can be
-		// built (and LibEnv names no library under test).
-		eerr := emulateOnce()
-		if errors.Is(eerr, ErrNoEmulation) {
-			t.Skipf("hipkern: no GPU library: %v; %v", err, eerr)
-		}
-		if eerr != nil {
-			t.Fatalf("hipkern: no GPU library (%v), and the host emulation fails: %v", err, eerr)
-		}
-		if lib, info, err = loaded(); err != nil {
-			t.Fatalf("hipkern: the host emulation loaded, then: %v", err)
-		}
+		t.Fatalf("hipkern: loaded, then: %v", err)
 	}
+	p, err := probe.Open(info.Library)
+	if err != nil {
+		t.Fatalf("hipkern: %v", err)
+	}
+	t.Cleanup(p.Close)
 	t.Logf("running on %v", info)
-	return lib, info
+	return devLib{lib, p}, info
 }
 
-var (
-	emulation    sync.Once
-	emulationErr error
-)
+// devLib is the loaded library with its test entry points.
+type devLib struct {
+	backend
+	*probe.Lib
+}
 
-// emulateOnce loads the host emulation at most once per test binary.
-func emulateOnce() error {
-	emulation.Do(func() { emulationErr = LoadEmulation() })
-	return emulationErr
+// bench times g as gm_bench_gather does (iters launches after a warm-up).
+func (l devLib) bench(g gatherCall, iters int) (float64, error) {
+	return l.BenchGather(probe.Gather{Dev: g.dev, TableType: g.tableType, Table: g.table, Vocab: g.vocab,
+		Hidden: g.hidden, IDs: g.ids, IDBytes: g.idBytes, NIDs: g.nIDs, Out: g.out, OutBF16: g.outBF16}, iters)
+}
+
+var testLoad struct {
+	once sync.Once
+	err  error
+}
+
+// loadForTests runs emulation.ForTest once per test binary (a failed
+// emulation build is not retried by every test), then Load, which does
+// nothing while the library stays loaded (tests that swap the loader
+// restore it).
+func loadForTests() error {
+	testLoad.once.Do(func() { testLoad.err = emulation.ForTest(Load, loadedLibrary) })
+	if testLoad.err != nil {
+		return testLoad.err
+	}
+	return Load()
+}
+
+// loadedLibrary is the path of the library loaded now, "" for none.
+func loadedLibrary() string {
+	loader.mu.Lock()
+	defer loader.mu.Unlock()
+	return loader.info.Library
 }
 
 // poison is the byte every output buffer starts as; guard is how many

@@ -120,8 +120,8 @@ func TestGPUContinuation(t *testing.T) {
 		upload(t, gpu0, smallIDs, 0), 300, gguf.TypeF32, 0); err != nil {
 		t.Fatal(err)
 	}
-	if p := lib.probes(); p.lastGrid != min(75, p.lastGridCap) {
-		t.Errorf("300 rows of 24 chunks: launched %d workgroups (cap %d), want 75", p.lastGrid, p.lastGridCap)
+	if p := lib.State(); p.LastGrid != min(75, p.LastGridCap) {
+		t.Errorf("300 rows of 24 chunks: launched %d workgroups (cap %d), want 75", p.LastGrid, p.LastGridCap)
 	}
 	for _, c := range []struct {
 		hidden int64
@@ -134,7 +134,7 @@ func TestGPUContinuation(t *testing.T) {
 		if _, _, err := gpuRun(t, gpu0, typ, vocab, c.hidden, tp, gguf.TypeI32, one, 1, gguf.TypeBF16, 0); err != nil {
 			t.Fatal(err)
 		}
-		capacity := lib.probes().lastGridCap
+		capacity := lib.State().LastGridCap
 		if capacity < 1 {
 			t.Fatalf("the library reports a grid cap of %d", capacity)
 		}
@@ -148,7 +148,7 @@ func TestGPUContinuation(t *testing.T) {
 		}
 		wanted := (n + c.slots - 1) / c.slots
 		turns := (wanted + capacity - 1) / capacity
-		if grid := lib.probes().lastGrid; grid != (wanted+turns-1)/turns || turns != 3 {
+		if grid := lib.State().LastGrid; grid != (wanted+turns-1)/turns || turns != 3 {
 			t.Errorf("%d rows of width %d: launched %d workgroups for %d wanted (cap %d), want %d in %d turns",
 				n, c.hidden, grid, wanted, capacity, (wanted+turns-1)/turns, turns)
 		}
@@ -264,7 +264,7 @@ func badIDRun(t *testing.T, rng *rand.Rand, typ gguf.Type, table []byte, tp uint
 // addresses (all zero here); a non-empty request on vocab 0 is refused.
 func TestGPUEmpty(t *testing.T) {
 	lib, _ := needGPU(t)
-	before := lib.probes()
+	before := lib.State()
 	for _, typ := range []gguf.Type{gguf.TypeQ4_K, gguf.TypeBF16} {
 		for _, c := range []struct {
 			name          string
@@ -289,11 +289,11 @@ func TestGPUEmpty(t *testing.T) {
 	// request: it binds no device and launches nothing. (An allocation
 	// binds device 0 first, so that the reset is seen.)
 	newDevBuf(t, gpu0, 8)
-	if b := lib.probes().boundDevice; b != 0 {
+	if b := lib.State().BoundDevice; b != 0 {
 		t.Errorf("an allocation on device 0 bound device %d", b)
 	}
-	lib.resetProbes()
-	if b := lib.probes().boundDevice; b != -1 {
+	lib.Reset()
+	if b := lib.State().BoundDevice; b != -1 {
 		t.Errorf("after resetProbes the bound device is %d, want -1", b)
 	}
 	for _, g := range []gatherCall{
@@ -304,13 +304,13 @@ func TestGPUEmpty(t *testing.T) {
 			t.Errorf("library gather of %d ids x %d: bad %d, %v", g.nIDs, g.hidden, bad, err)
 		}
 	}
-	if b := lib.probes().boundDevice; b != -1 {
+	if b := lib.State().BoundDevice; b != -1 {
 		t.Errorf("an empty request bound device %d", b)
 	}
-	after := lib.probes()
-	if after.launches != before.launches || after.liveTemps != before.liveTemps {
-		t.Errorf("empty requests launched %d kernels, left %d temporaries", after.launches-before.launches,
-			after.liveTemps-before.liveTemps)
+	after := lib.State()
+	if after.Launches != before.Launches || after.LiveTemps != before.LiveTemps {
+		t.Errorf("empty requests launched %d kernels, left %d temporaries", after.Launches-before.Launches,
+			after.LiveTemps-before.LiveTemps)
 	}
 
 	ids := upload(t, gpu0, encodeIDs(gguf.TypeI32, []int64{0, 0, 0}), 0)
@@ -324,8 +324,8 @@ func TestGPUEmpty(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("vocab 0: got %v, want %s", err, want)
 	}
-	if l := lib.probes().launches; l != after.launches {
-		t.Errorf("vocab 0 launched %d kernels", l-after.launches)
+	if l := lib.State().Launches; l != after.Launches {
+		t.Errorf("vocab 0 launched %d kernels", l-after.Launches)
 	}
 }
 
@@ -369,12 +369,12 @@ func TestDeviceBinding(t *testing.T) {
 	run := func(t *testing.T, dev gather.Device) {
 		tp, ip := upload(t, dev, table, 2), upload(t, dev, ids, 0)
 		out := poisoned(t, dev, len(want), 0)
-		lib.resetProbes()
+		lib.Reset()
 		err := gather.Embedding(
 			devTensor(dev, gguf.TypeF32, []int64{3, 256}, out),
 			devTensor(dev, gguf.TypeQ6_K, []int64{8, 256}, tp),
 			devTensor(dev, gguf.TypeI64, []int64{3}, ip))
-		if bound := lib.probes().boundDevice; bound != dev.Ordinal {
+		if bound := lib.State().BoundDevice; bound != dev.Ordinal {
 			t.Errorf("the gather bound device %d, want the tensors' %d", bound, dev.Ordinal)
 		}
 		if err != nil {
@@ -394,7 +394,7 @@ func TestDeviceBinding(t *testing.T) {
 			// Allocate and upload first: they bind dev themselves.
 			tp, ip := upload(t, dev, table, 2), upload(t, dev, ids, 0)
 			out := poisoned(t, dev, len(want), 0)
-			if err := lib.setDevice(c.ambient); err != nil {
+			if err := lib.SetDevice(c.ambient); err != nil {
 				t.Fatal(err)
 			}
 			err := gather.Embedding(
@@ -438,14 +438,14 @@ func TestGPUTemporariesFreed(t *testing.T) {
 		{"sync", 3, gp, "hipkern: hip.EmbeddingQuant: hipkern: injected failure at step 3"},
 		{"read back", 4, gp, "hipkern: hip.EmbeddingQuant: hipkern: injected failure at step 4"},
 	} {
-		before := lib.probes().liveTemps
-		lib.injectFailure(c.inject)
+		before := lib.State().LiveTemps
+		lib.InjectFailure(c.inject)
 		_, _, err := gpuRun(t, gpu0, gguf.TypeIQ4_NL, vocab, hidden, tp, gguf.TypeI32, c.ids, 3, gguf.TypeBF16, 0)
-		lib.injectFailure(0)
+		lib.InjectFailure(0)
 		if got := fmt.Sprint(err); c.wantErr == "" && err != nil || c.wantErr != "" && got != c.wantErr {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.wantErr)
 		}
-		if live := lib.probes().liveTemps; live != before {
+		if live := lib.State().LiveTemps; live != before {
 			t.Errorf("%s: %d temporaries live after the call, %d before", c.name, live, before)
 		}
 		got, _, err := gpuRun(t, gpu0, gguf.TypeIQ4_NL, vocab, hidden, tp, gguf.TypeI32, gp, 3, gguf.TypeBF16, 0)
@@ -470,7 +470,7 @@ func TestGPUOutMisaligned(t *testing.T) {
 		off     uintptr
 		align   int
 	}{{gguf.TypeBF16, 1, 2}, {gguf.TypeF32, 2, 4}} {
-		before := lib.probes().launches
+		before := lib.State().Launches
 		err := gather.Embedding(
 			devTensor(gpu0, c.outType, []int64{1, 32}, out+c.off),
 			devTensor(gpu0, gguf.TypeQ4_0, []int64{2, 32}, table),
@@ -479,7 +479,7 @@ func TestGPUOutMisaligned(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("%v out at +%d: got %v, want %s", c.outType, c.off, err, want)
 		}
-		if l := lib.probes().launches; l != before {
+		if l := lib.State().Launches; l != before {
 			t.Errorf("%v out at +%d: launched", c.outType, c.off)
 		}
 	}
@@ -660,8 +660,8 @@ func TestLibraryCalls(t *testing.T) {
 	_, _, infoErr := lib.deviceInfo(bad)
 	badPos, gatherErr := lib.gather(gatherCall{dev: bad, tableType: int(gguf.TypeQ8_0), vocab: 1, hidden: 32, idBytes: 4, nIDs: 1})
 	typePos, typeErr := lib.gather(gatherCall{tableType: 99, vocab: 1, hidden: 32, idBytes: 4, nIDs: 1})
-	ms, benchErr := lib.benchGather(gatherCall{tableType: 99, vocab: 1, hidden: 32, idBytes: 4, nIDs: 1}, 1)
-	_, copyErr := lib.benchCopy(bad, 0, 0, 8, 1)
+	ms, benchErr := lib.bench(gatherCall{tableType: 99, vocab: 1, hidden: 32, idBytes: 4, nIDs: 1}, 1)
+	_, copyErr := lib.BenchCopy(bad, 0, 0, 8, 1)
 	for _, c := range []struct {
 		what string
 		err  error
@@ -671,7 +671,7 @@ func TestLibraryCalls(t *testing.T) {
 		{"free", lib.free(bad, 0), setDev},
 		{"copyIn", lib.copyIn(bad, 0, []byte{1}), setDev},
 		{"copyOut", lib.copyOut(bad, make([]byte, 1), 0), setDev},
-		{"setDevice", lib.setDevice(bad), setDev},
+		{"setDevice", lib.SetDevice(bad), setDev},
 		{"deviceInfo", infoErr, noDevice("hipGetDeviceProperties")},
 		{"gather", gatherErr, setDev},
 		{"gather of type 99", typeErr, "hipkern: no kernel for ggml type 99"},
@@ -699,13 +699,13 @@ func TestLibraryCalls(t *testing.T) {
 		}
 	}
 	if info.Devices > 1 {
-		if err := lib.setDevice(1); err != nil {
+		if err := lib.SetDevice(1); err != nil {
 			t.Fatal(err)
 		}
-		if d := lib.currentDevice(); d != 1 {
+		if d := lib.CurrentDevice(); d != 1 {
 			t.Errorf("current device %d after setDevice(1)", d)
 		}
-		if err := lib.setDevice(0); err != nil {
+		if err := lib.SetDevice(0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -737,8 +737,8 @@ func TestLibraryBench(t *testing.T) {
 	out := newDevBuf(t, gpu0, 4*32*2).base
 	g := gatherCall{tableType: int(gguf.TypeQ8_0), table: uint64(table), vocab: 4, hidden: 32, ids: uint64(ids),
 		idBytes: 4, nIDs: 4, out: uint64(out), outBF16: true}
-	gms, gerr := lib.benchGather(g, 3)
-	cms, cerr := lib.benchCopy(0, uint64(out), uint64(table), 64, 3)
+	gms, gerr := lib.bench(g, 3)
+	cms, cerr := lib.BenchCopy(0, uint64(out), uint64(table), 64, 3)
 	if gerr != nil || cerr != nil {
 		t.Fatalf("benchGather: %v; benchCopy: %v", gerr, cerr)
 	}
@@ -746,7 +746,7 @@ func TestLibraryBench(t *testing.T) {
 		t.Errorf("on %v: gather %v ms, copy %v ms", info, gms, cms)
 	}
 	g.ids = uint64(badIDs)
-	if _, err := lib.benchGather(g, 3); errText(err) != "hipkern: benchmark ids[0] out of range" {
+	if _, err := lib.bench(g, 3); errText(err) != "hipkern: benchmark ids[0] out of range" {
 		t.Errorf("benchGather of a bad id: %v", err)
 	}
 }
@@ -765,7 +765,7 @@ func TestGPUAfterFailedCall(t *testing.T) {
 		name string
 		call func() error
 	}{
-		{"bad device", func() error { return lib.setDevice(1000) }},
+		{"bad device", func() error { return lib.SetDevice(1000) }},
 		{"bad free", func() error { return lib.free(0, 8) }},
 	} {
 		if err := fail.call(); err == nil {
@@ -777,7 +777,7 @@ func TestGPUAfterFailedCall(t *testing.T) {
 		if err := fail.call(); err == nil {
 			t.Fatalf("%s: no error", fail.name)
 		}
-		if _, err := lib.benchGather(g, 1); err != nil {
+		if _, err := lib.bench(g, 1); err != nil {
 			t.Errorf("benchGather after a %s: %v", fail.name, err)
 		}
 	}

@@ -3,22 +3,18 @@ package hipkern
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"gathermut/gather"
+	"gathermut/hipkern/internal/admit"
 )
 
 // LibEnv names the environment variable holding the kernel library's path.
 const LibEnv = "GATHERMUT_HIPKERN_LIB"
 
-// DefaultLib is the build script's default output, relative to the module
-// root.
-const DefaultLib = "hipkern/build/libgathermut_hip.so"
+// LibName is the kernel library's file name in the places Load looks
+// (locate).
+const LibName = "libgathermut_hip.so"
 
 // abiVersion is the launcher ABI this binding speaks (gm_abi_version).
 const abiVersion = 1
@@ -49,7 +45,9 @@ func (i Info) String() string {
 }
 
 // backend is the loaded kernel library: the cgo binding in production, a
-// fake in the provider tests. Pointers are device addresses.
+// fake in the provider tests. Pointers are device addresses. It is the
+// production ABI only; the library's test probes and benchmarks are
+// reached by the tests through hipkern/internal/probe.
 type backend interface {
 	abiVersion() int
 	runtimeName() string
@@ -61,13 +59,6 @@ type backend interface {
 	copyIn(dev int, dst uint64, src []byte) error
 	copyOut(dev int, dst []byte, src uint64) error
 	gather(g gatherCall) (badPos int64, err error)
-	benchGather(g gatherCall, iters int) (ms float64, err error)
-	benchCopy(dev int, dst, src uint64, n int64, iters int) (ms float64, err error)
-	probes() probeState
-	resetProbes()
-	injectFailure(step int)
-	setDevice(dev int) error
-	currentDevice() int
 	close() // after a refused probe: nothing else uses the library
 }
 
@@ -84,15 +75,6 @@ type gatherCall struct {
 	outBF16       bool
 }
 
-// probeState is what the library's test probes report.
-type probeState struct {
-	boundDevice int   // the device the last entry point bound, -1 after resetProbes
-	launches    int64 // kernels launched since the library was loaded
-	lastGrid    int64 // workgroups of the last launch
-	lastGridCap int64 // the most workgroups the last launch could have had
-	liveTemps   int64 // temporaries (error records) allocated and not yet freed
-}
-
 var loader struct {
 	mu    sync.Mutex
 	lib   backend
@@ -104,14 +86,14 @@ var loader struct {
 // GM_RUNTIME): a library that answers it runs the kernels on the CPU.
 const emulationRuntime = "host emulation"
 
-// Load opens the kernel library (the path in LibEnv, else DefaultLib under
-// the module root), checks that it is a GPU library that sees a GPU, and
-// registers the GPU providers "hip.EmbeddingQuant" and "hip.EmbeddingFloat"
-// with gather. It is idempotent: after a success (or LoadEmulation's) it
-// does nothing. Its error says what is missing: the library (with the path
-// tried and the loader's message), or a GPU (with the runtime's message or
-// a device count of 0); a host emulation library is refused, since it is
-// not a GPU.
+// Load opens the kernel library (the first that locate finds), checks that
+// it is a GPU library that sees a GPU, and registers the GPU providers
+// "hip.EmbeddingQuant" and "hip.EmbeddingFloat" with gather. It is
+// idempotent: after a success it does nothing. Its error says what is
+// missing: the library (every place tried, or the path and the dynamic
+// loader's message), or a GPU (the runtime's message or a device count of
+// 0); a host emulation library is refused, since it is not a GPU (only a
+// test's request, package admit, gets one past it).
 func Load() error {
 	loader.mu.Lock()
 	defer loader.mu.Unlock()
@@ -121,14 +103,10 @@ func Load() error {
 	if loader.fatal != nil {
 		return loader.fatal
 	}
-	path, emulation := "", false
-	if p := emulationRequest.Load(); p != nil {
-		path, emulation = *p, true
-	} else if p := os.Getenv(EmulationLibEnv); p != "" && os.Getenv(LibEnv) == "" {
-		return fmt.Errorf("hipkern: %s names %s, a host emulation under test: no GPU library is loaded", EmulationLibEnv, p)
-	} else {
+	path, emulation := admit.Requested()
+	if !emulation {
 		var err error
-		if path, err = libraryPath(); err != nil {
+		if path, err = locate(); err != nil {
 			return err
 		}
 	}
@@ -158,11 +136,6 @@ func Load() error {
 	return nil
 }
 
-// emulationRequest is the host emulation library that LoadEmulation is
-// loading through Load, nil otherwise: the only way Load admits the
-// emulation (an environment variable could be left set by anyone).
-var emulationRequest atomic.Pointer[string]
-
 // probeDevices checks the library's ABI, that it is a GPU library (the host
 // emulation only when emulation is set) and that it sees a GPU, and
 // describes it and its device 0.
@@ -173,7 +146,7 @@ func probeDevices(lib backend, path string, emulation bool) (Info, error) {
 	rt := lib.runtimeName()
 	if rt == emulationRuntime && !emulation {
 		return Info{}, fmt.Errorf("hipkern: %s is the host emulation, not a GPU library: it runs the kernels on the CPU "+
-			"and only LoadEmulation (for tests) loads it; build the GPU library with bash hipkern/build.sh", path)
+			"and only the tests load it (hipkern/internal/emulation); build the GPU library with bash hipkern/build.sh", path)
 	}
 	n, err := lib.deviceCount()
 	if err != nil {
@@ -187,66 +160,6 @@ func probeDevices(lib backend, path string, emulation bool) (Info, error) {
 		return Info{}, fmt.Errorf("hipkern: %s (%s runtime): device 0: %w", path, rt, err)
 	}
 	return Info{Name: name, Arch: arch, Devices: n, Runtime: rt, Library: path}, nil
-}
-
-// libraryPath returns LibEnv's value, else DefaultLib under the module root.
-func libraryPath() (string, error) {
-	if p := os.Getenv(LibEnv); p != "" {
-		return p, nil
-	}
-	root, err := moduleRoot()
-	if err != nil {
-		return "", fmt.Errorf("hipkern: no library path: %s is unset and %w", LibEnv, err)
-	}
-	return filepath.Join(root, filepath.FromSlash(DefaultLib)), nil
-}
-
-// moduleRoot finds the directory whose go.mod declares module gathermut,
-// walking up from each of moduleStarts in turn.
-func moduleRoot() (string, error) {
-	starts := moduleStarts()
-	for _, dir := range starts {
-		if root, ok := findModule(dir); ok {
-			return root, nil
-		}
-	}
-	return "", fmt.Errorf("no go.mod of module gathermut above %s", strings.Join(starts, " or "))
-}
-
-// moduleStarts returns the directories moduleRoot walks up from: the working
-// directory, then this source file's directory (the build machine's
-// checkout). A variable, so that a test can make the search fail.
-var moduleStarts = func() []string {
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		starts = append(starts, filepath.Dir(file))
-	}
-	return starts
-}
-
-func findModule(dir string) (string, bool) {
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && declaresGathermut(b) {
-			return dir, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-func declaresGathermut(gomod []byte) bool {
-	for _, line := range strings.Split(string(gomod), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && f[1] == "gathermut" {
-			return true
-		}
-	}
-	return false
 }
 
 // Available loads the library if needed and describes its GPUs; the error

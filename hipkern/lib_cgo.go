@@ -9,7 +9,8 @@ package hipkern
 #include <stdio.h>
 #include <stdlib.h>
 
-// The library's entry points, resolved with dlsym; see gather.hip.
+// The library's production entry points, resolved with dlsym; see
+// gather.hip. Its test probes and benchmarks are hipkern/internal/probe's.
 static int (*p_abi_version)(void);
 static const char* (*p_runtime)(void);
 static int (*p_device_count)(int*, char*, int);
@@ -20,17 +21,6 @@ static int (*p_free)(int, uint64_t, char*, int);
 static int (*p_copy_in)(int, uint64_t, const void*, int64_t, char*, int);
 static int (*p_copy_out)(int, void*, uint64_t, int64_t, char*, int);
 static int (*p_gather)(int, int, uint64_t, int64_t, int64_t, uint64_t, int, int64_t, uint64_t, int, int64_t*, char*, int);
-static int (*p_bench_gather)(int, int, uint64_t, int64_t, int64_t, uint64_t, int, int64_t, uint64_t, int, int, float*, char*, int);
-static int (*p_bench_copy)(int, uint64_t, uint64_t, int64_t, int, float*, char*, int);
-static int (*p_last_bound_device)(void);
-static int64_t (*p_launches)(void);
-static int64_t (*p_last_grid)(void);
-static int64_t (*p_last_grid_cap)(void);
-static int64_t (*p_live_temps)(void);
-static void (*p_reset_probes)(void);
-static void (*p_inject_failure)(int);
-static int (*p_set_device)(int, char*, int);
-static int (*p_current_device)(void);
 
 static char gm_open_err[1024];
 
@@ -63,17 +53,6 @@ static void* gm_open(const char* path) {
 	GM_SYM(h, p_copy_in, "gm_copy_in");
 	GM_SYM(h, p_copy_out, "gm_copy_out");
 	GM_SYM(h, p_gather, "gm_gather");
-	GM_SYM(h, p_bench_gather, "gm_bench_gather");
-	GM_SYM(h, p_bench_copy, "gm_bench_copy");
-	GM_SYM(h, p_last_bound_device, "gm_last_bound_device");
-	GM_SYM(h, p_launches, "gm_launches");
-	GM_SYM(h, p_last_grid, "gm_last_grid");
-	GM_SYM(h, p_last_grid_cap, "gm_last_grid_cap");
-	GM_SYM(h, p_live_temps, "gm_live_temps");
-	GM_SYM(h, p_reset_probes, "gm_reset_probes");
-	GM_SYM(h, p_inject_failure, "gm_inject_failure");
-	GM_SYM(h, p_set_device, "gm_set_device");
-	GM_SYM(h, p_current_device, "gm_current_device");
 	return h;
 }
 
@@ -111,23 +90,6 @@ static int c_gather(int dev, int type, uint64_t table, int64_t vocab, int64_t hi
                     int64_t n_ids, uint64_t out, int out_bf16, int64_t* bad, gm_msg* m) {
 	return p_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, bad, m->text, sizeof m->text);
 }
-static int c_bench_gather(int dev, int type, uint64_t table, int64_t vocab, int64_t hidden, uint64_t ids,
-                          int id_bytes, int64_t n_ids, uint64_t out, int out_bf16, int iters, float* ms, gm_msg* m) {
-	return p_bench_gather(dev, type, table, vocab, hidden, ids, id_bytes, n_ids, out, out_bf16, iters, ms, m->text,
-	                      sizeof m->text);
-}
-static int c_bench_copy(int dev, uint64_t dst, uint64_t src, int64_t n, int iters, float* ms, gm_msg* m) {
-	return p_bench_copy(dev, dst, src, n, iters, ms, m->text, sizeof m->text);
-}
-static int c_last_bound_device(void) { return p_last_bound_device(); }
-static int64_t c_launches(void) { return p_launches(); }
-static int64_t c_last_grid(void) { return p_last_grid(); }
-static int64_t c_last_grid_cap(void) { return p_last_grid_cap(); }
-static int64_t c_live_temps(void) { return p_live_temps(); }
-static void c_reset_probes(void) { p_reset_probes(); }
-static void c_inject_failure(int step) { p_inject_failure(step); }
-static int c_set_device(int dev, gm_msg* m) { return p_set_device(dev, m->text, sizeof m->text); }
-static int c_current_device(void) { return p_current_device(); }
 */
 import "C"
 
@@ -167,10 +129,6 @@ func openLib(path string) (backend, error) {
 	openedPath = path
 	return &cgoLib{handle: h}, nil
 }
-
-// errEmulationUnavailable is nil: with cgo the host emulation can load
-// (lib_nocgo.go has the other case).
-var errEmulationUnavailable error
 
 var (
 	openMu     sync.Mutex
@@ -288,64 +246,6 @@ func (l *cgoLib) gather(g gatherCall) (badPos int64, err error) {
 		return int64(bad), nil
 	}
 	return -1, errors.New(C.GoString(&m.text[0]))
-}
-
-func (l *cgoLib) benchGather(g gatherCall, iters int) (float64, error) {
-	callMu.Lock()
-	defer callMu.Unlock()
-	var ms C.float
-	err := call(func(m *C.gm_msg) C.int {
-		return C.c_bench_gather(C.int(g.dev), C.int(g.tableType), C.uint64_t(g.table), C.int64_t(g.vocab),
-			C.int64_t(g.hidden), C.uint64_t(g.ids), C.int(g.idBytes), C.int64_t(g.nIDs), C.uint64_t(g.out),
-			boolInt(g.outBF16), C.int(iters), &ms, m)
-	})
-	return float64(ms), err
-}
-
-func (l *cgoLib) benchCopy(dev int, dst, src uint64, n int64, iters int) (float64, error) {
-	callMu.Lock()
-	defer callMu.Unlock()
-	var ms C.float
-	err := call(func(m *C.gm_msg) C.int {
-		return C.c_bench_copy(C.int(dev), C.uint64_t(dst), C.uint64_t(src), C.int64_t(n), C.int(iters), &ms, m)
-	})
-	return float64(ms), err
-}
-
-func (l *cgoLib) probes() probeState {
-	callMu.Lock()
-	defer callMu.Unlock()
-	return probeState{
-		boundDevice: int(C.c_last_bound_device()),
-		launches:    int64(C.c_launches()),
-		lastGrid:    int64(C.c_last_grid()),
-		lastGridCap: int64(C.c_last_grid_cap()),
-		liveTemps:   int64(C.c_live_temps()),
-	}
-}
-
-func (l *cgoLib) resetProbes() {
-	callMu.Lock()
-	defer callMu.Unlock()
-	C.c_reset_probes()
-}
-
-func (l *cgoLib) injectFailure(step int) {
-	callMu.Lock()
-	defer callMu.Unlock()
-	C.c_inject_failure(C.int(step))
-}
-
-func (l *cgoLib) setDevice(dev int) error {
-	callMu.Lock()
-	defer callMu.Unlock()
-	return call(func(m *C.gm_msg) C.int { return C.c_set_device(C.int(dev), m) })
-}
-
-func (l *cgoLib) currentDevice() int {
-	callMu.Lock()
-	defer callMu.Unlock()
-	return int(C.c_current_device())
 }
 
 func boolInt(b bool) C.int {

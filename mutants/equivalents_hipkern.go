@@ -9,16 +9,16 @@ func equivalentsHipkern() []catalog.Equivalent {
 		{
 			Package: pkgHipkern, Func: "boolInt", Operator: "const-int",
 			Original: "1", Replacement: "2",
-			Reason: "boolInt's only use is the out_bf16 argument of gm_gather and gm_bench_gather, which gather.hip reads only as a C " +
+			Reason: "boolInt's only use is the out_bf16 argument of gm_gather, which gather.hip reads only as a C " +
 				"truth value (gm_prepare's out_bf16 ? 2 : 4, gm_launch's out_bf16 ? k->bf16 : k->f32): 1 and 2 select the same element " +
 				"size and kernel",
 		},
 		{
-			Package: pkgHipkern, Func: "moduleStarts", Operator: "const-int",
+			Package: pkgHipkern, Func: "places", Operator: "const-int",
 			Original: "0", Replacement: "1",
-			Reason: "runtime.Caller(1) names the caller of moduleStarts instead of moduleStarts itself; its callers are moduleRoot " +
-				"(hipkern.go) and the package's tests, all files of package hipkern's one directory, so filepath.Dir of the file, " +
-				"the only thing used, is the same directory",
+			Reason: "runtime.Caller(1) names the caller of places instead of places itself; its callers are locate (locate.go) " +
+				"and the package's tests, all files of package hipkern's one directory, so filepath.Dir of the file, the only " +
+				"thing used, is the same directory",
 		},
 		{
 			Package: pkgHipkern, Func: "openLib", Operator: "remove-stmt",

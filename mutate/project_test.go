@@ -15,7 +15,7 @@ import (
 
 // TestRowProjectFile: this repository's .gathermut.json gives the row's
 // defaults (its packages and catalog) and leaves out exactly the test
-// support package gather/gathertest.
+// support packages: gather/gathertest and hipkern's test path.
 func TestRowProjectFile(t *testing.T) {
 	p, err := config.ReadProject("..")
 	if err != nil || p == nil {
@@ -47,12 +47,15 @@ func TestRowProjectFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(excluded) == 0 {
-		t.Errorf("nothing of gather/gathertest is excluded")
+	support := []string{"gather/gathertest/", "hipkern/internal/emulation/", "hipkern/internal/probe/", "hipkern/hipkerntest/"}
+	for _, dir := range support {
+		if !slices.ContainsFunc(excluded, func(f string) bool { return strings.HasPrefix(f, dir) }) {
+			t.Errorf("nothing of %s is excluded", dir)
+		}
 	}
 	for _, f := range excluded {
-		if !strings.HasPrefix(f, "gather/gathertest/") {
-			t.Errorf("%s is excluded; only gather/gathertest should be", f)
+		if !slices.ContainsFunc(support, func(dir string) bool { return strings.HasPrefix(f, dir) }) {
+			t.Errorf("%s is excluded; only the test support packages %q should be", f, support)
 		}
 	}
 }

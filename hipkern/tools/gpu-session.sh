@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# One GPU session (prepared by hipkern/devcarry.sh, run as .devcarry/gpu.sh):
+# One GPU session (prepared by hipkern/tools/devcarry.sh, run as .devcarry/gpu.sh):
 # toolchain, kernel build, the hipkern and engine GPU tests, the anchor-shape
 # benchmark (with PyTorch's embedding of the expanded bf16 table beside it,
 # where PyTorch is installed), and the catalog mutants (kernel ones
 # included). Run from the repository root on the device machine; results go
 # to $OUT (at most 7 files). It ends within 9 minutes: the mutation run gets
 # the time the steps before it left. ONLY_MUTATE=1 runs the mutation run
-# alone, NO_MUTATE=1 everything but it.
+# alone, NO_MUTATE=1 everything but it. The tests find the library that
+# build.sh writes (hipkern/build/libgathermut_hip.so) by hipkern's
+# tests-only rule (build/ beside the package source); the mutation run
+# names each kernel it builds in GATHERMUT_HIPKERN_LIB.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 start=$(date +%s)
@@ -22,7 +25,7 @@ export PATH=/tmp/go/bin:$PATH GOMODCACHE=$PWD/.devcarry/modcache GOCACHE=/tmp/go
 	go version
 	git log -1 --format=%H 2>/dev/null || true
 	nproc
-	sha256sum hipkern/gather.hip hipkern/decoders.h hipkern/compat.h hipkern/codebooks.h hipkern/build.sh
+	sha256sum hipkern/gather.hip hipkern/decoders.h hipkern/compat.h hipkern/codebooks.h hipkern/codecs.h hipkern/build.sh
 } > "$OUT/env.txt" 2>&1
 elapsed() { echo $(($(date +%s) - start)); }
 if [ "${ONLY_MUTATE:-}" != 1 ]; then

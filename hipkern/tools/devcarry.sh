@@ -3,8 +3,10 @@
 # Go toolchain (bin, the standard library's sources, the compile, link, asm,
 # cgo, cover and vet tools), the .mod files of the module's dependencies and
 # the sources of those the row's tests import (so go needs no network
-# there), a prebuilt test2json, the mutate command and hipkern/gpu-session.sh. Run from the repository root; then send the
-# checkout with .devcarry and run `bash .devcarry/gpu.sh` there.
+# there), a prebuilt test2json, the mutate command and
+# hipkern/tools/gpu-session.sh (as .devcarry/gpu.sh). Run from the
+# repository root: bash hipkern/tools/devcarry.sh; then send the checkout
+# with .devcarry and run `bash .devcarry/gpu.sh` there (README.md here).
 set -euo pipefail
 root=$(go env GOROOT)
 dst=.devcarry
@@ -28,5 +30,5 @@ for m in $(go list -deps -test -f '{{with .Module}}{{if .Version}}{{.Path}}@{{.V
 done
 go build -o "$dst/test2json" cmd/test2json
 go build -o "$dst/mutate" ./mutate
-cp hipkern/gpu-session.sh "$dst/gpu.sh"
+cp hipkern/tools/gpu-session.sh "$dst/gpu.sh"
 du -sh "$dst"
