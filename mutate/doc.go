@@ -164,6 +164,31 @@
 // counts can change) does not stop the run: that package's tests run on
 // builds of their own, and the report says so for each mutant.
 //
+// # Tests that build the module
+//
+// A test may build the module it tests and run what it built (a
+// command's end-to-end test runs go build, go run or go test on its own
+// packages). The tool never writes the tree, so every test process gets
+// GOFLAGS with -overlay=<the overlay its test binary was built from: the
+// schema's, or the mutant's own> and -count=1 (a nested go test must run,
+// not answer from the test cache, which cannot see the schema switch),
+// added to the user's GOFLAGS (go env GOFLAGS; an -overlay there is
+// merged into every overlay the tool writes, since a command line's
+// -overlay replaces it). A binary built that way inherits
+// GATHERMUT_MUTANT and counts its schema sites in the test's
+// GATHERMUT_HITS file, so its coverage is the test's; without schemata
+// the baseline also asks the nested go commands for -cover of the mutated
+// packages, collects the counters of the binaries they build (GOCOVERDIR)
+// and the profile of a nested go test (the last one a test runs), and
+// adds them to the test's profile. Which packages' tests can see a
+// mutant still follows the imports: a test in a package that neither is
+// nor imports the mutated package is not run for it, whatever it builds.
+// With schemata every mutant of a run builds the same overlay, so only
+// the first nested build compiles and the rest come from the build cache;
+// without schemata each mutant's nested build compiles its package. The
+// GATHERMUT_* variables the tool inherits (when its own test runs it
+// under another run) are not passed to the test binaries it runs.
+//
 // # Timeouts
 //
 // Each test of a mutant's run is held, from when it starts, to

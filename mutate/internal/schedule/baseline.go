@@ -184,6 +184,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 		p.Go(func(ctx context.Context) error {
 			pb, err := runPackageBaseline(ctx, prog, path, packageOptions{
 				Binary: bins[path], Cover: true, TempDir: o.TempDir, Timeout: o.Timeout, Slots: o.Slots, Progress: progress,
+				CoverPkgs: coverFor(prog, path, o.Cover),
 			})
 			if err != nil {
 				return err
@@ -233,6 +234,12 @@ type packageOptions struct {
 	GPU slots
 	// Progress is called after each test process.
 	Progress func()
+	// Overlay is the -overlay the binary was built from (a schema's): the
+	// go commands its tests run build with it too (testbin.Options.Overlay).
+	Overlay string
+	// CoverPkgs, with Cover, are the packages whose coverage the binaries
+	// the tests build report (testbin.Options.NestedCover).
+	CoverPkgs []string
 }
 
 var profiles atomic.Int64
@@ -299,6 +306,7 @@ func (pr *packageRun) run(ctx context.Context, opts testbin.Options) (*testbin.R
 	}
 	defer pr.o.Slots.release()
 	opts.Env = append(append([]string(nil), pr.o.Env...), opts.Env...)
+	opts.Overlay = pr.o.Overlay
 	res, err := testbin.Run(ctx, opts)
 	if pr.o.Progress != nil {
 		pr.o.Progress()
@@ -323,7 +331,7 @@ func (pr *packageRun) alone(ctx context.Context, name string) error {
 		}
 		opts.Env = []string{hitsEnv + "=" + profile, "GATHERMUT_MUTANT=0"}
 	case o.Cover:
-		opts.Cover = profile
+		opts.Cover, opts.NestedCover = profile, pr.o.CoverPkgs
 	}
 	res, err := pr.run(ctx, opts)
 	if err != nil {
