@@ -29,6 +29,8 @@ type lab struct {
 	ops     []*operator.Operator // the generic operators, resolved once from cfg.Operators
 	tmp     string               // the run's temp dir, removed at the end
 	sysTemp string               // the system temp dir before useOwnTemp
+	// sysGoTemp is GOTMPDIR before useOwnTemp ("" when unset)
+	sysGoTemp string
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg
