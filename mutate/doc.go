@@ -38,8 +38,22 @@
 //	  "catalog":   "./mutants",                      default none
 //	  "exclude":   ["gather/gathertest", "*_string.go"],
 //	  "operators": ["default", "const-table"],       default: the default set
-//	  "threshold": 85                                default: none
+//	  "threshold": 85,                               default: none
+//	  "sets":      {"mutate-self": {...}}            other jobs, by name
 //	}
+//
+// --set NAME runs one of the "sets" instead: its fields replace the top
+// level's (a field it leaves out has the tool's default, not the top
+// level's), and its reports are NAME.{json,md} unless --name says
+// otherwise. This repository's set mutate-self is the tool on itself:
+// go run ./mutate all --set mutate-self mutates every package of mutate
+// (not the test support mutate/report/schematest, nor mutate/bench.go,
+// which installs and times gremlins), without the row's catalog, with
+// threshold 90, and writes reports/mutate-self.{json,md}, the committed
+// reports of the tool's own run. A plain go run ./mutate all stays the
+// row's job. (go run ./mutate all ./mutate/... also mutates the tool,
+// but with the row's catalog, whose every entry runs whatever packages
+// are named.)
 //
 // # Exclusions
 //

@@ -73,7 +73,8 @@ flags:
   --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
   --dir DIR             a directory of the module to test (default .)
   --report-dir DIR      where reports go (default reports)
-  --name NAME           report base name (default mutation)
+  --name NAME           report base name (default mutation, or the set's name)
+  --set NAME            the settings of the project file's set NAME instead of its top level
   --catalog PKG         catalog package, import path or ./dir (default ./mutants; empty: none)
   --only-catalog        only catalog mutants
   --in-diff REF         only mutants on lines changed since git REF
@@ -107,6 +108,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
 	fs.StringVar(&c.ReportDir, "report-dir", c.ReportDir, "where reports are written (relative to the current directory)")
 	fs.StringVar(&c.Name, "name", "", "report base name (default: mutation, or mutation-shard-K-of-N)")
+	fs.StringVar(&c.Set, "set", "", "the project file's named set of settings (and the reports' default name)")
 	fs.BoolVar(&c.OnlyCatalog, "only-catalog", false, "only the catalog's mutants")
 	fs.StringVar(&c.InDiff, "in-diff", "", "only mutants on lines changed since this git ref")
 	fs.StringVar(shard, "shard", "", "run shard k of n (k in 0..n-1); shards split the mutants by expected work")

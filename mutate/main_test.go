@@ -57,7 +57,8 @@ func TestParse(t *testing.T) {
 }
 
 // TestReportsIgnoredByGit: the reports of ad-hoc runs land in reports/,
-// which git ignores except the committed, named reports of the row.
+// which git ignores except the committed, named reports of the row and
+// of the tool's own run.
 func TestReportsIgnoredByGit(t *testing.T) {
 	if err := osexec.Command("git", "-C", "..", "rev-parse", "--git-dir").Run(); err != nil {
 		t.Skip("not in a git checkout")
@@ -65,6 +66,7 @@ func TestReportsIgnoredByGit(t *testing.T) {
 	for path, ignored := range map[string]bool{
 		"reports/mutation.json": true, "reports/mutation.md": true, "reports/run.json": true, "reports/mutation-shard-0-of-2.json": true,
 		"reports/gather-row.json": false, "reports/gather-row.md": false, "reports/gather-row-gpu.json": false, "reports/gather-row-gpu.md": false,
+		"reports/mutate-self.json": false, "reports/mutate-self.md": false, "reports/mutate-self-shard-0-of-2.json": true,
 	} {
 		err := osexec.Command("git", "-C", "..", "check-ignore", "-q", "--no-index", path).Run()
 		if got := err == nil; got != ignored {

@@ -15,7 +15,8 @@ import (
 
 // TestRowProjectFile: this repository's .gathermut.json gives the row's
 // defaults (its packages and catalog) and leaves out exactly the test
-// support package gather/gathertest.
+// support package gather/gathertest; its set mutate-self is the tool's
+// own job.
 func TestRowProjectFile(t *testing.T) {
 	p, err := config.ReadProject("..")
 	if err != nil || p == nil {
@@ -54,6 +55,20 @@ func TestRowProjectFile(t *testing.T) {
 		if !strings.HasPrefix(f, "gather/gathertest/") {
 			t.Errorf("%s is excluded; only gather/gathertest should be", f)
 		}
+	}
+
+	// the tool's own job: every package of mutate, no catalog, the
+	// schema validator (test support) and the bench command left out
+	self, err := p.Select("mutate-self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(self.Packages, []string{"./mutate/..."}) || self.Catalog == nil || *self.Catalog != "" ||
+		!slices.Equal(self.Exclude, []string{"mutate/report/schematest", "mutate/bench.go"}) || self.Threshold == nil || *self.Threshold != 90 {
+		t.Errorf("set mutate-self: %+v", self)
+	}
+	if len(p.Sets) != 1 {
+		t.Errorf("sets %v: want mutate-self only", p.Sets)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -24,8 +25,15 @@ import (
 //	  "catalog":   "./mutants",                     // default: none
 //	  "exclude":   ["gather/gathertest/**"],        // file globs, see MatchGlob
 //	  "operators": ["arith", "negate"],             // default: the default set
-//	  "threshold": 85                               // default: none (any survivor fails)
+//	  "threshold": 85,                              // default: none (any survivor fails)
+//	  "sets": {"mutate-self": {"packages": ["./mutate/..."], "catalog": ""}}
 //	}
+//
+// "sets" names other jobs of the module: --set NAME takes that set's
+// fields instead of the top level's (a field the set leaves out has its
+// default, not the top level's value), and the reports are named NAME
+// unless --name says otherwise. A set holds no sets; its name is letters,
+// digits, '.', '_' and '-'.
 const ProjectFile = ".gathermut.json"
 
 // OutsideDefaults are the packages mutated in a module without a project
@@ -40,6 +48,38 @@ type Project struct {
 	Exclude   []string `json:"exclude,omitempty"`
 	Operators []string `json:"operators,omitempty"`
 	Threshold *float64 `json:"threshold,omitempty"`
+	// Sets are other jobs of the module, chosen with --set (Select).
+	Sets map[string]*Project `json:"sets,omitempty"`
+}
+
+// Select returns the named set of p; an unknown name (or no project file)
+// is an error that lists the sets there are.
+func (p *Project) Select(name string) (*Project, error) {
+	if p == nil {
+		return nil, fmt.Errorf("config: --set %s: the module has no %s", name, ProjectFile)
+	}
+	set, ok := p.Sets[name]
+	if !ok {
+		names := make([]string, 0, len(p.Sets))
+		for n := range p.Sets {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		have := "it names none"
+		if len(names) > 0 {
+			have = "it names " + strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("config: --set %s: no such set in %s (%s)", name, ProjectFile, have)
+	}
+	return set, nil
+}
+
+// CheckSetName accepts a set's name: it becomes a report's base name.
+func CheckSetName(name string) error {
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" || strings.Trim(name, ".") == "" {
+		return fmt.Errorf("set name %q: use letters, digits, '.', '_' and '-'", name)
+	}
+	return nil
 }
 
 // ReadProject reads the project file of the module rooted at root; nil
@@ -70,22 +110,44 @@ func ParseProject(name string, data []byte) (*Project, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("config: %s: text after the JSON object", name)
 	}
+	if err := pr.check(name); err != nil {
+		return nil, err
+	}
+	for setName, set := range pr.Sets {
+		if err := CheckSetName(setName); err != nil {
+			return nil, fmt.Errorf("config: %s: sets: %v", name, err)
+		}
+		if set == nil {
+			return nil, fmt.Errorf("config: %s: set %s: not an object", name, setName)
+		}
+		if set.Sets != nil {
+			return nil, fmt.Errorf("config: %s: set %s: a set cannot hold sets", name, setName)
+		}
+		if err := set.check(name + ": set " + setName); err != nil {
+			return nil, err
+		}
+	}
+	return &pr, nil
+}
+
+// check validates a project's (or a set's) values; name is used in errors.
+func (pr *Project) check(name string) error {
 	for _, pat := range pr.Packages {
 		if strings.TrimSpace(pat) == "" {
-			return nil, fmt.Errorf("config: %s: packages: empty pattern", name)
+			return fmt.Errorf("config: %s: packages: empty pattern", name)
 		}
 	}
 	for _, g := range pr.Exclude {
 		if err := CheckGlob(g); err != nil {
-			return nil, fmt.Errorf("config: %s: exclude: %v", name, err)
+			return fmt.Errorf("config: %s: exclude: %v", name, err)
 		}
 	}
 	if pr.Threshold != nil {
 		if err := CheckThreshold(*pr.Threshold); err != nil {
-			return nil, fmt.Errorf("config: %s: threshold: %v", name, err)
+			return fmt.Errorf("config: %s: threshold: %v", name, err)
 		}
 	}
-	return &pr, nil
+	return nil
 }
 
 // Explicit says which settings the command line gave, so that a project
@@ -136,6 +198,8 @@ func (c *Config) Apply(p *Project) {
 		}
 	}
 	switch {
+	case p != nil && c.Set != "":
+		c.Origin = "settings of set " + c.Set + " in this module's " + ProjectFile
 	case p != nil:
 		c.Origin = "settings of this module's " + ProjectFile
 	default:

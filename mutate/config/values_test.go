@@ -34,6 +34,7 @@ func TestValidateValues(t *testing.T) {
 		{"a negative floor", func(c *Config) { c.TimeoutFloor = Duration(-time.Second) }, "timeouts must not be negative (factor 3, floor -1s, baseline 10m0s)"},
 		{"a zero baseline timeout", func(c *Config) { c.BaselineTimeout = 0 }, "baseline 0s"},
 		{"a baseline timeout of 1ns", func(c *Config) { c.BaselineTimeout = 1 }, ""},
+		{"a bad set name", func(c *Config) { c.Set = "a/b" }, "--set: set name"},
 	} {
 		cfg := Default()
 		c.edit(&cfg)
@@ -64,6 +65,10 @@ func TestParseShardValues(t *testing.T) {
 	c := Config{Shard: Shard{0, 1}}
 	if got := c.ReportName(); got != "mutation-shard-0-of-1" {
 		t.Errorf("ReportName of a shard of 1: %q", got)
+	}
+	c.Set = "s"
+	if got := c.ReportName(); got != "s-shard-0-of-1" {
+		t.Errorf("ReportName of a set's shard of 1: %q", got)
 	}
 }
 

@@ -110,7 +110,7 @@ func Check(n int) error {
 // Fast is in assembly.
 func Fast(x int) int
 `,
-	"a/fast.s": "// not assembled: the graph only hashes it\n",
+	"a/fast.s":    "// not assembled: the graph only hashes it\n",
 	"a/words.txt": "alpha beta\n",
 	"a/a_test.go": `package a
 

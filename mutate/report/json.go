@@ -527,6 +527,9 @@ func RerunCommand(meta Meta, m mutant.Mutant) string {
 	}
 	args := []string{tool, "run", config.ShellWord(m.ID)}
 	cfg := meta.Config
+	if cfg.Set != "" {
+		args = append(args, "--set "+config.ShellWord(cfg.Set))
+	}
 	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
 		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
 			args = append(args, "./"+path.Dir(m.File))

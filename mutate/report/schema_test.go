@@ -347,6 +347,14 @@ func TestRerunCommand(t *testing.T) {
 	if got := report.RerunCommand(meta, m); got != "go run gathermut/mutate run arith:p/p.go:3:9:aaaa ./p --catalog='' --operators=default,const-table" {
 		t.Errorf("other module, flags: %s", got)
 	}
+	// a project file's set (--set) is chosen again: its settings found
+	// the mutant
+	cfg = config.Default()
+	cfg.Set = "mutate-self"
+	meta = report.Meta{Module: "gathermut", Config: cfg}
+	if got := report.RerunCommand(meta, m); got != "go run ./mutate run arith:p/p.go:3:9:aaaa --set mutate-self" {
+		t.Errorf("a set: %s", got)
+	}
 }
 
 func TestWrittenFilesAreRelative(t *testing.T) {
