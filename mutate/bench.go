@@ -55,6 +55,9 @@ type benchTarget struct {
 // tool starts with an empty discovery cache; all start with the module's
 // tests compiled once (a warm build cache).
 func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
+	if cfg.Set == "" && cfg.Given.Packages {
+		return exitcode.Fail(exitcode.Usage, "bench: packages (%s) need --set: the comparison with gremlins runs on fixed targets", strings.Join(cfg.Patterns, " "))
+	}
 	root, _, err := load.ModuleRoot(cfg.Dir)
 	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
@@ -74,6 +77,9 @@ func benchCmd(cfg config.Config, stdout, stderr io.Writer) error {
 	build.Dir, build.Env = root, load.Env()
 	if out, err := build.CombinedOutput(); err != nil {
 		return exitcode.Fail(exitcode.Config, "bench: build: %v %s", err, out)
+	}
+	if cfg.Set != "" {
+		return benchSet(cfg, root, tool, tmp, stdout, stderr)
 	}
 	gremlins, err := installGremlins(tmp)
 	if err != nil {

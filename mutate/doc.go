@@ -8,6 +8,7 @@
 //	go run ./mutate diff  [flags] <id|glob> [packages]   print the matching mutants' diffs
 //	go run ./mutate merge [flags] <report.json...>       combine shard reports
 //	go run ./mutate bench [flags]                        seconds per mutant, against gremlins
+//	go run ./mutate bench --set NAME [packages]          a set's whole run, where its time goes by package
 //
 // Defaults come from the module at --dir: its .gathermut.json (see
 // "Project file"), else every package (./...) and no catalog. This

@@ -59,6 +59,7 @@ commands:
   diff  <id|glob> [pkgs]   print the mutants' diffs
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   bench                    seconds per mutant against gremlins, and where the time goes
+  bench --set NAME [pkgs]  time the project file's set NAME (mutate-self: the tool on itself), by package
 
 packages, catalog, exclusions, operators and threshold default to the
 module's ` + config.ProjectFile + ` (in its root), else to ./... with no catalog;
@@ -248,7 +249,7 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 		}
 		cfg.Select, pos = pos[0], pos[1:]
 		cfg.Patterns = pos
-	case config.CmdAll, config.CmdList:
+	case config.CmdAll, config.CmdList, config.CmdBench:
 		cfg.Patterns = pos
 	}
 	cfg.Given.Packages = len(cfg.Patterns) > 0

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	osexec "os/exec"
 	"strings"
@@ -53,6 +54,25 @@ func TestParse(t *testing.T) {
 		if _, _, err := parse(bad, &stderr); err == nil {
 			t.Errorf("%v accepted", bad)
 		}
+	}
+}
+
+// TestParseBenchSet: bench --set takes packages after its flags, as all
+// does; without --set the bench's targets are fixed, and packages are a
+// usage error (before anything is built).
+func TestParseBenchSet(t *testing.T) {
+	var stderr bytes.Buffer
+	cfg, _, err := parse([]string{"bench", "--set", "mutate-self", "-j", "2", "./mutate/exitcode", "./mutate/tree"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Command != config.CmdBench || cfg.Set != "mutate-self" || cfg.Jobs != 2 || !cfg.Given.Packages || strings.Join(cfg.Patterns, " ") != "./mutate/exitcode ./mutate/tree" {
+		t.Errorf("config %+v", cfg)
+	}
+	err = run([]string{"bench", "./mutate/exitcode"}, io.Discard, &stderr)
+	var e *exitcode.Exit
+	if !errors.As(err, &e) || e.Code != exitcode.Usage || !strings.Contains(err.Error(), "need --set") {
+		t.Errorf("bench with packages and no --set: %v", err)
 	}
 }
 
