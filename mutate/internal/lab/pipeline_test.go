@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,26 +109,27 @@ func wantedVerdicts(files map[string]string) map[string]map[string]mutant.Status
 			if m == nil {
 				continue
 			}
-			w := map[string]mutant.Status{"": mutant.Status(m[1])}
+			w := map[string]mutant.Status{"": verdictWord(m[1])}
 			for _, o := range strings.Fields(m[2]) {
 				op, v, _ := strings.Cut(o, "=")
-				w[op] = mutant.Status(v)
+				w[op] = verdictWord(v)
 			}
-			out[rel+":"+itoa(i+1)] = w
+			out[rel+":"+strconv.Itoa(i+1)] = w
 		}
 	}
 	return out
 }
 
-func itoa(n int) string {
-	s := ""
-	for {
-		s = string(rune('0'+n%10)) + s
-		n /= 10
-		if n == 0 {
-			return s
-		}
+// verdictWord reads an annotation's verdict: a status, or one word for
+// those of two ("timeout", "notrun").
+func verdictWord(w string) mutant.Status {
+	switch w {
+	case "timeout":
+		return mutant.TimedOut
+	case "notrun":
+		return mutant.NotRun
 	}
+	return mutant.Status(w)
 }
 
 // pipelineRun is one in-process run's outcome.
@@ -186,7 +188,7 @@ func runPipeline(t *testing.T, dir string, cfg config.Config) pipelineRun {
 func checkWanted(t *testing.T, what string, wants map[string]map[string]mutant.Status, outcomes map[string]mutant.Outcome) {
 	t.Helper()
 	for id, o := range outcomes {
-		w, ok := wants[o.Mutant.File+":"+itoa(o.Mutant.Pos.Line)]
+		w, ok := wants[o.Mutant.File+":"+strconv.Itoa(o.Mutant.Pos.Line)]
 		if !ok {
 			t.Errorf("%s: %s: no annotation on %s:%d", what, id, o.Mutant.File, o.Mutant.Pos.Line)
 			continue
