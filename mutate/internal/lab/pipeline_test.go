@@ -146,6 +146,13 @@ type pipelineRun struct {
 // own temp dir, caches and report dir; name is the reports' base name.
 func runPipeline(t *testing.T, dir string, cfg config.Config) pipelineRun {
 	t.Helper()
+	return runPipelineWith(t, dir, cfg, "")
+}
+
+// runPipelineWith is runPipeline with the discovery and baseline caches in
+// cache ("": a fresh directory).
+func runPipelineWith(t *testing.T, dir string, cfg config.Config, cache string) pipelineRun {
+	t.Helper()
 	// Run points TMPDIR and GOTMPDIR into its own temp dir, which it
 	// removes: each run starts from a fresh one, restored at the end
 	for _, v := range []string{"TMPDIR", "GOTMPDIR", "GATHERMUT_CACHE"} {
@@ -153,7 +160,10 @@ func runPipeline(t *testing.T, dir string, cfg config.Config) pipelineRun {
 	}
 	os.Setenv("TMPDIR", t.TempDir())
 	os.Unsetenv("GOTMPDIR")
-	os.Setenv("GATHERMUT_CACHE", t.TempDir())
+	if cache == "" {
+		cache = t.TempDir()
+	}
+	os.Setenv("GATHERMUT_CACHE", cache)
 	cfg.Dir = dir
 	if cfg.ReportDir == "reports" || cfg.ReportDir == "" {
 		cfg.ReportDir = t.TempDir()
@@ -169,6 +179,9 @@ func runPipeline(t *testing.T, dir string, cfg config.Config) pipelineRun {
 		return res
 	}
 	path := filepath.Join(cfg.ReportDir, cfg.ReportName()+".json")
+	if _, err := os.Stat(path); err != nil && res.code == exitcode.Config {
+		return res // a configuration error writes no report
+	}
 	r, rerr := report.Read(path)
 	if rerr != nil {
 		t.Fatalf("%s: exit %d (%s): %v\nstdout:\n%s\nstderr:\n%s", cfg.Command, res.code, res.reason, rerr, res.stdout, res.stderr)
