@@ -193,22 +193,37 @@ func TestGraphGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	keyOf := func(ns []int32) string {
-		var ks []string
-		for _, n := range ns {
-			ks = append(ks, g.nodes[n].key)
-		}
-		sort.Strings(ks)
-		return strings.Join(ks, " ")
+	writeGraph(t, &b, g)
+	writeGraphMutants(t, &b, g)
+	compareGraphGolden(t, b.String())
+}
+
+// graphKeys lists the keys of nodes, sorted.
+func graphKeys(g *Graph, ns []int32) string {
+	var ks []string
+	for _, n := range ns {
+		ks = append(ks, g.nodes[n].key)
 	}
-	ints := func(ns []int) []int32 {
-		out := make([]int32, len(ns))
-		for i, n := range ns {
-			out[i] = int32(n)
-		}
-		return out
+	sort.Strings(ks)
+	return strings.Join(ks, " ")
+}
+
+func int32s(ns []int) []int32 {
+	out := make([]int32, len(ns))
+	for i, n := range ns {
+		out[i] = int32(n)
 	}
-	fmt.Fprintf(&b, "module %s, global %x\n", g.module, g.global)
+	return out
+}
+
+// writeGraph writes the graph's nodes (edges, closures, candidates),
+// files, tests, test mains, inits and binaries.
+func writeGraph(t *testing.T, w *strings.Builder, g *Graph) {
+	t.Helper()
+	b := w
+	keyOf := func(ns []int32) string { return graphKeys(g, ns) }
+	ints := int32s
+	fmt.Fprintf(b, "module %s, global %x\n", g.module, g.global)
 	order := make([]int, len(g.nodes))
 	for i := range order {
 		order[i] = i
@@ -219,9 +234,9 @@ func TestGraphGolden(t *testing.T) {
 		if g.byKey[d.key] != n {
 			t.Errorf("byKey[%s] = %d, want %d", d.key, g.byKey[d.key], n)
 		}
-		fmt.Fprintf(&b, "node %s pkg=%s %s[%d,%d) test=%v hash=%s\n", d.key, d.pkg, d.file, d.start, d.end, d.testCode, hex.EncodeToString(d.hash[:6]))
-		fmt.Fprintf(&b, "\tedges: %s\n\tfrom: %s\n", keyOf(g.edges[n]), keyOf(g.redges[n]))
-		fmt.Fprintf(&b, "\tforward: %s\n\tbackward: %s\n\tcandidates: %s\n", keyOf(g.forward(n)), keyOf(g.backward(n)), strings.Join(g.candidates(n), " "))
+		fmt.Fprintf(b, "node %s pkg=%s %s[%d,%d) test=%v hash=%s\n", d.key, d.pkg, d.file, d.start, d.end, d.testCode, hex.EncodeToString(d.hash[:6]))
+		fmt.Fprintf(b, "\tedges: %s\n\tfrom: %s\n", keyOf(g.edges[n]), keyOf(g.redges[n]))
+		fmt.Fprintf(b, "\tforward: %s\n\tbackward: %s\n\tcandidates: %s\n", keyOf(g.forward(n)), keyOf(g.backward(n)), strings.Join(g.candidates(n), " "))
 	}
 	var files []string
 	for f := range g.files {
@@ -229,7 +244,7 @@ func TestGraphGolden(t *testing.T) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		fmt.Fprintf(&b, "file %s: %s\n", f, keyOf(ints(g.files[f])))
+		fmt.Fprintf(b, "file %s: %s\n", f, keyOf(ints(g.files[f])))
 	}
 	var tests []string
 	for id := range g.tests {
@@ -238,7 +253,7 @@ func TestGraphGolden(t *testing.T) {
 	sort.Strings(tests)
 	for _, id := range tests {
 		h := g.testCodeHash(id)
-		fmt.Fprintf(&b, "test %s node=%s pkg=%s code=%s\n\tclosure: %s\n", id, g.nodes[g.tests[id]].key, g.testPkg[id], hex.EncodeToString(h[:6]), keyOf(g.testClosure(id)))
+		fmt.Fprintf(b, "test %s node=%s pkg=%s code=%s\n\tclosure: %s\n", id, g.nodes[g.tests[id]].key, g.testPkg[id], hex.EncodeToString(h[:6]), keyOf(g.testClosure(id)))
 	}
 	for _, m := range []struct {
 		name string
@@ -250,7 +265,7 @@ func TestGraphGolden(t *testing.T) {
 		}
 		sort.Strings(pkgs)
 		for _, p := range pkgs {
-			fmt.Fprintf(&b, "%s %s: %s\n", m.name, p, keyOf(ints(m.kv[p])))
+			fmt.Fprintf(b, "%s %s: %s\n", m.name, p, keyOf(ints(m.kv[p])))
 		}
 	}
 	var bins []string
@@ -261,8 +276,14 @@ func TestGraphGolden(t *testing.T) {
 	for _, p := range bins {
 		q := append([]string(nil), g.binary[p]...)
 		sort.Strings(q)
-		fmt.Fprintf(&b, "binary %s: %s\n", p, strings.Join(q, " "))
+		fmt.Fprintf(b, "binary %s: %s\n", p, strings.Join(q, " "))
 	}
+}
+
+// writeGraphMutants writes the keys of sample mutants, a kernel mutant's
+// and one outside the module's packages.
+func writeGraphMutants(t *testing.T, b *strings.Builder, g *Graph) {
+	t.Helper()
 	for _, c := range []struct {
 		name, file, marker, old, repl string
 		killers                       []string
@@ -278,23 +299,28 @@ func TestGraphGolden(t *testing.T) {
 		m := at(t, richModule, c.file, c.marker, c.old, c.repl)
 		key, ok := g.Key(m, "extra")
 		killed, kok := g.KilledKey(m, c.killers)
-		fmt.Fprintf(&b, "mutant %s: node=%s identity=%s key=%s,%v killed=%s,%v\n", c.name, g.nodes[g.locate(m)].key, g.Identity(m)[:12], short(key), ok, short(killed), kok)
+		fmt.Fprintf(b, "mutant %s: node=%s identity=%s key=%s,%v killed=%s,%v\n", c.name, g.nodes[g.locate(m)].key, g.Identity(m)[:12], short(key), ok, short(killed), kok)
 	}
 	kernel := mutant.Mutant{ID: "k", Kind: mutant.Kernel, File: "k.hip", Expected: []mutant.TestID{{Package: "r/b", Name: "TestTwice"}}}
 	key, ok := g.Key(kernel, "kernel sources")
 	_, kok := g.KilledKey(kernel, []string{"r/b.TestTwice"})
-	fmt.Fprintf(&b, "kernel mutant: identity=%s key=%s,%v killed %v\n", g.Identity(kernel)[:12], short(key), ok, kok)
+	fmt.Fprintf(b, "kernel mutant: identity=%s key=%s,%v killed %v\n", g.Identity(kernel)[:12], short(key), ok, kok)
 	outside := mutant.Mutant{ID: "o", Kind: mutant.Go, File: "c/none.go", Edit: &mutant.Edit{Start: 1, End: 2, Text: "x"}}
 	_, ok = g.Key(outside)
 	_, kok = g.KilledKey(outside, []string{"r/b.TestTwice"})
-	fmt.Fprintf(&b, "outside the module's packages: key %v, killed %v, identity=%s\n", ok, kok, g.Identity(outside)[:12])
+	fmt.Fprintf(b, "outside the module's packages: key %v, killed %v, identity=%s\n", ok, kok, g.Identity(outside)[:12])
+}
 
+// compareGraphGolden compares the graph's text with testdata/graph.golden,
+// or writes it with -update.
+func compareGraphGolden(t *testing.T, text string) {
+	t.Helper()
 	path := filepath.Join("testdata", "graph.golden")
 	if *update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -303,7 +329,7 @@ func TestGraphGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update to write it)", err)
 	}
-	if got := []byte(b.String()); !bytes.Equal(got, want) {
+	if got := []byte(text); !bytes.Equal(got, want) {
 		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
 		for i := 0; i < len(gl) || i < len(wl); i++ {
 			if i >= len(gl) || i >= len(wl) || gl[i] != wl[i] {

@@ -88,6 +88,26 @@ func TestBuildAndSchema(t *testing.T) {
 		t.Fatalf("files %v, %d build environments", files, len(s.Units))
 	}
 	dir := t.TempDir()
+	checkPlainBuilds(t, ctx, s, dir)
+	scale, nums := runnableKernelMutants(t, k)
+	mlib, out, err := s.BuildMutant(ctx, Emulation, filepath.Join(dir, "mutant"), scale)
+	if err != nil {
+		t.Fatalf("mutant build: %v\n%s", err, out)
+	}
+	if got := run(t, mlib.Path, "scale", "42", "7"); got != "6" {
+		t.Errorf("scale with x / f: %s", got)
+	}
+	if _, _, err := s.BuildMutant(ctx, Emulation, dir, &mutant.Mutant{File: "kern/none.hip"}); err == nil {
+		t.Errorf("a mutant of a file outside the sources built")
+	}
+	checkSchema(t, ctx, s, dir, scale, nums)
+	checkOddRecipes(t, ctx, s, dir, scale, nums)
+}
+
+// checkPlainBuilds: the unmutated kernel built on the emulation; no GPU
+// build without its compiler; no replacement outside the sources.
+func checkPlainBuilds(t *testing.T, ctx context.Context, s *Sources, dir string) {
+	t.Helper()
 	lib, out, err := s.Build(ctx, Emulation, filepath.Join(dir, "plain"), nil)
 	if err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
@@ -101,7 +121,12 @@ func TestBuildAndSchema(t *testing.T) {
 	if _, _, err := s.Build(ctx, Emulation, filepath.Join(dir, "x"), map[string][]byte{"kern/other.hip": nil}); err == nil || !strings.Contains(err.Error(), "kern/other.hip is not among the recipe's sources") {
 		t.Errorf("a replacement outside the sources: %v", err)
 	}
+}
 
+// runnableKernelMutants numbers the fixture kernel's runnable mutants and
+// finds scale's x * f -> x / f among them.
+func runnableKernelMutants(t *testing.T, k *catalog.Kernel) (*mutant.Mutant, []Numbered) {
+	t.Helper()
 	ms, err := operator.GenerateKernel(fixtureRoot, k, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -121,17 +146,13 @@ func TestBuildAndSchema(t *testing.T) {
 	if scale == nil || len(nums) < 5 {
 		t.Fatalf("%d kernel mutants, none of scale's x * f -> x / f", len(nums))
 	}
-	mlib, out, err := s.BuildMutant(ctx, Emulation, filepath.Join(dir, "mutant"), scale)
-	if err != nil {
-		t.Fatalf("mutant build: %v\n%s", err, out)
-	}
-	if got := run(t, mlib.Path, "scale", "42", "7"); got != "6" {
-		t.Errorf("scale with x / f: %s", got)
-	}
-	if _, _, err := s.BuildMutant(ctx, Emulation, dir, &mutant.Mutant{File: "kern/none.hip"}); err == nil {
-		t.Errorf("a mutant of a file outside the sources built")
-	}
+	return scale, nums
+}
 
+// checkSchema: a schema of all the mutants runs scale's when
+// GATHERMUT_MUTANT names it, and the original kernel with 0.
+func checkSchema(t *testing.T, ctx context.Context, s *Sources, dir string, scale *mutant.Mutant, nums []Numbered) {
+	t.Helper()
 	sch, dropped, out, err := s.BuildSchema(ctx, Emulation, cxx.Emulation.Name, filepath.Join(dir, "schema"), nums, 3)
 	if err != nil {
 		t.Fatalf("schema: %v\n%s", err, out)
@@ -161,9 +182,13 @@ func TestBuildAndSchema(t *testing.T) {
 	if got := runWith("0"); got != "294" {
 		t.Errorf("the schema without a mutant: %s", got)
 	}
+}
 
-	// a recipe without an Entry: nothing parsed, every mutant dropped, the
-	// unmutated kernel built
+// checkOddRecipes: a recipe without an Entry (nothing parsed, every
+// mutant dropped, the unmutated kernel built), a mutant without an edit,
+// a schema whose build fails outside any mutant, no emulation command.
+func checkOddRecipes(t *testing.T, ctx context.Context, s *Sources, dir string, scale *mutant.Mutant, nums []Numbered) {
+	t.Helper()
 	noEntry := fixtureRecipe()
 	noEntry.Entry = ""
 	s2, err := Read(fixtureRoot, noEntry)

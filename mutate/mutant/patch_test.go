@@ -17,28 +17,7 @@ func applyHunk(t *testing.T, a, diff string) string {
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "--- a/") || !strings.HasPrefix(lines[1], "+++ b/") {
 		t.Fatalf("diff header:\n%s", diff)
 	}
-	var aStart, aLen, bStart, bLen int
-	parse := func(s string) (int, int) {
-		start, n, ok := strings.Cut(s, ",")
-		st, err := strconv.Atoi(start)
-		if err != nil {
-			t.Fatalf("hunk range %q", s)
-		}
-		if !ok {
-			return st, 1
-		}
-		c, err := strconv.Atoi(n)
-		if err != nil {
-			t.Fatalf("hunk range %q", s)
-		}
-		return st, c
-	}
-	var ar, br string
-	if _, err := fmt.Sscanf(lines[2], "@@ -%s +%s @@", &ar, &br); err != nil {
-		t.Fatalf("hunk header %q", lines[2])
-	}
-	aStart, aLen = parse(ar)
-	bStart, bLen = parse(br)
+	aStart, aLen, bStart, bLen := hunkHeader(t, lines[2])
 	al := splitLines(a)
 	// a range of length 0 names the line before it
 	at := aStart - 1
@@ -94,6 +73,33 @@ func applyHunk(t *testing.T, a, diff string) string {
 		return ""
 	}
 	return strings.Join(out, "\n") + "\n"
+}
+
+// hunkHeader reads "@@ -a,n +b,m @@" (a count of 1 may be left out).
+func hunkHeader(t *testing.T, header string) (aStart, aLen, bStart, bLen int) {
+	t.Helper()
+	parse := func(s string) (int, int) {
+		start, n, ok := strings.Cut(s, ",")
+		st, err := strconv.Atoi(start)
+		if err != nil {
+			t.Fatalf("hunk range %q", s)
+		}
+		if !ok {
+			return st, 1
+		}
+		c, err := strconv.Atoi(n)
+		if err != nil {
+			t.Fatalf("hunk range %q", s)
+		}
+		return st, c
+	}
+	var ar, br string
+	if _, err := fmt.Sscanf(header, "@@ -%s +%s @@", &ar, &br); err != nil {
+		t.Fatalf("hunk header %q", header)
+	}
+	aStart, aLen = parse(ar)
+	bStart, bLen = parse(br)
+	return aStart, aLen, bStart, bLen
 }
 
 // TestDiffsApply: the diff of every edit, over many random edits of

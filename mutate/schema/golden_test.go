@@ -114,9 +114,26 @@ func goldenSample(t *testing.T, name, suffix string) (string, []byte, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := pkg.Files["p/p.go"]
+	meta := renderSummary(pkg, f, next)
+	golden(t, "sites"+suffix+".txt", []byte(sites.String()))
+	golden(t, "p"+suffix+".go.txt", f.Source)
+	golden(t, "render"+suffix+".txt", []byte(meta))
+	support := schema.Support("p", schema.Names{Active: "xActive", Hits: "xHits", Prefix: "x"}, next)
+	if suffix == "" {
+		golden(t, "support.go.txt", support)
+	}
+	if len(pkg.Files) != 1 {
+		t.Errorf("rendered files %d, want 1", len(pkg.Files))
+	}
+	return dir, f.Source, schema.Support("p", schema.DefaultNames, next)
+}
+
+// renderSummary writes what a render holds beside the file: its site
+// count, the regions of the file, the cover sites and the constants.
+func renderSummary(pkg *schema.Package, f *schema.File, next int) string {
 	var meta strings.Builder
 	fmt.Fprintf(&meta, "sites from 5 to %d\n", next)
-	f := pkg.Files["p/p.go"]
 	for _, r := range f.Regions {
 		fmt.Fprintf(&meta, "region [%d,%d) %v\n", r.Start, r.End, r.Mutants)
 	}
@@ -136,17 +153,7 @@ func goldenSample(t *testing.T, name, suffix string) (string, []byte, []byte) {
 	for _, c := range consts {
 		fmt.Fprintf(&meta, "const %s %v\n", c, pkg.Consts[c])
 	}
-	golden(t, "sites"+suffix+".txt", []byte(sites.String()))
-	golden(t, "p"+suffix+".go.txt", f.Source)
-	golden(t, "render"+suffix+".txt", []byte(meta.String()))
-	support := schema.Support("p", schema.Names{Active: "xActive", Hits: "xHits", Prefix: "x"}, next)
-	if suffix == "" {
-		golden(t, "support.go.txt", support)
-	}
-	if len(pkg.Files) != 1 {
-		t.Errorf("rendered files %d, want 1", len(pkg.Files))
-	}
-	return dir, f.Source, schema.Support("p", schema.DefaultNames, next)
+	return meta.String()
 }
 
 // golden compares got with testdata/golden/name, or writes it with -update.

@@ -259,14 +259,20 @@ func TestCommand(t *testing.T) {
 	if strings.Contains(res.Command, "GOFLAGS") {
 		t.Errorf("GOFLAGS shown without an overlay: %s", res.Command)
 	}
+	checkNestedCoverage(t, ctx, dir, mutantDir)
+}
 
-	// coverage of what the test builds
+// checkNestedCoverage: with NestedCover, the lines the binary a test
+// builds ran are added to the test's coverage profile, with one mode line,
+// and the nested files are removed.
+func checkNestedCoverage(t *testing.T, ctx context.Context, dir, mutantDir string) {
+	t.Helper()
 	covBin := filepath.Join(mutantDir, "cover.test")
 	if _, out, err := Go(ctx, dir, "test", "-c", "-o", covBin, "-cover", "-covermode=set", "-coverpkg=nb", "."); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	profile := filepath.Join(mutantDir, "cover.out")
-	res, err = Run(ctx, Options{Binary: covBin, Dir: dir, Package: "nb", Timeout: 10 * time.Minute, Cover: profile, NestedCover: []string{"nb"}})
+	res, err := Run(ctx, Options{Binary: covBin, Dir: dir, Package: "nb", Timeout: 10 * time.Minute, Cover: profile, NestedCover: []string{"nb"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,22 +156,9 @@ const maxOutput = 64 << 10
 // Run runs a compiled test binary under test2json and parses its
 // events. A timeout kills the process group and marks the run timed out.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	t2j, err := test2json()
+	argv, err := o.argv()
 	if err != nil {
 		return nil, err
-	}
-	argv := []string{t2j, "-t", "-p", o.Package, o.Binary, "-test.v=test2json", "-test.paniconexit0"}
-	if o.Run != "" {
-		argv = append(argv, "-test.run", o.Run)
-	}
-	if o.Failfast {
-		argv = append(argv, "-test.failfast")
-	}
-	if o.Cover != "" {
-		argv = append(argv, "-test.coverprofile", o.Cover)
-	}
-	if o.Timeout > 0 {
-		argv = append(argv, "-test.timeout", Backstop(o.Timeout).String())
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -236,6 +223,29 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return res, fmt.Errorf("testbin: run %s: %w", o.Binary, waitErr)
 	}
 	return res, nil
+}
+
+// argv is the command line of a run: the test binary under test2json,
+// with o's flags.
+func (o Options) argv() ([]string, error) {
+	t2j, err := test2json()
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{t2j, "-t", "-p", o.Package, o.Binary, "-test.v=test2json", "-test.paniconexit0"}
+	if o.Run != "" {
+		argv = append(argv, "-test.run", o.Run)
+	}
+	if o.Failfast {
+		argv = append(argv, "-test.failfast")
+	}
+	if o.Cover != "" {
+		argv = append(argv, "-test.coverprofile", o.Cover)
+	}
+	if o.Timeout > 0 {
+		argv = append(argv, "-test.timeout", Backstop(o.Timeout).String())
+	}
+	return argv, nil
 }
 
 type event struct {
