@@ -60,12 +60,14 @@ func benchCmd(cfg config.Config, args []string, stdout, stderr io.Writer) error 
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	switch {
+	case cfg.Set != "":
+		// the arguments are packages of the set (benchSet)
 	case len(args) == 1 && args[0] == "loop":
 		return benchLoop(root, stdout, stderr)
 	case len(args) == 1 && args[0] == "pair":
 		return benchPair(root, stdout, stderr)
 	case len(args) > 0:
-		return exitcode.Fail(exitcode.Usage, "bench takes no argument, loop or pair, not %q", strings.Join(args, " "))
+		return exitcode.Fail(exitcode.Usage, "bench takes no argument, loop or pair (or, with --set, packages of the set), not %q", strings.Join(args, " "))
 	}
 	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
 	if _, err := os.Stat(fixtureDir); err != nil {
@@ -82,6 +84,9 @@ func benchCmd(cfg config.Config, args []string, stdout, stderr io.Writer) error 
 	build.Dir, build.Env = root, load.Env()
 	if out, err := build.CombinedOutput(); err != nil {
 		return exitcode.Fail(exitcode.Config, "bench: build: %v %s", err, out)
+	}
+	if cfg.Set != "" {
+		return benchSet(cfg, root, tool, tmp, stdout, stderr)
 	}
 	gremlins, err := installGremlins(tmp)
 	if err != nil {

@@ -10,6 +10,7 @@
 //	go run ./mutate operators [--dir DIR]                the operators: default set, opt-in, which run here
 //	go run ./mutate bench [loop|pair]                    seconds per mutant, against gremlins; the review loop; two runs side by side
 //	go run ./mutate version                              the version (also --version)
+//	go run ./mutate bench --set NAME [packages]          a set's whole run, where its time goes by package
 //
 // --help gives the flags with the defaults in force in the module of the
 // current directory (or --dir): its project file's packages, catalog,
@@ -45,8 +46,22 @@
 //	  "exclude":   ["gather/gathertest", "*_string.go"],
 //	  "operators": ["default", "const-table"],       default: the default set
 //	  "threshold": 85,                               default: none
-//	  "reportDir": "reports"                         default: the user cache (see Reports)
+//	  "reportDir": "reports",                        default: the user cache (see Reports)
+//	  "sets":      {"mutate-self": {...}}            other jobs, by name
 //	}
+//
+// --set NAME runs one of the "sets" instead: its fields replace the top
+// level's (a field it leaves out has the tool's default, not the top
+// level's), and its reports are NAME.{json,md} unless --name says
+// otherwise. This repository's set mutate-self is the tool on itself:
+// go run ./mutate all --set mutate-self mutates every package of mutate
+// (not the test support mutate/report/schematest, nor mutate/bench.go,
+// which installs and times gremlins), without the row's catalog, with
+// threshold 90, and writes reports/mutate-self.{json,md}, the committed
+// reports of the tool's own run. A plain go run ./mutate all stays the
+// row's job. (go run ./mutate all ./mutate/... also mutates the tool,
+// but with the row's catalog, whose every entry runs whatever packages
+// are named.)
 //
 // # Exclusions
 //
@@ -183,6 +198,31 @@
 // (the switches make small functions too big to inline, so allocation
 // counts can change) does not stop the run: that package's tests run on
 // builds of their own, and the report says so for each mutant.
+//
+// # Tests that build the module
+//
+// A test may build the module it tests and run what it built (a
+// command's end-to-end test runs go build, go run or go test on its own
+// packages). The tool never writes the tree, so every test process gets
+// GOFLAGS with -overlay=<the overlay its test binary was built from: the
+// schema's, or the mutant's own> and -count=1 (a nested go test must run,
+// not answer from the test cache, which cannot see the schema switch),
+// added to the user's GOFLAGS (go env GOFLAGS; an -overlay there is
+// merged into every overlay the tool writes, since a command line's
+// -overlay replaces it). A binary built that way inherits
+// GATHERMUT_MUTANT and counts its schema sites in the test's
+// GATHERMUT_HITS file, so its coverage is the test's; without schemata
+// the baseline also asks the nested go commands for -cover of the mutated
+// packages, collects the counters of the binaries they build (GOCOVERDIR)
+// and the profile of a nested go test (the last one a test runs), and
+// adds them to the test's profile. Which packages' tests can see a
+// mutant still follows the imports: a test in a package that neither is
+// nor imports the mutated package is not run for it, whatever it builds.
+// With schemata every mutant of a run builds the same overlay, so only
+// the first nested build compiles and the rest come from the build cache;
+// without schemata each mutant's nested build compiles its package. The
+// GATHERMUT_* variables the tool inherits (when its own test runs it
+// under another run) are not passed to the test binaries it runs.
 //
 // # Timeouts
 //

@@ -68,6 +68,7 @@ commands:
   merge <report.json...>   merge shard reports (refuses reports of different trees)
   operators                list the mutation operators: the default set, the opt-in ones, which run here
   bench                    seconds per mutant against gremlins, and where the time goes
+  bench --set NAME [pkgs]  time the project file's set NAME (mutate-self: the tool on itself), by package
   bench loop               the review loop on a copy of the module: a full run, then --incremental
                            with no change, a comment-only change and one function rewritten
   bench pair               two full runs side by side: their times and whether their verdicts agree
@@ -85,7 +86,8 @@ flags (the defaults are those in force here):
   --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
   --dir DIR             a directory of the module to test (default .)
   --report-dir DIR      where reports go (default ` + d.reportDir + `)
-  --name NAME           report base name (default mutation; run: run)
+  --name NAME           report base name (default mutation, or the set's name; run: run)
+  --set NAME            the settings of the project file's set NAME instead of its top level
   --catalog PKG         catalog package, import path or ./dir (default ` + d.catalog + `; empty: none)
   --only-catalog        only catalog mutants
   --in-diff REF         only mutants on lines changed since git REF
@@ -160,6 +162,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
 	fs.StringVar(&c.ReportDir, "report-dir", c.ReportDir, "where reports are written (relative to the current directory)")
 	fs.StringVar(&c.Name, "name", "", "report base name (default: mutation, or mutation-shard-K-of-N)")
+	fs.StringVar(&c.Set, "set", "", "the project file's named set of settings (and the reports' default name)")
 	fs.BoolVar(&c.OnlyCatalog, "only-catalog", false, "only the catalog's mutants")
 	fs.StringVar(&c.InDiff, "in-diff", "", "only mutants on lines changed since this git ref")
 	fs.StringVar(shard, "shard", "", "run shard k of n (k in 0..n-1); shards split the mutants by expected work")
@@ -313,7 +316,7 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 		}
 		cfg.Select, pos = pos[0], pos[1:]
 		cfg.Patterns = pos
-	case config.CmdAll, config.CmdList:
+	case config.CmdAll, config.CmdList, config.CmdBench:
 		cfg.Patterns = pos
 	}
 	cfg.Given.Packages = len(cfg.Patterns) > 0

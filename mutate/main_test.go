@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	osexec "os/exec"
 	"strings"
@@ -56,8 +57,28 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseBenchSet: bench --set takes packages after its flags, as all
+// does; without --set the bench's targets are fixed, and packages are a
+// usage error (before anything is built).
+func TestParseBenchSet(t *testing.T) {
+	var stderr bytes.Buffer
+	cfg, _, err := parse([]string{"bench", "--set", "mutate-self", "-j", "2", "./mutate/exitcode", "./mutate/tree"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Command != config.CmdBench || cfg.Set != "mutate-self" || cfg.Jobs != 2 || !cfg.Given.Packages || strings.Join(cfg.Patterns, " ") != "./mutate/exitcode ./mutate/tree" {
+		t.Errorf("config %+v", cfg)
+	}
+	err = run([]string{"bench", "./mutate/exitcode"}, io.Discard, &stderr)
+	var e *exitcode.Exit
+	if !errors.As(err, &e) || e.Code != exitcode.Usage || !strings.Contains(err.Error(), "need --set") {
+		t.Errorf("bench with packages and no --set: %v", err)
+	}
+}
+
 // TestReportsIgnoredByGit: the reports of ad-hoc runs land in reports/,
-// which git ignores except the committed, named reports of the row.
+// which git ignores except the committed, named reports of the row and
+// of the tool's own run.
 func TestReportsIgnoredByGit(t *testing.T) {
 	if err := osexec.Command("git", "-C", "..", "rev-parse", "--git-dir").Run(); err != nil {
 		t.Skip("not in a git checkout")
@@ -65,6 +86,7 @@ func TestReportsIgnoredByGit(t *testing.T) {
 	for path, ignored := range map[string]bool{
 		"reports/mutation.json": true, "reports/mutation.md": true, "reports/run.json": true, "reports/mutation-shard-0-of-2.json": true,
 		"reports/gather-row.json": false, "reports/gather-row.md": false, "reports/gather-row-gpu.json": false, "reports/gather-row-gpu.md": false,
+		"reports/mutate-self.json": false, "reports/mutate-self.md": false, "reports/mutate-self-shard-0-of-2.json": true,
 	} {
 		err := osexec.Command("git", "-C", "..", "check-ignore", "-q", "--no-index", path).Run()
 		if got := err == nil; got != ignored {

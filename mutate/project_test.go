@@ -15,7 +15,8 @@ import (
 
 // TestRowProjectFile: this repository's .gathermut.json gives the row's
 // defaults (its packages and catalog) and leaves out exactly the test
-// support packages: gather/gathertest and hipkern's test path.
+// support packages: gather/gathertest and hipkern's test path; its set
+// mutate-self is the tool's own job.
 func TestRowProjectFile(t *testing.T) {
 	p, err := config.ReadProject("..")
 	if err != nil || p == nil {
@@ -57,6 +58,20 @@ func TestRowProjectFile(t *testing.T) {
 		if !slices.ContainsFunc(support, func(dir string) bool { return strings.HasPrefix(f, dir) }) {
 			t.Errorf("%s is excluded; only the test support packages %q should be", f, support)
 		}
+	}
+
+	// the tool's own job: every package of mutate, no catalog, the
+	// schema validator (test support) and the bench command left out
+	self, err := p.Select("mutate-self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(self.Packages, []string{"./mutate/..."}) || self.Catalog == nil || *self.Catalog != "" ||
+		!slices.Equal(self.Exclude, []string{"mutate/report/schematest", "mutate/bench.go"}) || self.Threshold == nil || *self.Threshold != 90 {
+		t.Errorf("set mutate-self: %+v", self)
+	}
+	if len(p.Sets) != 1 {
+		t.Errorf("sets %v: want mutate-self only", p.Sets)
 	}
 }
 

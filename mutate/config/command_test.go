@@ -44,6 +44,11 @@ func TestCommandLine(t *testing.T) {
 	if got, want := c.CommandLine(), "mutate run 'arith:*' ./gguf/... --shard 1/4 --no-schemata -j 3"; got != want {
 		t.Errorf("%s, want %s", got, want)
 	}
+	c = Default()
+	c.Set = "mutate-self"
+	if got, want := c.CommandLine(), "mutate all --set mutate-self -j 1"; got != want {
+		t.Errorf("a set: %s, want %s", got, want)
+	}
 	if got := (Config{}).CommandLine(); got != "mutate" {
 		t.Errorf("no command: %s", got)
 	}

@@ -35,6 +35,7 @@ func (c Config) CommandLine() string {
 		}
 	}
 	flag(c.Name != "", "--name "+ShellWord(c.Name))
+	flag(c.Set != "", "--set "+ShellWord(c.Set))
 	flag(c.OnlyCatalog, "--only-catalog")
 	flag(c.Given.Catalog, "--catalog="+ShellWord(c.Catalog))
 	flag(c.Given.Operators && len(c.Operators) > 0, "--operators "+ShellWord(strings.Join(c.Operators, ",")))

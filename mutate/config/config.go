@@ -69,9 +69,11 @@ type Config struct {
 	// run example.com/x/mutate@v1.2.0"), and ToolDir the --dir it must be
 	// given there ("" for none): the prefix of the commands a report
 	// gives (report.ToolCommand). "" in reports written before it.
-	Tool    string   `json:"tool,omitempty"`
-	ToolDir string   `json:"toolDir,omitempty"`
-	Given   Explicit `json:"given"` // the settings the command line gave
+	Tool    string `json:"tool,omitempty"`
+	ToolDir string `json:"toolDir,omitempty"`
+	// Set is the project file's named set whose settings apply (--set).
+	Set   string   `json:"set,omitempty"`
+	Given Explicit `json:"given"` // the settings the command line gave
 }
 
 // Default returns the configuration of a plain "mutate all".
@@ -141,21 +143,31 @@ func (c Config) Validate() error {
 	if c.Annotations != "" && c.Annotations != AnnotationsGitHub {
 		return fmt.Errorf("--annotations %q: the one format is %s", c.Annotations, AnnotationsGitHub)
 	}
+	if c.Set != "" {
+		if err := CheckSetName(c.Set); err != nil {
+			return fmt.Errorf("--set: %v", err)
+		}
+	}
 	if c.TimeoutFactor < 0 || c.TimeoutFloor < 0 || c.BaselineTimeout <= 0 {
 		return fmt.Errorf("timeouts must not be negative (factor %v, floor %v, baseline %v)", c.TimeoutFactor, c.TimeoutFloor, c.BaselineTimeout)
 	}
 	return nil
 }
 
-// ReportName is the report base name: Name, or mutation (mutation-shard-K-of-N
-// for a shard), or for the run command "run", so that rerunning a few
-// mutants never overwrites the reports of a whole run.
+// ReportName is the report base name: Name, or for the run command "run",
+// so that rerunning a few mutants never overwrites the reports of a whole
+// run, or the set's name (--set), else mutation (NAME-shard-K-of-N for a
+// shard).
 func (c Config) ReportName() string {
 	switch {
 	case c.Name != "":
 		return c.Name
 	case c.Command == CmdRun:
 		return "run"
+	case c.Set != "" && c.Shard.N > 0:
+		return fmt.Sprintf("%s-shard-%d-of-%d", c.Set, c.Shard.K, c.Shard.N)
+	case c.Set != "":
+		return c.Set
 	case c.Shard.N > 0:
 		return fmt.Sprintf("mutation-shard-%d-of-%d", c.Shard.K, c.Shard.N)
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -27,8 +28,15 @@ import (
 //	  "exclude":   ["gather/gathertest/**"],        // file globs, see MatchGlob
 //	  "operators": ["arith", "negate"],             // default: the default set
 //	  "threshold": 85,                              // default: none (any survivor fails)
-//	  "reportDir": "reports"                        // default: the user cache dir (ReportDirFor)
+//	  "reportDir": "reports",                       // default: the user cache dir (ReportDirFor)
+//	  "sets": {"mutate-self": {"packages": ["./mutate/..."], "catalog": ""}}
 //	}
+//
+// "sets" names other jobs of the module: --set NAME takes that set's
+// fields instead of the top level's (a field the set leaves out has its
+// default, not the top level's value), and the reports are named NAME
+// unless --name says otherwise. A set holds no sets; its name is letters,
+// digits, '.', '_' and '-'.
 const ProjectFile = ".gathermut.json"
 
 // OutsideDefaults are the packages mutated in a module without a project
@@ -46,6 +54,38 @@ type Project struct {
 	// ReportDir is where reports go, relative to the module root (a
 	// module that commits its reports names its folder here).
 	ReportDir *string `json:"reportDir,omitempty"`
+	// Sets are other jobs of the module, chosen with --set (Select).
+	Sets map[string]*Project `json:"sets,omitempty"`
+}
+
+// Select returns the named set of p; an unknown name (or no project file)
+// is an error that lists the sets there are.
+func (p *Project) Select(name string) (*Project, error) {
+	if p == nil {
+		return nil, fmt.Errorf("config: --set %s: the module has no %s", name, ProjectFile)
+	}
+	set, ok := p.Sets[name]
+	if !ok {
+		names := make([]string, 0, len(p.Sets))
+		for n := range p.Sets {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		have := "it names none"
+		if len(names) > 0 {
+			have = "it names " + strings.Join(names, ", ")
+		}
+		return nil, fmt.Errorf("config: --set %s: no such set in %s (%s)", name, ProjectFile, have)
+	}
+	return set, nil
+}
+
+// CheckSetName accepts a set's name: it becomes a report's base name.
+func CheckSetName(name string) error {
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != "" || strings.Trim(name, ".") == "" {
+		return fmt.Errorf("set name %q: use letters, digits, '.', '_' and '-'", name)
+	}
+	return nil
 }
 
 // ReadProject reads the project file of the module rooted at root; nil
@@ -76,28 +116,50 @@ func ParseProject(name string, data []byte) (*Project, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("config: %s: text after the JSON object", name)
 	}
+	if err := pr.check(name); err != nil {
+		return nil, err
+	}
+	for setName, set := range pr.Sets {
+		if err := CheckSetName(setName); err != nil {
+			return nil, fmt.Errorf("config: %s: sets: %v", name, err)
+		}
+		if set == nil {
+			return nil, fmt.Errorf("config: %s: set %s: not an object", name, setName)
+		}
+		if set.Sets != nil {
+			return nil, fmt.Errorf("config: %s: set %s: a set cannot hold sets", name, setName)
+		}
+		if err := set.check(name + ": set " + setName); err != nil {
+			return nil, err
+		}
+	}
+	return &pr, nil
+}
+
+// check validates a project's (or a set's) values; name is used in errors.
+func (pr *Project) check(name string) error {
 	for _, pat := range pr.Packages {
 		if strings.TrimSpace(pat) == "" {
-			return nil, fmt.Errorf("config: %s: packages: empty pattern", name)
+			return fmt.Errorf("config: %s: packages: empty pattern", name)
 		}
 	}
 	for _, g := range pr.Exclude {
 		if err := CheckGlob(g); err != nil {
-			return nil, fmt.Errorf("config: %s: exclude: %v", name, err)
+			return fmt.Errorf("config: %s: exclude: %v", name, err)
 		}
 	}
 	if pr.Threshold != nil {
 		if err := CheckThreshold(*pr.Threshold); err != nil {
-			return nil, fmt.Errorf("config: %s: threshold: %v", name, err)
+			return fmt.Errorf("config: %s: threshold: %v", name, err)
 		}
 	}
 	if pr.ReportDir != nil {
 		d := *pr.ReportDir
 		if strings.TrimSpace(d) == "" || filepath.IsAbs(d) || strings.HasPrefix(d, "/") || strings.Contains(d, "\\") {
-			return nil, fmt.Errorf("config: %s: reportDir %q: write a folder relative to the module root with forward slashes", name, d)
+			return fmt.Errorf("config: %s: reportDir %q: write a folder relative to the module root with forward slashes", name, d)
 		}
 	}
-	return &pr, nil
+	return nil
 }
 
 // ReportDirFor is where a run's reports go: --report-dir as the command
@@ -186,6 +248,8 @@ func (c *Config) Apply(p *Project) {
 		}
 	}
 	switch {
+	case p != nil && c.Set != "":
+		c.Origin = "settings of set " + c.Set + " in this module's " + ProjectFile
 	case p != nil:
 		c.Origin = "settings of this module's " + ProjectFile
 	default:
@@ -287,7 +351,7 @@ func CheckGlob(g string) error {
 func MatchGlob(g, rel string) bool {
 	g = strings.TrimSuffix(g, "/")
 	parts := strings.Split(rel, "/")
-	if !strings.Contains(g, "/") {
+	if !strings.Contains(g, "/") { //gathermut:equivalent(branch-true) a glob with a slash cannot match a file name, which has none
 		ok, _ := path.Match(g, parts[len(parts)-1])
 		if ok {
 			return true

@@ -192,3 +192,79 @@ func TestReportDirFor(t *testing.T) {
 		t.Errorf("relative reportDir: %v %v", p, err)
 	}
 }
+
+// TestProjectSets: a named set is a job of its own: --set takes its
+// fields, not the top level's, and names the reports; a bad set is an
+// error naming the file and the set.
+func TestProjectSets(t *testing.T) {
+	p, err := ParseProject("p.json", []byte(`{"packages": ["./row/..."], "catalog": "./mutants", "exclude": ["row/gen"], "threshold": 100,
+		"sets": {"mutate-self": {"comment": "the tool", "packages": ["./mutate/..."], "exclude": ["mutate/bench.go"], "threshold": 90}, "b.2_x": {}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := p.Select("mutate-self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Default()
+	c.Set = "mutate-self"
+	c.Apply(set)
+	if strings.Join(c.Patterns, " ") != "./mutate/..." || c.Catalog != "" || c.CatalogExplicit || strings.Join(c.Exclude, " ") != "mutate/bench.go" ||
+		c.Threshold != (Threshold{90, true}) || c.Origin != "settings of set mutate-self in this module's "+ProjectFile {
+		t.Errorf("set: %+v", c)
+	}
+	for _, n := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{Set: "mutate-self"}, "mutate-self"},
+		{Config{Set: "mutate-self", Shard: Shard{K: 1, N: 3}}, "mutate-self-shard-1-of-3"},
+		{Config{Set: "mutate-self", Name: "x"}, "x"},
+		{Config{Set: "mutate-self", Command: CmdRun}, "run"},
+		{Config{}, "mutation"},
+		{Config{Shard: Shard{K: 0, N: 2}}, "mutation-shard-0-of-2"},
+	} {
+		if got := n.c.ReportName(); got != n.want {
+			t.Errorf("ReportName of %+v = %q, want %q", n.c, got, n.want)
+		}
+	}
+	if _, err := p.Select("other"); err == nil || !strings.Contains(err.Error(), "no such set") || !strings.Contains(err.Error(), "it names b.2_x, mutate-self") {
+		t.Errorf("an unknown set: %v", err)
+	}
+	if _, err := (&Project{}).Select("x"); err == nil || !strings.Contains(err.Error(), "it names none") {
+		t.Errorf("a project without sets: %v", err)
+	}
+	if _, err := (*Project)(nil).Select("x"); err == nil || !strings.Contains(err.Error(), "has no "+ProjectFile) {
+		t.Errorf("no project file: %v", err)
+	}
+	for bad, msg := range map[string]string{
+		`{"sets": {"a b": {}}}`:                                 `set name "a b"`,
+		`{"sets": {"..": {}}}`:                                  `set name ".."`,
+		`{"sets": {"": {}}}`:                                    `set name ""`,
+		`{"sets": {"s": null}}`:                                 "set s: not an object",
+		`{"sets": {"s": {"sets": {}}}}`:                         "set s: a set cannot hold sets",
+		`{"sets": {"s": {"threshold": 101}}}`:                   "set s: threshold",
+		`{"sets": {"s": {"exclude": ["./x"]}}}`:                 "set s: exclude",
+		`{"sets": {"s": {"packages": [" "]}}}`:                  "set s: packages: empty pattern",
+		`{"sets": {"s": {"packges": []}}}`:                      `unknown field "packges"`,
+		`{"packages": [""], "sets": {"s": {}}}`:                 "packages: empty pattern",
+		`{"sets": {"s": {"catalog": 1}}}`:                       "cannot unmarshal",
+		`{"sets": {"s": {}, "t": {"operators": "x"}}}`:          "cannot unmarshal",
+		`{"sets": {"ok": {"threshold": 90}}, "threshold": 200}`: "threshold: 200",
+	} {
+		_, err := ParseProject("p.json", []byte(bad))
+		if err == nil || !strings.Contains(err.Error(), msg) || !strings.Contains(err.Error(), "p.json") {
+			t.Errorf("%s: error %v, want one naming p.json and %q", bad, err, msg)
+		}
+	}
+	for name, ok := range map[string]bool{"mutate-self": true, "a.b_c-1": true, "": false, ".": false, "a/b": false, "é": false} {
+		if err := CheckSetName(name); (err == nil) != ok {
+			t.Errorf("CheckSetName(%q): %v", name, err)
+		}
+		c := Default()
+		c.Set = name
+		if err := c.Validate(); (err == nil) != (ok || name == "") {
+			t.Errorf("Validate with --set %q: %v", name, err)
+		}
+	}
+}

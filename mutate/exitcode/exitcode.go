@@ -95,7 +95,7 @@ func UsageText() string {
 	for _, e := range table {
 		parts = append(parts, fmt.Sprintf("%d %s", e.code, e.short))
 	}
-	return wrap("exit status: "+strings.Join(parts, ", ")+".", 90)
+	return wrap("exit status: "+strings.Join(parts, ", ")+".", 90) //gathermut:equivalent(const-int) UsageText has no input, and widths 89 and 91 break its text where 90 does
 }
 
 // DocText renders the exit statuses for a package doc comment, without the
@@ -116,6 +116,7 @@ func DocText() string {
 		order = append(order, fmt.Sprint(int(c)))
 	}
 	b.WriteString("\n")
+	//gathermut:equivalent(const-int) DocText has no input, and widths 71 and 73 break this sentence where 72 does
 	b.WriteString(wrap("When several apply, the first in the order "+strings.Join(order, ", ")+" wins; the one-line reason lists them all.", 72))
 	return b.String()
 }

@@ -56,10 +56,11 @@ func hunkRange(from, to int) string {
 	return fmt.Sprintf("%d,%d", from+1, n)
 }
 
+// splitLines splits text into its lines, without their newlines: "" has
+// none, "\n" one empty line.
 func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
 		return nil
 	}
-	return strings.Split(s, "\n")
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }

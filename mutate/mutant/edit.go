@@ -61,14 +61,13 @@ func Hash(data []byte) string {
 // of context, computed around the edit only.
 func EditDiff(path string, orig []byte, e Edit) string {
 	src := string(orig)
-	// the whole lines the edit touches: [ls, le)
+	// the whole lines the edit touches: [ls, le), the line after the edit
+	// included when the edit ends at a line's start (the text before it
+	// joins that line unless it ends in a newline)
 	ls := strings.LastIndexByte(src[:e.Start], '\n') + 1
 	le := len(src)
 	if i := strings.IndexByte(src[e.End:], '\n'); i >= 0 {
 		le = e.End + i + 1
-	}
-	if e.End > e.Start && e.End > ls && src[e.End-1] == '\n' && e.End-1 >= e.Start {
-		le = e.End // the edit ends with a whole line
 	}
 	oldBlock := src[ls:le]
 	newBlock := src[ls:e.Start] + e.Text + src[e.End:le]

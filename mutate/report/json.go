@@ -361,7 +361,7 @@ func cleanMeta(meta Meta) Meta {
 	}
 	if meta.Incremental != nil {
 		inc := *meta.Incremental
-		inc.Cache = meta.Paths.Clean(inc.Cache)
+		inc.Cache = outside(meta.Paths, inc.Cache)
 		meta.Incremental = &inc
 	}
 	meta.Baseline.Skipped = meta.Paths.CleanAll(append([]string(nil), meta.Baseline.Skipped...))
@@ -430,13 +430,17 @@ const Outside = "(outside the module)"
 // tool -n" names it: a report says "go tool test2json" instead.
 var toolPath = regexp.MustCompile(`\S*/(test2json|cover|vet)\b`)
 
-func cleanConfig(c config.Config, p Paths) config.Config {
-	dir := func(d string) string {
-		if d = p.Clean(d); filepath.IsAbs(d) {
-			return Outside
-		}
-		return d
+// outside is a path cleaned (Paths.Clean), or Outside when it stays
+// absolute.
+func outside(p Paths, path string) string {
+	if path = p.Clean(path); filepath.IsAbs(path) {
+		return Outside
 	}
+	return path
+}
+
+func cleanConfig(c config.Config, p Paths) config.Config {
+	dir := func(d string) string { return outside(p, d) }
 	c.Dir = dir(c.Dir)
 	c.ReportDir = dir(c.ReportDir)
 	if c.SARIF != "" {
@@ -548,6 +552,9 @@ func ToolCommand(meta Meta, args ...string) string {
 func RerunCommand(meta Meta, m mutant.Mutant) string {
 	args := []string{"run", config.ShellWord(m.ID)}
 	cfg := meta.Config
+	if cfg.Set != "" {
+		args = append(args, "--set "+config.ShellWord(cfg.Set))
+	}
 	if cfg.Given.Packages && len(cfg.Patterns) > 0 {
 		if m.Catalog == nil && m.File != "" && m.Kind == mutant.Go {
 			args = append(args, "./"+path.Dir(m.File))

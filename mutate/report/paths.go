@@ -11,7 +11,10 @@ import (
 // every string it puts in a report, so that no report names a checkout,
 // a temp dir or a home directory: module files become module-relative
 // ("gather/legacy.go:12"), the module root ".", and the others a
-// placeholder ($TMP, $GOROOT, $GOMODCACHE, $GOCACHE, $TMPDIR, ~).
+// placeholder ($TMP, $GOROOT, $GOMODCACHE, $GOCACHE, $TMPDIR, $GOTMPDIR,
+// ~). A file the run names by a path still absolute after that (a cache
+// file given on the command line) is reported as Outside, so what a report
+// says does not depend on where the temp dirs are.
 type Paths struct {
 	Root     string // module root
 	Temp     string // the run's own temp dir
@@ -19,7 +22,11 @@ type Paths struct {
 	ModCache string
 	GoCache  string
 	TempDir  string // the system temp dir the run started with
-	Home     string
+	// GoTempDir is the GOTMPDIR the run started with ("" when unset):
+	// test processes make their t.TempDir there, so a path a test hands
+	// the tool may be under it rather than under TempDir.
+	GoTempDir string
+	Home      string
 }
 
 type replacement struct{ from, to string }
@@ -45,6 +52,7 @@ func (p Paths) replacer() []replacement {
 	add(p.ModCache, "$GOMODCACHE")
 	add(p.GoCache, "$GOCACHE")
 	add(p.TempDir, "$TMPDIR")
+	add(p.GoTempDir, "$GOTMPDIR")
 	add(p.Home, "~")
 	sort.SliceStable(rs, func(i, j int) bool { return len(rs[i].from) > len(rs[j].from) })
 	return rs

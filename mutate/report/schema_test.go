@@ -372,6 +372,14 @@ func TestRerunCommand(t *testing.T) {
 			t.Errorf("tool %q: diff command %s, want %s", c.tool, got, want)
 		}
 	}
+	// a project file's set (--set) is chosen again: its settings found
+	// the mutant
+	cfg = config.Default()
+	cfg.Set = "mutate-self"
+	meta = report.Meta{Module: "gathermut", Config: cfg}
+	if got := report.RerunCommand(meta, m); got != "go run ./mutate run arith:p/p.go:3:9:aaaa --set mutate-self" {
+		t.Errorf("a set: %s", got)
+	}
 }
 
 func TestWrittenFilesAreRelative(t *testing.T) {

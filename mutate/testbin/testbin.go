@@ -135,6 +135,14 @@ type Options struct {
 	TestTimeout func(test string) time.Duration
 	Cover       string   // -test.coverprofile path, or ""
 	Env         []string // extra environment
+	// Overlay is the -overlay file the binary was built from, or "": the
+	// go commands its tests run get it through GOFLAGS (see nested.go), so
+	// a test that builds the module builds what its binary was built from.
+	Overlay string
+	// NestedCover, with Cover, are the packages whose coverage the
+	// binaries the tests build (and their nested go tests) report; it is
+	// added to the Cover profile. Set for a baseline without schemata.
+	NestedCover []string
 }
 
 // Backstop is the -test.timeout given to a test binary whose run is
@@ -148,22 +156,9 @@ const maxOutput = 64 << 10
 // Run runs a compiled test binary under test2json and parses its
 // events. A timeout kills the process group and marks the run timed out.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	t2j, err := test2json()
+	argv, err := o.argv()
 	if err != nil {
 		return nil, err
-	}
-	argv := []string{t2j, "-t", "-p", o.Package, o.Binary, "-test.v=test2json", "-test.paniconexit0"}
-	if o.Run != "" {
-		argv = append(argv, "-test.run", o.Run)
-	}
-	if o.Failfast {
-		argv = append(argv, "-test.failfast")
-	}
-	if o.Cover != "" {
-		argv = append(argv, "-test.coverprofile", o.Cover)
-	}
-	if o.Timeout > 0 {
-		argv = append(argv, "-test.timeout", Backstop(o.Timeout).String())
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -177,14 +172,23 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		watch = newWatchdog(o.TestTimeout, cancel)
 		defer watch.stop()
 	}
-	cmd := Command(runCtx, o.Dir, append(os.Environ(), o.Env...), argv...)
+	env, goflags, nested, err := o.environment()
+	if err != nil {
+		return nil, err
+	}
+	cmd := Command(runCtx, o.Dir, env, argv...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	res := &Result{Command: CommandLine(o.Dir, append(append([]string(nil), o.Env...), argv...)), Tests: map[string]*TestOutcome{}}
+	// the command line shows the environment the tool chose
+	shown := append([]string(nil), o.Env...)
+	if o.Overlay != "" || nested != nil {
+		shown = append(shown, "GOFLAGS="+goflags)
+	}
+	res := &Result{Command: CommandLine(o.Dir, append(shown, argv...)), Tests: map[string]*TestOutcome{}}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("testbin: start %s: %w", o.Binary, err)
@@ -202,6 +206,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
+	if nested != nil {
+		if err := nested.collect(ctx, o.Cover); err != nil {
+			return res, err
+		}
+	}
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil:
@@ -214,6 +223,29 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return res, fmt.Errorf("testbin: run %s: %w", o.Binary, waitErr)
 	}
 	return res, nil
+}
+
+// argv is the command line of a run: the test binary under test2json,
+// with o's flags.
+func (o Options) argv() ([]string, error) {
+	t2j, err := test2json()
+	if err != nil {
+		return nil, err
+	}
+	argv := []string{t2j, "-t", "-p", o.Package, o.Binary, "-test.v=test2json", "-test.paniconexit0"}
+	if o.Run != "" {
+		argv = append(argv, "-test.run", o.Run)
+	}
+	if o.Failfast {
+		argv = append(argv, "-test.failfast")
+	}
+	if o.Cover != "" {
+		argv = append(argv, "-test.coverprofile", o.Cover)
+	}
+	if o.Timeout > 0 {
+		argv = append(argv, "-test.timeout", Backstop(o.Timeout).String())
+	}
+	return argv, nil
 }
 
 type event struct {
@@ -350,9 +382,28 @@ type Overlay struct {
 }
 
 // WriteOverlay writes an overlay file at path that maps each original path
-// to the file that replaces it.
+// to the file that replaces it, on top of the overlay the user's GOFLAGS
+// names (-overlay=FILE), if any: a -overlay on a go command's line
+// replaces the one in GOFLAGS, so the tool's builds, and the go commands
+// its test processes run (which get this file through GOFLAGS), would
+// otherwise lose the user's. Where both replace a file, replace wins.
 func WriteOverlay(path string, replace map[string]string) error {
-	data, err := json.Marshal(Overlay{Replace: replace})
+	user, err := userOverlay()
+	if err != nil {
+		return err
+	}
+	return writeOverlay(path, user, replace)
+}
+
+func writeOverlay(path string, user, replace map[string]string) error {
+	merged := make(map[string]string, len(user)+len(replace))
+	for from, to := range user {
+		merged[from] = to
+	}
+	for from, to := range replace {
+		merged[from] = to
+	}
+	data, err := json.Marshal(Overlay{Replace: merged})
 	if err != nil {
 		return err
 	}

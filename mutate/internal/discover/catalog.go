@@ -11,6 +11,7 @@ import (
 
 	"gathermut/mutate/catalog"
 	"gathermut/mutate/load"
+	"gathermut/mutate/testbin"
 )
 
 // catalogImportPath turns the --catalog flag into an import path: "./x" is
@@ -140,13 +141,11 @@ func catalogByTest(root, importPath, tmp string) ([]byte, error) {
 	return []byte(data), nil
 }
 
+// writeOverlayFile writes an overlay (with the user's, see
+// testbin.WriteOverlay) and returns its path.
 func writeOverlayFile(dir, name string, replace map[string]string) (string, error) {
-	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
-	if err != nil {
-		return "", err
-	}
 	path := filepath.Join(dir, name)
-	return path, os.WriteFile(path, data, 0o644)
+	return path, testbin.WriteOverlay(path, replace)
 }
 
 func runGo(dir string, args ...string) ([]byte, error) {

@@ -31,6 +31,8 @@ type lab struct {
 	tmp     string               // removed at the end; "" until ensureTemp
 	sysTemp string               // the system temp dir before useOwnTemp
 	project *config.Project      // the module's project file, nil without one
+	// sysGoTemp is GOTMPDIR before useOwnTemp ("" when unset)
+	sysGoTemp string
 }
 
 // Run runs one command of the mutate tool (all, list, run, diff) as cfg

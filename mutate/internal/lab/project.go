@@ -19,6 +19,9 @@ import (
 // from.
 func (l *lab) applyProject() error {
 	proj, err := config.ReadProject(l.root)
+	if err == nil && l.cfg.Set != "" {
+		proj, err = proj.Select(l.cfg.Set)
+	}
 	if err != nil {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}

@@ -53,7 +53,7 @@ func (l *lab) removeTemp() {
 // the test binaries' t.TempDir included (a test killed mid-way leaves its
 // dir). Nothing is left in the system temp dir after a run.
 func (l *lab) useOwnTemp() error {
-	l.sysTemp = os.TempDir()
+	l.sysTemp, l.sysGoTemp = os.TempDir(), os.Getenv("GOTMPDIR")
 	for env, dir := range map[string]string{"GOTMPDIR": filepath.Join(l.tmp, "go"), "TMPDIR": filepath.Join(l.tmp, "tmp")} {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("lab: %w", err)
@@ -83,5 +83,5 @@ func (l *lab) paths() report.Paths {
 		}
 	})
 	home, _ := os.UserHomeDir()
-	return report.Paths{Root: l.root, Temp: l.tmp, GoRoot: goRoot, ModCache: modPath, GoCache: goCache, TempDir: l.sysTemp, Home: home}
+	return report.Paths{Root: l.root, Temp: l.tmp, GoRoot: goRoot, ModCache: modPath, GoCache: goCache, TempDir: l.sysTemp, GoTempDir: l.sysGoTemp, Home: home}
 }

@@ -90,12 +90,16 @@ func (b *Baseline) Red() bool { return len(b.Failing) > 0 }
 
 // Covers reports whether the test executed the mutant's position in its
 // baseline run. Positions outside function bodies (package-level
-// initializers) are executed before any test, so every test covers them.
+// initializers) are executed before any test, so every test covers them,
+// and so does an assembly mutant, whose routine a coverage profile cannot
+// show.
 // A position no coverage block spans (a switch case expression, which the
 // cover tool leaves between blocks) counts as executed when the test
 // executed any block of the enclosing function body.
 func (t *TestBaseline) Covers(m mutant.Mutant) bool {
-	if !m.InBody {
+	if !m.InBody || m.Assembly() {
+		// Go's coverage does not see assembly: every test may enter the
+		// routine (with schemata, the routine's hits tell which did)
 		return true
 	}
 	instrumented := false
@@ -194,6 +198,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 		p.Go(func(ctx context.Context) error {
 			pb, err := runPackageBaseline(ctx, prog, path, packageOptions{
 				Binary: bins[path], Cover: true, TempDir: o.TempDir, Timeout: o.Timeout, Slots: o.Slots, Progress: progress,
+				CoverPkgs: coverFor(prog, path, o.Cover),
 			})
 			if err != nil {
 				return err
@@ -243,6 +248,12 @@ type packageOptions struct {
 	GPU slots
 	// Progress is called after each test process.
 	Progress func()
+	// Overlay is the -overlay the binary was built from (a schema's): the
+	// go commands its tests run build with it too (testbin.Options.Overlay).
+	Overlay string
+	// CoverPkgs, with Cover, are the packages whose coverage the binaries
+	// the tests build report (testbin.Options.NestedCover).
+	CoverPkgs []string
 }
 
 var profiles atomic.Int64
@@ -309,6 +320,7 @@ func (pr *packageRun) run(ctx context.Context, opts testbin.Options) (*testbin.R
 	}
 	defer pr.o.Slots.release()
 	opts.Env = append(append([]string(nil), pr.o.Env...), opts.Env...)
+	opts.Overlay = pr.o.Overlay
 	res, err := testbin.Run(ctx, opts)
 	if pr.o.Progress != nil {
 		pr.o.Progress()
@@ -333,7 +345,7 @@ func (pr *packageRun) alone(ctx context.Context, name string) error {
 		}
 		opts.Env = []string{hitsEnv + "=" + profile, "GATHERMUT_MUTANT=0"}
 	case o.Cover:
-		opts.Cover = profile
+		opts.Cover, opts.NestedCover = profile, pr.o.CoverPkgs
 	}
 	res, err := pr.run(ctx, opts)
 	if err != nil {

@@ -47,6 +47,12 @@
 //   - A schema render is immutable: a build that rejects mutants makes a
 //     new render without them, and the baseline of a package records the
 //     render its hits refer to, so site numbers never change under it.
+//   - A test process gets the overlay its binary was built from (the
+//     schema's, or the mutant's own: testBinary in gotests.go, and
+//     packageOptions.Overlay for a baseline), so a go command the test
+//     runs builds the same mutant (package testbin, nested.go); without
+//     schemata a baseline also collects the coverage of what such a test
+//     builds (packageOptions.CoverPkgs).
 //   - Verdicts do not depend on the mode: a mutant runs the same selection
 //     of tests in the same packages in the same order; only how its binary
 //     was built differs. Differences that remain possible are documented in

@@ -273,27 +273,36 @@ func (j *goJudging) step(ctx context.Context, i int, st step, expected map[strin
 	}
 	j.ran = true
 	j.res.CoveredBy = append(j.res.CoveredBy, prefixed(p.pkg.Path, p.names())...)
-	bin, env, final, done := j.binary(ctx, i, st, pb, p)
+	tb, final, done := j.binary(ctx, i, st, pb, p)
 	if done {
 		return final, true
 	}
-	return j.runTiers(ctx, bin, env, p, st.killers)
+	return j.runTiers(ctx, tb, p, st.killers)
+}
+
+// testBinary is the test binary a step runs, the environment that
+// selects its mutant and the overlay it was built from (the go commands
+// its tests run build with it too: testbin.Options.Overlay).
+type testBinary struct {
+	path    string
+	env     []string
+	overlay string
 }
 
 // binary is the test binary a step runs: the package's schema binary
 // when the mutant is switched in it (with the switch's environment),
 // else the package's build of its own with the mutant.
-func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBaseline, p pkgRun) (string, []string, mutant.Result, bool) {
+func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBaseline, p pkgRun) (testBinary, mutant.Result, bool) {
 	bin, built := j.bins[st.path]
-	var env []string
+	tb := testBinary{path: bin, overlay: j.overlay}
 	if sch := j.Schema; sch != nil && !pb.plain && sch.main.switched[j.m.ID] {
 		b, err := sch.binary(ctx, st.path)
 		if err != nil {
-			return "", nil, mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: mutant.ModeSchema}, true
+			return tb, mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: mutant.ModeSchema}, true
 		}
 		if b.r.switched[j.m.ID] {
-			bin, built = b.path, true
-			env = []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", sch.number[j.m.ID])}
+			built = true
+			tb = testBinary{path: b.path, overlay: b.r.overlay, env: []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", sch.number[j.m.ID])}}
 			j.res.Mode = mutant.ModeSchema
 			j.res.Commands = append(j.res.Commands, b.command)
 		}
@@ -304,10 +313,10 @@ func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBasel
 		}
 	}
 	if built {
-		return bin, env, mutant.Result{}, false
+		return tb, mutant.Result{}, false
 	}
 	bin, final, done := j.ownBuild(ctx, i, st, p)
-	return bin, nil, final, done
+	return testBinary{path: bin, overlay: j.overlay}, final, done
 }
 
 // ownBuild builds the observing package's test binary with the mutant
@@ -348,10 +357,10 @@ func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (str
 // runTiers runs a step's tests in their cost tiers (byCost), each only
 // if the ones before did not decide the mutant; it sets stop when one
 // did, and is done when the result is final (an error, an interrupt).
-func (j *goJudging) runTiers(ctx context.Context, bin string, env []string, p pkgRun, killers bool) (mutant.Result, bool) {
+func (j *goJudging) runTiers(ctx context.Context, tb testBinary, p pkgRun, killers bool) (mutant.Result, bool) {
 	for _, group := range byCost(p, killers) {
 		t0 := time.Now()
-		opts := j.testOptions(bin, env, group)
+		opts := j.testOptions(tb, group)
 		run, err := j.testProcess(ctx, group.pkg.Path, opts)
 		j.runTime += time.Since(t0)
 		j.runs++
@@ -380,9 +389,9 @@ func (j *goJudging) runTiers(ctx context.Context, bin string, env []string, p pk
 // testOptions runs one tier: its tests alone, each held to its own
 // limit, the process to their sum (timeoutFor); generic mutants stop at
 // the first failure.
-func (j *goJudging) testOptions(bin string, env []string, group pkgRun) testbin.Options {
+func (j *goJudging) testOptions(tb testBinary, group pkgRun) testbin.Options {
 	return testbin.Options{
-		Binary:   bin,
+		Binary:   tb.path,
 		Dir:      group.pkg.Dir,
 		Package:  group.pkg.Path,
 		Run:      group.runPattern(),
@@ -394,7 +403,8 @@ func (j *goJudging) testOptions(bin string, env []string, group pkgRun) testbin.
 			}
 			return j.Opts.TimeoutFloor
 		},
-		Env: env,
+		Env:     tb.env,
+		Overlay: tb.overlay,
 	}
 }
 

@@ -613,7 +613,8 @@ func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBas
 		mutated = append(mutated, p)
 	}
 	sort.Strings(mutated)
-	if cover := coverFor(sr.s.prog, obs, mutated); len(cover) > 0 {
+	cover := coverFor(sr.s.prog, obs, mutated)
+	if len(cover) > 0 {
 		args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
 	}
 	if err := sr.s.slots.acquire(ctx); err != nil {
@@ -625,7 +626,7 @@ func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBas
 		return nil, fmt.Errorf("schedule: baseline build of %s failed: %v\n%s", obs, err, out)
 	}
 	pb, err := runPackageBaseline(ctx, sr.s.prog, obs, packageOptions{
-		Binary: bin, Cover: true, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
+		Binary: bin, Cover: true, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots, CoverPkgs: cover,
 	})
 	if err != nil {
 		return nil, err

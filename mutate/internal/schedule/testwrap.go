@@ -400,7 +400,7 @@ func %[2]sWBegin(tb %[2]swtesting.TB, i int) {
 func (sr *schemaRun) runBaseline(ctx context.Context, obs string, b *binary) (*PackageBaseline, error) {
 	o := packageOptions{
 		Binary: b.path, Hits: b.r.sites, TempDir: sr.s.Temp, Timeout: sr.s.cfg.BaselineTimeout.D(), Slots: sr.s.slots,
-		GPU: sr.gpu(obs),
+		GPU: sr.gpu(obs), Overlay: b.r.overlay,
 	}
 	if w := b.r.tests[obs]; w != nil {
 		return runSinglePass(ctx, sr.s.prog, obs, w, o)
