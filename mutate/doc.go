@@ -307,7 +307,9 @@
 //     that have a C++ meaning, in the code the host emulation compiles.
 //     Kernel mutants are judged on a GPU where the recipe's GPU compiler
 //     (Tools) builds the unmutated library and the kernel package's tests
-//     run on it, on the recipe's host emulation elsewhere, each backend
+//     run on it (on a machine where nvidia-smi or rocminfo finds a GPU: a
+//     GPU compiler installed for compile checks alone makes no GPU
+//     backend), on the recipe's host emulation elsewhere, each backend
 //     judging the mutants whose code its compiler sees (a change inside
 //     #if defined(__CUDA_ARCH__) only on an NVIDIA GPU). Each backend
 //     builds one kernel schema (package kernel: every kernel mutant behind

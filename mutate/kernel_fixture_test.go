@@ -137,3 +137,49 @@ func TestKernelFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelFixtureGPUCompilerWithoutGPU: a GPU compiler on PATH (hipcc
+// installed for compile checks, as on this project's CPU machines) does
+// not make a GPU backend on a machine without a GPU: the kernel's tests
+// would run only their parts that need no device, and a catalog mutant
+// whose killer needs one would be "not run". The kernel mutants are
+// judged on the emulation, and the run says why the GPU was passed over.
+func TestKernelFixtureGPUCompilerWithoutGPU(t *testing.T) {
+	if _, err := osexec.LookPath("c++"); err != nil {
+		t.Skip("no c++: the kernel fixture's emulation cannot be built")
+	}
+	if _, err := osexec.LookPath("nvidia-smi"); err == nil {
+		t.Skip("nvidia-smi is here: this machine may have a GPU")
+	}
+	if out, err := osexec.Command("rocminfo").Output(); err == nil && strings.Contains(string(out), "gfx") {
+		t.Skip("rocminfo lists a GPU agent")
+	}
+	dir := copyKernFixture(t)
+	bin := t.TempDir()
+	// The fixture's "GPU compiler": it builds the kernel as c++ does, so
+	// a probe on it would find a library whose tests run.
+	script := "#!/bin/sh\nexec c++ -x c++ -O1 -o \"$2\" \"$1/kern/kernel.hip\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "kernfixture-gpu-cc-never-installed"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reports := t.TempDir()
+	path := "PATH=" + bin + string(os.PathListSeparator) + strings.TrimPrefix(pathWithTool(), "PATH=")
+	res := runMutate(t, dir, []string{path}, append([]string{"all", "--report-dir", reports}, fastFlags...)...)
+	if res.code != exitcode.Survivors {
+		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
+	}
+	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
+	judged := 0
+	for id, o := range outcomes {
+		if o.Mutant.Kind != mutant.Kernel || o.Result.Why == "not covered by any test" {
+			continue
+		}
+		judged++
+		if o.Result.Backend != "kernel-emulation" || o.Result.Status == mutant.NotRun {
+			t.Errorf("%s: %s by %q (%s), want a verdict of the emulation", id, o.Result.Status, o.Result.Backend, o.Result.Why)
+		}
+	}
+	if judged == 0 {
+		t.Fatal("no kernel mutant judged")
+	}
+}

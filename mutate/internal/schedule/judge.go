@@ -129,6 +129,9 @@ func (s *scheduler) newRunner() *Runner {
 		Kernel: s.Discovery.Catalog.Kernel, BaselineTimeout: s.cfg.BaselineTimeout.D(),
 		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata,
 	}}
+	if len(s.Machine.GPUs) == 0 {
+		r.Opts.NoGPU = "no GPU on this machine (" + s.Machine.GPUNote + ")"
+	}
 	r.initSlots()
 	return r
 }

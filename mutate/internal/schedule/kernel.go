@@ -204,7 +204,9 @@ func (r *Runner) prepareKernel(ctx context.Context) {
 		ks.compiled[mm.ID] = mm.Compiled
 		muts = append(muts, mm)
 	}
-	if tool, ok := FindTool(k.Tools); ok {
+	if tool, ok := FindTool(k.Tools); ok && r.Opts.NoGPU != "" {
+		ks.gpuWhy = r.Opts.NoGPU
+	} else if ok {
 		r.probeGPU(ctx, tool)
 	} else {
 		ks.gpuWhy = fmt.Sprintf("no compiler (none of %s on PATH)", strings.Join(k.Tools, ", "))

@@ -25,6 +25,11 @@ type Options struct {
 	// NoSchemata builds every kernel mutant on its own (the kernel schema
 	// still gives the coverage).
 	NoSchemata bool
+	// NoGPU, when set, says why the machine has no GPU (no nvidia-smi or
+	// rocminfo GPU found): a GPU compiler on PATH (hipcc installed for
+	// compile checks) then builds no GPU backend, whose tests would run
+	// only their parts that need no device.
+	NoGPU string
 }
 
 // Runner runs mutants against the tests that can observe them.
