@@ -67,7 +67,7 @@ func benchCmd(cfg config.Config, args []string, stdout, stderr io.Writer) error 
 	case len(args) == 1 && args[0] == "pair":
 		return benchPair(root, stdout, stderr)
 	case len(args) > 0:
-		return exitcode.Fail(exitcode.Usage, "bench takes no argument, loop or pair (or, with --set, packages of the set), not %q", strings.Join(args, " "))
+		return exitcode.Fail(exitcode.Usage, "bench takes no argument, loop or pair; packages (%s) need --set: the comparison with gremlins runs on fixed targets", strings.Join(args, " "))
 	}
 	fixtureDir := filepath.Join(root, "mutate", "testdata", "fixture")
 	if _, err := os.Stat(fixtureDir); err != nil {

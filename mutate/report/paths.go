@@ -91,7 +91,7 @@ func replaceAtBoundary(s, from, to string) string {
 		}
 		before := len(s) - len(rest) + i // offset in s
 		end := i + len(from)
-		ok := (before == 0 || !pathChar(s[before-1])) &&
+		ok := (before == 0 || !pathChar(s[before-1]) || escapedSpace(s[:before])) &&
 			(strings.HasSuffix(from, "/") || end == len(rest) || !nameChar(rest[end]))
 		if ok {
 			b.WriteString(rest[:i])
@@ -102,6 +102,14 @@ func replaceAtBoundary(s, from, to string) string {
 		b.WriteString(rest[:i+1])
 		rest = rest[i+1:]
 	}
+}
+
+// escapedSpace reports whether s ends with an escaped tab or newline (\t,
+// \n) as a Go-quoted string in a test's output writes them: the path
+// after it starts there (a stack trace's "\t/src/app/main.go:17").
+func escapedSpace(s string) bool {
+	n := len(s)
+	return n >= 2 && s[n-2] == '\\' && (s[n-1] == 't' || s[n-1] == 'n') && (n == 2 || s[n-3] != '\\')
 }
 
 // nameChar reports whether c can be part of a file or directory name as

@@ -280,6 +280,11 @@ func TestCleanAtBoundary(t *testing.T) {
 		{"/tmp/gathermut-7/mutant-1/p.test /tmp/gathermut-77/x /tmp/y", "$TMP/mutant-1/p.test $TMPDIR/gathermut-77/x $TMPDIR/y"},
 		{"/usr/lib/golang/bin /usr/lib/go/bin/go", "/usr/lib/golang/bin $GOROOT/bin/go"},
 		{"/home/user2/x /home/u", "/home/user2/x ~"},
+		// a stack trace inside a Go-quoted test output: \t and \n end what is before
+		{`"main.main()\n\t/home/u/src/app/main.go:17 +0x35e\n"`, `"main.main()\n\tmain.go:17 +0x35e\n"`},
+		{`\n/home/u/src/app/p.go`, `\np.go`},
+		{`x\\t/home/u/src/app/p.go`, `x\\t/home/u/src/app/p.go`},
+		{`at/home/u/src/app/p.go`, `at/home/u/src/app/p.go`},
 		{"", ""},
 	} {
 		if got := p.Clean(c.in); got != c.want {

@@ -204,7 +204,11 @@ func (r *Runner) prepareKernel(ctx context.Context) {
 		ks.compiled[mm.ID] = mm.Compiled
 		muts = append(muts, mm)
 	}
-	if tool, ok := FindTool(k.Tools); ok && r.Opts.NoGPU != "" {
+	// Where the recipe has a host emulation, its GPU compiler makes a GPU
+	// backend only on a machine with a GPU; a recipe without one (a
+	// library the compiler builds for the host) is probed as it is.
+	hasEmulation := len(k.Emulation) > 0 && k.EmulationEnv != ""
+	if tool, ok := FindTool(k.Tools); ok && hasEmulation && r.Opts.NoGPU != "" {
 		ks.gpuWhy = r.Opts.NoGPU
 	} else if ok {
 		r.probeGPU(ctx, tool)
