@@ -36,10 +36,15 @@ func selfInvocation() Invocation {
 }
 
 // goRunBinary reports whether exe is a binary go run built: it lives in
-// <temp>/go-build<N>/b<N>/exe/ and is removed when go run ends.
+// <temp>/go-build<N>/b<N>/exe/ and is removed when go run ends, or, as
+// newer go commands keep it, in the build cache at
+// <GOCACHE>/<xx>/<hash>-d/ (GOCACHE is a go-build folder by default).
 func goRunBinary(exe string) bool {
 	dir := filepath.Dir(exe)
-	return filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build")
+	if filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build") {
+		return true
+	}
+	return strings.HasSuffix(filepath.Base(dir), "-d") && filepath.Base(filepath.Dir(filepath.Dir(dir))) == "go-build"
 }
 
 // released reports whether the go command can fetch version v of module

@@ -53,6 +53,10 @@ func TestGoRunBinary(t *testing.T) {
 		"/home/u/bin/mutate":                        false,
 		"/home/u/exe/mutate":                        false,
 		"/tmp/gathermut-1/go/go-build5/b001/exe/mu": true,
+		// a go run binary the build cache keeps (newer go commands)
+		"/root/.cache/go-build/8a/8aaf9628-d/mutate": true,
+		"/root/.cache/other/8a/8aaf9628-d/mutate":    false,
+		"/root/.cache/go-build/8a/8aaf9628/mutate":   false,
 	} {
 		if got := goRunBinary(path); got != want {
 			t.Errorf("%s: %v, want %v", path, got, want)
