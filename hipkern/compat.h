@@ -307,7 +307,8 @@ static inline unsigned long long atomicMin(unsigned long long* p, unsigned long 
 // On a GPU the mutant's number is a __constant__ of each device, written
 // by gathermut_bind when the launcher first binds that device, and the
 // hits are a __device__ array read back after every kernel
-// (gathermut_collect); in the host emulation both are plain globals.
+// (gathermut_collect); the launcher's host code has its own copies in
+// host memory; in the host emulation both are plain globals.
 #if defined(GATHERMUT_SCHEMA)
 #include <fcntl.h>
 #include <stdlib.h>
@@ -346,22 +347,31 @@ static inline void gathermut_collect(void) {}
 #else
 __constant__ int gathermut_active;
 __device__ unsigned char gathermut_hits[GATHERMUT_SITES];
+// The launcher's own code (gm_run, gm_gather, ...) runs on the host, where
+// a __constant__ or __device__ variable names only its host shadow, never
+// written: host code reads the switch and writes its hits in host memory,
+// device code in the device's. Each compilation pass picks its pair.
+static int gathermut_host_active = gathermut_env_int("GATHERMUT_MUTANT");
+static unsigned char* gathermut_host_hits = gathermut_map_hits();
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define GATHERMUT_ON(n) (gathermut_active == (n))
 #define GATHERMUT_HIT(s) (gathermut_hits[(s)] = 1)
-static unsigned char* gathermut_host_hits = NULL;
+#else
+#define GATHERMUT_ON(n) (gathermut_host_active == (n))
+#define GATHERMUT_HIT(s) (gathermut_host_hits[(s)] = 1)
+#endif
 static unsigned long long gathermut_bound = 0;  // devices whose switch is set, one bit each
 
 // gathermut_bind sets the switch of the device just made current, once.
 static inline void gathermut_bind(int device) {
   if (device < 0 || device >= 64 || (gathermut_bound >> device & 1)) return;
-  const int n = gathermut_env_int("GATHERMUT_MUTANT");
+  const int n = gathermut_host_active;
   if (hipMemcpyToSymbol(HIP_SYMBOL(gathermut_active), &n, sizeof n) == hipSuccess) gathermut_bound |= 1ull << device;
 }
 
 // gathermut_collect adds the current device's hits to the hits file.
 static inline void gathermut_collect(void) {
   static unsigned char buf[GATHERMUT_SITES];
-  if (gathermut_host_hits == NULL) gathermut_host_hits = gathermut_map_hits();
   if (hipMemcpyFromSymbol(buf, HIP_SYMBOL(gathermut_hits), GATHERMUT_SITES) != hipSuccess) return;
   for (int i = 0; i < GATHERMUT_SITES; ++i) gathermut_host_hits[i] |= buf[i];
 }

@@ -207,7 +207,8 @@ GM_DEV uint32_t gm_bf16(float f) {
 // the values may be NaNs with other bits (CHECK: a float table's values,
 // copied from memory), a chunk holding a NaN is rounded by gm_bf16 instead.
 // A packed codec's values are results of float arithmetic, whose NaNs the
-// GPU makes canonical (0x7fffffff), for which gm_bf16 gives 0x7fff too:
+// GPU makes canonical (0x7fffffff), for which gm_bf16 gives 0x7fff too
+// (a codec whose values are not, gm_nan_kept, rounds with CHECK):
 // TestGPUOracle checks the bf16 output against gm_bf16 of the f32 output,
 // NaNs included. GM_BF16_NAN_CHECK=1 checks packed codecs' chunks too.
 #ifndef GM_BF16_NAN_CHECK
@@ -372,6 +373,20 @@ struct CodecQ1_0 : GmGeomQ1_0 {
 #pragma unroll
     for (int k = 0; k < N; ++k) y[k] = ((bits >> k) & 1) ? d : -d;
   }
+};
+
+// gm_nan_kept<C>::value is true for a codec whose values are not all
+// results of float arithmetic: Q1_0's are its scale or the scale with the
+// sign flipped, so a NaN scale gives NaNs with the scale's payload and
+// either sign, which the GPU's pair rounding would make canonical. Its bf16
+// chunks holding a NaN are rounded by gm_bf16 (gm_pack_bf16's CHECK).
+template <class C>
+struct gm_nan_kept {
+  static const bool value = false;
+};
+template <>
+struct gm_nan_kept<CodecQ1_0> {
+  static const bool value = true;
 };
 
 // Q2_0 (18 B, 64 elements): d f16 @0, qs[16] @2. Element e is the 2-bit

@@ -4,7 +4,8 @@
 # benchmark (with PyTorch's embedding of the expanded bf16 table beside it,
 # where PyTorch is installed), and the catalog mutants (kernel ones
 # included). Run from the repository root on the device machine; results go
-# to $OUT (at most 7 files). It ends within 9 minutes: the mutation run gets
+# to $OUT (7 files: env.txt, build.log, tests.log, bench.log, mutate.log and
+# the catalog report's .json and .md; the device machine returns at most 8). It ends within 9 minutes: the mutation run gets
 # the time the steps before it left. ONLY_MUTATE=1 runs the mutation run
 # alone, NO_MUTATE=1 everything but it. The tests find the library that
 # build.sh writes (hipkern/build/libgathermut_hip.so) by hipkern's
@@ -93,14 +94,17 @@ fi
 # be the same (GPU slots bound the processes on the GPU, whatever -j).
 left=$((540 - $(elapsed)))
 jobs=${JOBS:-16}
-timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$OUT" -j "$jobs" --no-cache > "$OUT/mutate.log" 2>&1
+mkdir -p /tmp/rep
+timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir /tmp/rep -j "$jobs" --no-cache > "$OUT/mutate.log" 2>&1
 echo "mutate -j $jobs rc=$? t=$(elapsed)" >> "$OUT/mutate.log"
+cp /tmp/rep/gather-row-gpu.json /tmp/rep/gather-row-gpu.md "$OUT/"
 compare=${COMPARE_JOBS:-4}
 if [ "$compare" != 0 ]; then
 	left=$((540 - $(elapsed)))
 	mkdir -p /tmp/cmp
-	timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu-j$compare --report-dir /tmp/cmp -j "$compare" --no-cache > "$OUT/mutate-j$compare.log" 2>&1
-	echo "mutate -j $compare rc=$? t=$(elapsed)" >> "$OUT/mutate-j$compare.log"
+	timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu-j$compare --report-dir /tmp/cmp -j "$compare" --no-cache > /tmp/cmp/mutate.log 2>&1
+	echo "mutate -j $compare rc=$? t=$(elapsed)" >> /tmp/cmp/mutate.log
+	{ echo "--- the -j $compare run:"; cat /tmp/cmp/mutate.log; } >> "$OUT/mutate.log"
 	# one line per mutant: id, status, expected killer, in both runs
 	for f in "$OUT/gather-row-gpu.json" "/tmp/cmp/gather-row-gpu-j$compare.json"; do
 		python3 -c 'import json,sys
