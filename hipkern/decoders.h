@@ -136,12 +136,12 @@ struct gm_words_reader {
 #if defined(__CUDA_ARCH__)
 GM_DEV void gm_prefetch_l2(const uint8_t* p) { asm volatile("prefetch.global.L2 [%0];" : : "l"(p)); }
 #elif defined(GM_HOST_EMULATION)
-// The emulation counts the hints in a volatile, so that a prefetch loop
-// stays a loop with an effect: one that would never end on a GPU never
-// ends here either, instead of being removed by the optimizer as a loop
-// without effects.
-static volatile uint64_t gm_emu_prefetches = 0;
-GM_DEV void gm_prefetch_l2(const uint8_t*) { gm_emu_prefetches = gm_emu_prefetches + 1; }
+// The emulation's hint is, like the GPU's, an instruction the compiler must
+// keep and that computes nothing: an empty volatile asm statement taking
+// the address. A prefetch loop thus stays a loop with an effect: one that
+// would never end on a GPU never ends here either, instead of being removed
+// by the optimizer as a loop without effects.
+GM_DEV void gm_prefetch_l2(const uint8_t* p) { asm volatile("" : : "r"(p)); }
 #else
 GM_DEV void gm_prefetch_l2(const uint8_t*) {}
 #endif
@@ -233,11 +233,8 @@ GM_DEV void gm_pack_bf16(const float (&y)[N], uint32_t (&w)[N / 2]) {
 // with +-1 after the magnitude was rounded.
 GM_DEV float gm_sign(uint32_t signs, int j) { return (signs & gm_kmask_iq2xs[j]) ? -1.f : 1.f; }
 
-// gm_byte returns byte k of a little-endian packed value.
-GM_DEV uint32_t gm_byte(uint64_t v, int k) { return (uint32_t)(v >> (8 * k)) & 0xff; }
-
-// gm_bytef returns (float)((int)gm_byte(v, k) - bias), exactly, for a
-// constant k and bias (|bias| < 2^22): the byte is placed in the low bits
+// gm_bytef returns byte k of the little-endian packed value v, minus bias,
+// as a float, exactly, for a constant k and bias (|bias| < 2^22): the byte is placed in the low bits
 // of 1.5 * 2^23 (one byte permute on NVIDIA GPUs) and 1.5 * 2^23 + bias is
 // subtracted, both exact as in gm_float. A decoder lays out a chunk's N
 // small integers as the N bytes of one 64-bit value and converts each with

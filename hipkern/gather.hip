@@ -24,11 +24,6 @@
 #include "decoders.h"
 
 #define GM_THREADS 128
-// GM_UNROLL: chunks a thread of a packed table decodes before it stores
-// them, 1 or 2 (more loads in flight per thread, more registers).
-#ifndef GM_UNROLL
-#define GM_UNROLL 1
-#endif
 // GM_PREFETCH: prefetch each row's bytes into the L2 cache (NVIDIA GPUs;
 // elsewhere a no-op).
 #ifndef GM_PREFETCH
@@ -152,12 +147,10 @@ GM_DEV void gm_store_one(uint8_t* dst, int64_t e, float f) {
 template <class C, bool BF16, class R>
 struct gm_quant_chunk {
   static const int N = BF16 ? 8 : 4, elems = C::elems, bytes = C::bytes;
-  static const bool whole = true, bf16 = BF16, nan_kept = gm_nan_kept<C>::value;
-  static GM_DEV void decode(const uint8_t* src, int e0, float (&y)[N]) { C::template chunk<N>(R{src}, e0, y); }
   static GM_DEV void run(const uint8_t* src, int e0, uint8_t* dst, int64_t, bool vec) {
     float y[N];
-    decode(src, e0, y);
-    gm_store<N, BF16, nan_kept>(dst, y, vec);
+    C::template chunk<N>(R{src}, e0, y);
+    gm_store<N, BF16, gm_nan_kept<C>::value>(dst, y, vec);
   }
 };
 
@@ -168,9 +161,7 @@ struct gm_quant_chunk {
 template <int T, bool BF16, class R>
 struct gm_float_chunk {
   static const int N = BF16 ? 8 : 4, elems = 1, bytes = GmFloat<T>::size;
-  static const bool whole = false, bf16 = BF16, nan_kept = true;
   typedef GmFloat<T> F;
-  static GM_DEV void decode(const uint8_t*, int, float (&)[N]) {}
   static GM_DEV void run(const uint8_t* src, int, uint8_t* dst, int64_t left, bool vec) {
     if (left < N) {
       for (int64_t i = 0; i < left; ++i) {
@@ -239,17 +230,6 @@ GM_DEV void gm_rows(const gm_args& a, int out_size) {
     const uint8_t* src = base + src_first;
     uint8_t* dst = a.out + (row * a.hidden + first) * out_size;
     int64_t c = lane;
-    if (GM_UNROLL == 2 && D::whole) {
-      // Two chunks at a time: both decoded (their loads in flight
-      // together) before either is stored.
-      for (; c + lanes < a.chunks; c += 2 * lanes, src += 2 * src_step, dst += 2 * dst_step) {
-        float y0[D::N], y1[D::N];
-        D::decode(src, e0, y0);
-        D::decode(src + src_step, e0, y1);
-        gm_store<D::N, D::bf16, D::nan_kept>(dst, y0, vec);
-        gm_store<D::N, D::bf16, D::nan_kept>(dst + dst_step, y1, vec);
-      }
-    }
     for (; c < a.chunks; c += lanes, src += src_step, dst += dst_step) D::run(src, e0, dst, a.hidden - c * D::N, vec);
     id = next;
   }

@@ -9,14 +9,15 @@ const (
 		"lane l the element l·N and moves a lane by whole blocks, and every codec's block holds a multiple of 8 elements; so " +
 		"bit 0 of e0, and of r taken from it, is always 0, and a mask without bit 0 selects the same bits"
 	whyPrefetch = "gm_prefetch_l2 is a hint: on NVIDIA prefetch.global.L2 returns nothing and never faults, the HIP build defines " +
-		"it empty and the emulation only counts it; which lines it asks for, or none, changes no value the kernel writes, " +
-		"only its speed"
+		"it empty and the emulation's is an empty volatile asm statement; which lines it asks for, or none, changes no value " +
+		"the kernel writes, only its speed"
 	whyWordsU16 = "with the words reader the table starts on a 4-byte boundary and every 16-bit field lies at an even offset " +
 		"(a scale or code field of a block of even size, or an F16/BF16 element; MXFP4, the one block of odd size, has no " +
 		"16-bit field), so s is 0 or 2 and s == 3 never holds; hi then reaches only bits 32-8s and up of the shifted value, " +
 		"which & 0xffff drops, so loading it or not, or setting it to 1, gives the same field (a load that s != 3 adds reads " +
 		"the aligned word after the field's: inside the block, or for the last element of an F16/BF16 table the word after " +
-		"the table's 4-byte-aligned end)"
+		"the table's 4-byte-aligned end); and the load of s == 3's branch never runs, so the address it would read (a - 4, " +
+		"a + 3, a + 5 for a + 4) is never read"
 	whyVecStore = "vec only chooses one 16-byte store over N element stores of the same bytes to the same addresses; the " +
 		"element stores serve every alignment, so forcing them writes the same output"
 	whyWordsFlag = "GM_WORDS only chooses the reader: gm_words_reader (aligned 32-bit loads) or gm_bytes_reader (byte loads), " +
@@ -26,9 +27,6 @@ const (
 	whyOnePastIDs = "the id loaded when the condition fails is never used: the row loop runs only while row < n_ids (and the " +
 		"next id only when row + step < n_ids), so loading ids[n_ids] instead of 0, or starting from 1, changes nothing " +
 		"written (the extra load is of the id slot just past the ids)"
-	whyUnroll = "the two-chunk loop decodes and stores exactly the chunks the one-chunk loop does (the same D::decode and " +
-		"gm_store, both chunks decoded before either is stored), and the one-chunk loop finishes what it leaves; turning it " +
-		"on for packed tables (GM_UNROLL is 1 by default) changes only the order of independent stores"
 )
 
 // equivalentsKernel are the generic mutants of the kernel's device code
@@ -77,6 +75,8 @@ func equivalentsKernel() []catalog.Equivalent {
 		eq("gm_words_reader::u16", "negate", "s == 3", "s != 3", "", whyWordsU16),
 		eq("gm_words_reader::u16", "const-int", "3", "", "s == 3", whyWordsU16),
 		eq("gm_words_reader::u16", "const-int", "0u", "1u", "", whyWordsU16),
+		eq("gm_words_reader::u16", "arith", "a + 4", "a - 4", "s == 3 ? gm_load32(a + 4)", whyWordsU16),
+		eq("gm_words_reader::u16", "const-int", "4", "", "s == 3 ? gm_load32(a + 4)", whyWordsU16),
 		eq("gm_words_reader::u32", "const-int", "0u", "1u", "",
 			"hi is 0 only when s == 0, where shr shifts by 0 and keeps the low 32 bits: hi never reaches the result"),
 		eq("gm_words_reader::u64", "const-int", "0u", "1u", "",
@@ -104,10 +104,6 @@ func equivalentsKernel() []catalog.Equivalent {
 		eq("gm_rows", "arith", "128 * lanes", "128 / lanes", "",
 			whyPrefetch+" (a stride of 128 / lanes, at least 1 byte for lanes <= 128, ends the loop after more hints)"),
 		eq("gm_rows", "arith", "base + off", "base - off", "", whyPrefetch+" (addresses before the row)"),
-		eq("gm_rows", "negate", "GM_UNROLL == 2", "GM_UNROLL != 2", "", whyUnroll),
-		eq("gm_rows", "const-int", "2", "", "if (GM_UNROLL == 2 && D::whole)", whyUnroll),
-		eq("gm_rows", "logical", "GM_UNROLL == 2 && D::whole", "GM_UNROLL == 2 || D::whole", "", whyUnroll+
-			" (|| turns it on for packed tables only: a float chunk is not whole and GM_UNROLL is 1)"),
 		eq("gm_quant_kernel", "", "a.flags & GM_WORDS", "", "", whyWordsFlag),
 		eq("gm_float_kernel", "", "a.flags & GM_WORDS", "", "", whyWordsFlag),
 	)
