@@ -56,11 +56,14 @@ func places() []place {
 // executable is os.Executable, a variable so that a test can make it fail.
 var executable = os.Executable
 
-// sourceFile is this file's path as the test binary was built with it
-// (runtime.Caller), and whether it is known: a variable so that a test can
-// stand in for a -trimpath build, whose path is relative to the module
+// sourceFile is thisFile, a variable so that a test can stand in for a
+// -trimpath build, whose path is relative to the module
 // ("gathermut/hipkern/locate.go") and names no build directory.
-var sourceFile = func() (string, bool) {
+var sourceFile = thisFile
+
+// thisFile returns this file's path as the binary was built with it
+// (runtime.Caller), and whether it is known.
+func thisFile() (string, bool) {
 	_, file, _, ok := runtime.Caller(0)
 	return file, ok
 }
