@@ -296,7 +296,10 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 // TestTestModelErrors: the generator refuses, with the builder's reason, a
-// model it cannot write, and a width that is not whole blocks of the codec.
+// model it cannot write, a width that is not whole blocks of the codec, and
+// (WriteTestModel, writing nothing) a type that is not an admitted codec:
+// an extra codec gather decodes but does not serve, a float type, an
+// unknown id.
 func TestTestModelErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -320,5 +323,22 @@ func TestTestModelErrors(t *testing.T) {
 	hp.hidden, hp.headDim, hp.ropeDim, hp.ffn = 128, 32, 32, 128
 	if f, err := buildModel(hp, gguf.TypeQ4_K, false); f != nil || errText(err) != "engine: test model: gguf: Q4_K row of 128 elements is not whole blocks of 256" {
 		t.Errorf("Q4_K model of width 128: %v, %v", f, err)
+	}
+	// Admission is checked first: an extra codec whose blocks the width
+	// does not fill either is refused for what it is, not for the width.
+	for _, codec := range []gguf.Type{gguf.TypeIQ1_M, gguf.TypeTQ1_0} {
+		want := "engine: test model: codec " + codec.String() + " is not one of the admitted codecs"
+		if f, err := buildModel(hp, codec, false); f != nil || errText(err) != want {
+			t.Errorf("%v model of width 128: %v, %v; want %q", codec, f, err, want)
+		}
+	}
+	for _, codec := range []gguf.Type{gguf.TypeQ4_1, gguf.TypeIQ1_M, gguf.TypeTQ2_0, gguf.TypeF32, gguf.TypeBF16, 99} {
+		for _, dense := range []bool{false, true} {
+			var buf bytes.Buffer
+			err := WriteTestModel(&buf, codec, dense)
+			if want := "engine: test model: codec " + codec.String() + " is not one of the admitted codecs"; errText(err) != want || buf.Len() != 0 {
+				t.Errorf("WriteTestModel(%v, dense %v): %d bytes, error %v; want none and %q", codec, dense, buf.Len(), err, want)
+			}
+		}
 	}
 }

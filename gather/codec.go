@@ -114,10 +114,15 @@ type Codec struct {
 // and rewrites the fields the format derives from the payload, so that a
 // table of random payload bytes becomes one whose every decoded value is
 // finite and at most about 1 in magnitude. It refuses packed that is not
-// whole blocks of c.
+// whole blocks of c, a codec whose blocks have no bytes (the zero Codec),
+// and a scale field that does not fit in a block (it stops there: the
+// fields before it in the first block are set).
 func (c Codec) SetUnitScales(packed []byte) error {
 	bb := c.Traits.BlockBytes
-	if bb <= 0 || len(packed)%bb != 0 {
+	if bb <= 0 {
+		return fmt.Errorf("gather: %s: block size %d bytes is not positive", c.Traits.Name, bb)
+	}
+	if len(packed)%bb != 0 {
 		return fmt.Errorf("gather: %s: %d bytes are not whole blocks of %d", c.Traits.Name, len(packed), bb)
 	}
 	for b := 0; b < len(packed); b += bb {

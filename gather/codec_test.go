@@ -2,6 +2,7 @@ package gather
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -80,6 +81,45 @@ func TestSetUnitScales(t *testing.T) {
 	}
 }
 
+// TestSetUnitScalesGeometry: SetUnitScales on codecs of the edge
+// geometries: blocks of one byte (every byte a block: each gets its scale),
+// a table of no blocks, and the refusals: a codec whose blocks have no
+// bytes or fewer than a scale field needs gets a clear error, not a
+// division by zero, a panic or a silently skipped field.
+func TestSetUnitScalesGeometry(t *testing.T) {
+	i8 := Codec{Type: gguf.TypeI8, Traits: gguf.Traits{Name: "I8", BlockElems: 1, BlockBytes: 1},
+		Scales: []ScaleField{{"e", 0, ScaleE8M0, 0x7f}}}
+	short := Codec{Type: gguf.TypeQ4_0, Traits: gguf.Traits{Name: "SHORT", BlockElems: 32, BlockBytes: 4},
+		Scales: []ScaleField{{"e", 0, ScaleE8M0, 0x7f}, {"d", 3, ScaleF16, 0x3c00}}}
+	for _, c := range []struct {
+		name   string
+		codec  Codec
+		packed []byte
+		want   []byte // packed afterwards
+		err    string
+	}{
+		{"one-byte blocks", i8, []byte{1, 2, 3}, []byte{0x7f, 0x7f, 0x7f}, ""},
+		{"one-byte blocks, no scales", Codec{Traits: i8.Traits}, []byte{1, 2, 3}, []byte{1, 2, 3}, ""},
+		{"no blocks", *codecs[gguf.TypeQ4_0], []byte{}, []byte{}, ""},
+		{"zero codec", Codec{}, []byte{}, []byte{}, "gather: : block size 0 bytes is not positive"},
+		{"zero-byte blocks", Codec{Traits: gguf.Traits{Name: "Z", BlockElems: 32}}, []byte{1, 2}, []byte{1, 2},
+			"gather: Z: block size 0 bytes is not positive"},
+		{"negative block size", Codec{Traits: gguf.Traits{Name: "N", BlockElems: 32, BlockBytes: -2}}, []byte{1, 2}, []byte{1, 2},
+			"gather: N: block size -2 bytes is not positive"},
+		{"field outside the block", short, []byte{1, 2, 3, 4}, []byte{0x7f, 2, 3, 4},
+			"gather: SHORT: gather: scale field d at byte 3 (2 bytes) is outside a block of 4 bytes"},
+	} {
+		packed := append([]byte(nil), c.packed...)
+		err := c.codec.SetUnitScales(packed)
+		if got := fmt.Sprint(err); c.err == "" && err != nil || c.err != "" && got != c.err {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+		}
+		if string(packed) != string(c.want) {
+			t.Errorf("%s: packed % x afterwards, want % x", c.name, packed, c.want)
+		}
+	}
+}
+
 // TestSetUnitScalesQ8KBlockSums: Q8_K's block sums are the sums of each 16
 // quants, negative sums included.
 func TestSetUnitScalesQ8KBlockSums(t *testing.T) {
@@ -117,6 +157,7 @@ func TestScaleFieldPut(t *testing.T) {
 	}{
 		{ScaleField{"d", 1, ScaleF16, 0}, 0xabcd, []byte{0x55, 0xcd, 0xab, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55}, 10},
 		{ScaleField{"d", 2, ScaleF32, 0}, 0x11223344, []byte{0x55, 0x55, 0x44, 0x33, 0x22, 0x11, 0x55, 0x55, 0x55, 0x55}, 10},
+		{ScaleField{"d", 6, ScaleF32, 0}, 0x11223344, []byte{0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x44, 0x33, 0x22, 0x11}, 10},
 		{ScaleField{"e", 9, ScaleE8M0, 0}, 0x1fe, []byte{0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0xfe}, 10},
 		{ScaleField{"d", 0, ScaleUE4M3, 0}, 0xff, []byte{0xff, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55, 0x55}, 10},
 		{ScaleField{"d", 1, ScaleF16Nibbles, 0}, 0x4321, []byte{0x55, 0x55, 0x15, 0x55, 0x25, 0x55, 0x35, 0x55, 0x45, 0x55}, 10},
@@ -135,6 +176,7 @@ func TestScaleFieldPut(t *testing.T) {
 		want string
 	}{
 		{ScaleField{"d", 9, ScaleF16, 0}, "gather: scale field d at byte 9 (2 bytes) is outside a block of 10 bytes"},
+		{ScaleField{"d", 7, ScaleF32, 0}, "gather: scale field d at byte 7 (4 bytes) is outside a block of 10 bytes"},
 		{ScaleField{"d", -1, ScaleE8M0, 0}, "gather: scale field d at byte -1 (1 bytes) is outside a block of 10 bytes"},
 		{ScaleField{"d", 3, ScaleF16Nibbles, 0}, "gather: scale field d at byte 3 (8 bytes) is outside a block of 10 bytes"},
 		{ScaleField{"x", 0, 0, 0}, "gather: scale field x: unknown encoding 0"},

@@ -113,7 +113,9 @@ func FindGgmlTraits(t Type) (Traits, bool) {
 }
 
 // TypeByName returns the type whose GGML name is name ("Q4_K", "BF16"),
-// and false for a name the trait table does not know.
+// and 0, false for a name the trait table does not know (the zero Type,
+// as a map lookup gives; 0 is also F32's id, so the bool decides). Names
+// match exactly: "q4_k" is not Q4_K.
 func TypeByName(name string) (Type, bool) {
 	for t, tr := range ggmlTraits {
 		if tr.Name == name {

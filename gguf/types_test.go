@@ -138,6 +138,33 @@ func TestTypeNamesAndKinds(t *testing.T) {
 	}
 }
 
+// TestTypeByName: every name of the trait table gives its type back, and
+// a name it does not know gives 0, false.
+func TestTypeByName(t *testing.T) {
+	for typ, tr := range ggmlTraits {
+		if got, ok := TypeByName(tr.Name); !ok || got != typ {
+			t.Errorf("TypeByName(%q) = %v, %v; want %v, true", tr.Name, got, ok, typ)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		want Type
+		ok   bool
+	}{
+		{"Q4_K", TypeQ4_K, true},
+		{"BF16", TypeBF16, true},
+		{"F32", TypeF32, true},
+		{"q4_k", 0, false},
+		{"Q9_9", 0, false},
+		{"type(4)", 0, false},
+		{"", 0, false},
+	} {
+		if got, ok := TypeByName(c.name); got != c.want || ok != c.ok {
+			t.Errorf("TypeByName(%q) = %d, %v; want %d, %v", c.name, uint32(got), ok, uint32(c.want), c.ok)
+		}
+	}
+}
+
 func TestRowSizeBytes(t *testing.T) {
 	tests := []struct {
 		t       Type

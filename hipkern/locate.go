@@ -46,7 +46,7 @@ func places() []place {
 		ps = append(ps, place{"the user cache directory (" + err.Error() + ")", ""})
 	}
 	if testing.Testing() {
-		if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
+		if file, ok := sourceFile(); ok && filepath.IsAbs(file) {
 			ps = append(ps, place{"tests only: build.sh's default output", filepath.Join(filepath.Dir(file), "build", LibName)})
 		}
 	}
@@ -55,6 +55,18 @@ func places() []place {
 
 // executable is os.Executable, a variable so that a test can make it fail.
 var executable = os.Executable
+
+// sourceFile is thisFile, a variable so that a test can stand in for a
+// -trimpath build, whose path is relative to the module
+// ("gathermut/hipkern/locate.go") and names no build directory.
+var sourceFile = thisFile
+
+// thisFile returns this file's path as the binary was built with it
+// (runtime.Caller), and whether it is known.
+func thisFile() (string, bool) {
+	_, file, _, ok := runtime.Caller(0)
+	return file, ok
+}
 
 // firstFile returns the path of the first place that holds a regular file
 // (or a link to one).

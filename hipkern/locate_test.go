@@ -55,6 +55,63 @@ func TestPlaces(t *testing.T) {
 	}
 }
 
+// TestPlacesBuildDirectory: the build directory is a place only when the
+// test binary knows this source file's absolute path: not under -trimpath
+// (a path relative to the module), nor without caller information.
+func TestPlacesBuildDirectory(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	saved := sourceFile
+	t.Cleanup(func() { sourceFile = saved })
+	const rule = "tests only: build.sh's default output"
+	for _, c := range []struct {
+		file string
+		ok   bool
+		want string // the place's path, "" for none
+	}{
+		{"/src/gathermut/hipkern/locate.go", true, filepath.Join("/src/gathermut/hipkern/build", LibName)},
+		{"gathermut/hipkern/locate.go", true, ""},
+		{"/src/gathermut/hipkern/locate.go", false, ""},
+		{"", false, ""},
+	} {
+		sourceFile = func() (string, bool) { return c.file, c.ok }
+		var got []string
+		for _, p := range places() {
+			if p.rule == rule {
+				got = append(got, p.path)
+			}
+		}
+		if want := []string{c.want}; c.want == "" && len(got) != 0 || c.want != "" && !slices.Equal(got, want) {
+			t.Errorf("source file %q (known %v): build directory places %q, want %q", c.file, c.ok, got, c.want)
+		}
+	}
+}
+
+// TestLoadNowhere: with LibEnv unset and no place holding the library,
+// Load returns locate's error, naming every place tried, and loads
+// nothing; it can be retried.
+func TestLoadNowhere(t *testing.T) {
+	resetLoader(t)
+	t.Setenv(LibEnv, "")
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	savedExe, savedSrc := executable, sourceFile
+	t.Cleanup(func() { executable, sourceFile = savedExe, savedSrc })
+	executable = func() (string, error) { return "", errors.New("no /proc") }
+	sourceFile = func() (string, bool) { return "gathermut/hipkern/locate.go", true } // -trimpath: no build directory
+	lib := filepath.Join(cache, "gathermut", LibName)
+	want := "hipkern: no kernel library: " + LibEnv + " is unset and none of these holds it: " +
+		"beside the executable (no /proc); " + lib + " (the user cache directory: missing) " +
+		"(build it with bash hipkern/build.sh --out PATH)"
+	for range 2 {
+		if err := Load(); errText(err) != want {
+			t.Errorf("Load: %v\nwant %s", err, want)
+		}
+		if loader.lib != nil || loader.fatal != nil {
+			t.Errorf("after the refusal: loaded %v, fatal %v", loader.lib, loader.fatal)
+		}
+	}
+}
+
 // TestFirstFile: the first place holding a regular file wins; a directory
 // there is passed over; with none, the error names LibEnv and every place
 // tried with why it was passed over.

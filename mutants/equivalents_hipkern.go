@@ -14,11 +14,11 @@ func equivalentsHipkern() []catalog.Equivalent {
 				"size and kernel",
 		},
 		{
-			Package: pkgHipkern, Func: "places", Operator: "const-int",
+			Package: pkgHipkern, Func: "thisFile", Operator: "const-int",
 			Original: "0", Replacement: "1",
-			Reason: "runtime.Caller(1) names the caller of places instead of places itself; its callers are locate (locate.go) " +
-				"and the package's tests, all files of package hipkern's one directory, so filepath.Dir of the file, the only " +
-				"thing used, is the same directory",
+			Reason: "runtime.Caller(1) names the caller of thisFile instead of thisFile itself; its one caller is places " +
+				"(through the sourceFile variable, which only tests replace), in locate.go too, so filepath.Dir of the file, " +
+				"the only thing used, is the same directory, and the path is absolute or not alike",
 		},
 		{
 			Package: pkgHipkern, Func: "openLib", Operator: "remove-stmt",

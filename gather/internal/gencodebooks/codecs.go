@@ -68,7 +68,7 @@ func readCodecTable(file string) ([]codecRow, error) {
 			return nil, bad("%s has %d arguments, want the type, the admission, the decoder and the scales", rowFunc, len(call.Args))
 		}
 		sel, ok := call.Args[0].(*ast.SelectorExpr)
-		if pkg, isIdent := selX(sel); !ok || !isIdent || pkg != "gguf" || !strings.HasPrefix(sel.Sel.Name, typePrefix) {
+		if !ok || !isIdentNamed(sel.X, "gguf") || !strings.HasPrefix(sel.Sel.Name, typePrefix) {
 			return nil, bad("the type of a row is not written gguf.%s<NAME>", typePrefix)
 		}
 		name := strings.TrimPrefix(sel.Sel.Name, typePrefix)
@@ -103,8 +103,11 @@ func findTable(f *ast.File, file string) (*ast.CompositeLit, error) {
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, n := range vs.Names {
-				if n.Name != tableVar || i >= len(vs.Values) {
+				if n.Name != tableVar {
 					continue
+				}
+				if i >= len(vs.Values) {
+					return nil, fmt.Errorf("gencodebooks: %s: %s is declared without a value", file, tableVar)
 				}
 				lit, ok := vs.Values[i].(*ast.CompositeLit)
 				if !ok {
@@ -120,32 +123,23 @@ func findTable(f *ast.File, file string) (*ast.CompositeLit, error) {
 // rowCall returns the codecRow call of a row, under any method calls on
 // its result.
 func rowCall(e ast.Expr) (*ast.CallExpr, bool) {
-	for {
-		call, ok := e.(*ast.CallExpr)
-		if !ok {
-			return nil, false
-		}
-		switch fun := call.Fun.(type) {
-		case *ast.Ident:
-			return call, fun.Name == rowFunc
-		case *ast.SelectorExpr:
-			e = fun.X // a method on the row: look at its receiver
-		default:
-			return nil, false
-		}
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil, false
 	}
+	switch fun := call.Fun.(type) {
+	case *ast.Ident:
+		return call, fun.Name == rowFunc
+	case *ast.SelectorExpr:
+		return rowCall(fun.X) // a method on the row: look at its receiver
+	}
+	return nil, false // a parenthesized or computed function
 }
 
-// selX returns the identifier a selector is taken from.
-func selX(sel *ast.SelectorExpr) (string, bool) {
-	if sel == nil {
-		return "", false
-	}
-	id, ok := sel.X.(*ast.Ident)
-	if !ok {
-		return "", false
-	}
-	return id.Name, true
+// isIdentNamed says whether e is the identifier name.
+func isIdentNamed(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }
 
 // codecsGeneratedLine is the first line of the codec header.

@@ -57,6 +57,12 @@ func TestReadCodecTableRefuses(t *testing.T) {
 		{"twice", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeQ4_0, admittedCodec),\n\tcodecRow(gguf.TypeQ4_0, extraCodec),\n}\n", ":5: Q4_0 has a second row"},
 		{"admission", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeQ4_0, true),\n}\n", ":4: the admission of Q4_0 is not admittedCodec or extraCodec"},
 		{"method on a non-row", head + "var codecTable = []Codec{\n\tother(gguf.TypeQ4_0, admittedCodec).withDerived(f),\n}\n", ":4: a row of codecTable is not a call of codecRow"},
+		{"no value", head + "var codecTable []Codec\n", "codecTable is declared without a value"},
+		{"no value, second name", head + "var other, codecTable []Codec\n", "codecTable is declared without a value"},
+		{"second name", head + "var other, codecTable = 1, []Codec{}\n", "codecTable has no rows"},
+		{"parenthesized function", head + "var codecTable = []Codec{\n\t(codecRow)(gguf.TypeQ4_0, admittedCodec),\n}\n", ":4: a row of codecTable is not a call of codecRow"},
+		{"computed function", head + "var codecTable = []Codec{\n\trows[0](gguf.TypeQ4_0, admittedCodec).withDerived(f),\n}\n", ":4: a row of codecTable is not a call of codecRow"},
+		{"package not an identifier", head + "var codecTable = []Codec{\n\tcodecRow(x.gguf.TypeQ4_0, admittedCodec),\n}\n", ":4: the type of a row is not written gguf.Type<NAME>"},
 		{"syntax", head + "var codecTable = []Codec{\n", "expected"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
