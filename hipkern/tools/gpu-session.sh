@@ -15,9 +15,10 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}
 start=$(date +%s)
 tar xJf .devcarry/go.tar.xz -C /tmp
-# go tool test2json is built on demand from GOROOT/src/cmd, which the
-# trimmed toolchain lacks: carry it prebuilt.
+# go tool test2json and covdata are built on demand from GOROOT/src/cmd,
+# which the trimmed toolchain lacks: they are carried prebuilt.
 cp .devcarry/test2json /tmp/go/pkg/tool/linux_amd64/test2json
+cp .devcarry/covdata /tmp/go/pkg/tool/linux_amd64/covdata
 export PATH=/tmp/go/bin:$PATH GOMODCACHE=$PWD/.devcarry/modcache GOCACHE=/tmp/gocache GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GATHERMUT_NO_EMULATION=1
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ
