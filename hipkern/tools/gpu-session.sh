@@ -5,7 +5,8 @@
 # where PyTorch is installed), and the catalog mutants (kernel ones
 # included). Run from the repository root on the device machine; results go
 # to $OUT (7 files: env.txt, build.log, tests.log, bench.log, mutate.log and
-# the catalog report's .json and .md; the device machine returns at most 8). It ends within 9 minutes: the mutation run gets
+# the catalog report's .json and .md; the device machine returns at most 8).
+# It ends within 9 minutes: the mutation run gets
 # the time the steps before it left. ONLY_MUTATE=1 runs the mutation run
 # alone, NO_MUTATE=1 everything but it. The tests find the library that
 # build.sh writes (hipkern/build/libgathermut_hip.so) by hipkern's
@@ -95,10 +96,10 @@ fi
 # be the same (GPU slots bound the processes on the GPU, whatever -j).
 left=$((540 - $(elapsed)))
 jobs=${JOBS:-16}
-mkdir -p /tmp/rep
-timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir /tmp/rep -j "$jobs" --no-cache > "$OUT/mutate.log" 2>&1
+rep=$(mktemp -d)  # the HTML report stays there: $OUT returns at most 8 files
+timeout "$left" .devcarry/mutate all --only-catalog --name gather-row-gpu --report-dir "$rep" -j "$jobs" --no-cache > "$OUT/mutate.log" 2>&1
 echo "mutate -j $jobs rc=$? t=$(elapsed)" >> "$OUT/mutate.log"
-cp /tmp/rep/gather-row-gpu.json /tmp/rep/gather-row-gpu.md "$OUT/"
+cp "$rep"/gather-row-gpu.{json,md} "$OUT/"
 compare=${COMPARE_JOBS:-4}
 if [ "$compare" != 0 ]; then
 	left=$((540 - $(elapsed)))
