@@ -107,7 +107,11 @@
 //     is cached in the user cache dir, keyed by the tool binary, the tree
 //     hash and the flags that choose mutants, so list, diff and run answer
 //     from it; without it, run and diff generate only the files their glob
-//     can match. Progress lines say what each phase took.
+//     can match. It is also kept under the tree's shape (the non-test Go
+//     files without function bodies or comments): after a change inside
+//     function bodies, to comments, tests or formatting, only the changed
+//     packages are loaded and their mutants made again, the rest kept.
+//     Progress lines say what each phase took.
 //   - build: mutant schemata. For each mutated package one instrumented
 //     copy of its files, in an overlay, where every mutant that can be
 //     switched sits behind a switch read once from GATHERMUT_MUTANT when

@@ -1255,3 +1255,42 @@ func TestFixtureRunFromCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureDiscoveryAfterComments: after a change to comments and
+// formatting, or inside a function body, the discovery keeps the cached
+// mutants of the packages none of whose files changed and makes again
+// only the changed package's (and those of mutants whose schema data
+// can point into it: a constant's uses); the mutants listed equal a
+// discovery from scratch of the changed tree. A new declaration is a
+// whole discovery.
+func TestFixtureDiscoveryAfterComments(t *testing.T) {
+	dir := copyFixture(t)
+	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
+	if res := runMutate(t, dir, cache, "list"); res.code != exitcode.OK {
+		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
+	}
+	strongGo := filepath.Join(dir, "strong", "strong.go")
+	for _, c := range []struct {
+		name, old, repl string
+		reuse           bool
+	}{
+		{"comments", "// Sign is -1, 0 or 1.", "// Sign is -1, 0 or 1:\n// the sign of x.", true},
+		{"formatting", "\treturn v ^ m // want killed", "\treturn v^m /* flips */ // want killed", true},
+		{"a function body", "return f * 0.5 // want killed", "return f / 2 // want killed", true},
+		{"a new declaration", "// Halve halves a float.", "// Third is a third of f.\nfunc Third(f float64) float64 { return f / 3 }\n\n// Halve halves a float.", false},
+	} {
+		edit(t, strongGo, c.old, c.repl)
+		res := runMutate(t, dir, cache, "list")
+		reused := strings.Contains(res.stderr, "kept from the discovery of a tree of the same shape")
+		if res.code != exitcode.OK || reused != c.reuse {
+			t.Fatalf("list after %s: exit %d, reused %v\n%s", c.name, res.code, reused, res.stderr)
+		}
+		scratch := runMutate(t, dir, cache, "list", "--no-cache")
+		if scratch.code != exitcode.OK || strings.Contains(scratch.stderr, "made again") {
+			t.Fatalf("list --no-cache: exit %d\n%s", scratch.code, scratch.stderr)
+		}
+		if res.stdout != scratch.stdout || !strings.Contains(res.stdout, "strong/strong.go:") {
+			t.Errorf("the mutants after %s differ from a discovery from scratch:\n%s\nvs\n%s", c.name, res.stdout, scratch.stdout)
+		}
+	}
+}
