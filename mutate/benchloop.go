@@ -130,8 +130,9 @@ func benchSetup(root, tmp string, stderr io.Writer) (tool, dir string, err error
 	return tool, dir, nil
 }
 
-// copyModule copies the module's files, without .git, the reports and
-// build outputs.
+// copyModule copies the module's files, without .git and build outputs
+// (the committed reports come too: documents link to them, and the docs
+// tests check those links).
 func copyModule(root, dst string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -140,7 +141,7 @@ func copyModule(root, dst string) error {
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			switch rel {
-			case ".git", "reports", "bin", ".gathermut", filepath.Join("hipkern", "build"):
+			case ".git", "bin", ".gathermut", filepath.Join("hipkern", "build"):
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
