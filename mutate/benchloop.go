@@ -28,9 +28,12 @@ import (
 // change, after a comment-only change and after a same-behaviour rewrite
 // of one decoder's function, each with where the time went and how many
 // mutants it judged again. "bench pair" runs two full runs side by side on
-// the same cores and compares their verdicts. Both start every run with
-// empty discovery and baseline caches, after the module's tests were
-// compiled once (a warm build cache).
+// the same cores and compares their verdicts. The full runs start with
+// empty discovery and baseline caches; the --incremental runs share one
+// cache dir, as a reviewer's loop does (its discovery, baselines and the
+// references between declarations kept from run to run, the first of
+// them seeding it). Every run comes after the module's tests were compiled
+// once (a warm build cache).
 
 // loopEdits are the bench's changes to its copy of the module: the file,
 // the text replaced and its replacement.
@@ -66,10 +69,15 @@ func benchLoop(root string, stdout, stderr io.Writer) error {
 		return err
 	}
 	inc := filepath.Join(tmp, "incremental.json.gz")
+	loopCache := filepath.Join(tmp, "loop-cache")
 	var rows []loopRow
 	step := func(name string, args ...string) error {
 		fmt.Fprintf(stderr, "bench loop: %s\n", name)
-		row, err := benchRun(tool, copyDir, tmp, name, args...)
+		cache := "" // a full run: empty caches
+		if len(args) > 0 {
+			cache = loopCache
+		}
+		row, err := benchRun(tool, copyDir, tmp, cache, name, args...)
 		if err != nil {
 			return err
 		}
@@ -122,8 +130,9 @@ func benchSetup(root, tmp string, stderr io.Writer) (tool, dir string, err error
 	return tool, dir, nil
 }
 
-// copyModule copies the module's files, without .git, the reports and
-// build outputs.
+// copyModule copies the module's files, without .git and build outputs
+// (the committed reports come too: documents link to them, and the docs
+// tests check those links).
 func copyModule(root, dst string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -132,7 +141,7 @@ func copyModule(root, dst string) error {
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
 			switch rel {
-			case ".git", "reports", "bin", ".gathermut", filepath.Join("hipkern", "build"):
+			case ".git", "bin", ".gathermut", filepath.Join("hipkern", "build"):
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
@@ -165,17 +174,20 @@ func editFiles(dir string, edits [][3]string) error {
 	return nil
 }
 
-// benchRun runs "all" on the copy with -j 2 and empty caches.
-func benchRun(tool, dir, tmp, name string, args ...string) (loopRow, error) {
-	row, _, err := benchReport(tool, dir, tmp, name, args...)
+// benchRun runs "all" on the copy with -j 2 and the cache dir given
+// ("": an empty one).
+func benchRun(tool, dir, tmp, cache, name string, args ...string) (loopRow, error) {
+	row, _, err := benchReport(tool, dir, tmp, cache, name, args...)
 	return row, err
 }
 
 // benchReport is benchRun, with the run's report.
-func benchReport(tool, dir, tmp, name string, args ...string) (loopRow, *report.Report, error) {
-	cache, err := os.MkdirTemp(tmp, "cache-")
-	if err != nil {
-		return loopRow{}, nil, err
+func benchReport(tool, dir, tmp, cache, name string, args ...string) (loopRow, *report.Report, error) {
+	if cache == "" {
+		var err error
+		if cache, err = os.MkdirTemp(tmp, "cache-"); err != nil {
+			return loopRow{}, nil, err
+		}
 	}
 	reports := filepath.Join(tmp, "reports")
 	reportName := fmt.Sprintf("loop-%d", time.Now().UnixNano())
@@ -215,7 +227,7 @@ func printLoop(w io.Writer, rows []loopRow) error {
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "discovery, schema builds: wall seconds; baselines: each package's baseline wall, summed (they overlap the mutants);")
 	fmt.Fprintln(tw, "test processes and reruns of timeouts: seconds summed over workers (count); judged again: mutants built or tested;")
-	fmt.Fprintln(tw, "every run: -j 2, empty discovery and baseline caches, a warm build cache")
+	fmt.Fprintln(tw, "every run: -j 2, a warm build cache; the full plain run with empty caches, the --incremental runs sharing one cache dir")
 	return tw.Flush()
 }
 
@@ -243,7 +255,7 @@ func benchPair(root string, stdout, stderr io.Writer) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			row, r, err := benchReport(tool, dir, tmp, fmt.Sprintf("full run %d of a pair side by side", i+1))
+			row, r, err := benchReport(tool, dir, tmp, "", fmt.Sprintf("full run %d of a pair side by side", i+1))
 			if err != nil {
 				results[i].err = err
 				return

@@ -107,7 +107,11 @@
 //     is cached in the user cache dir, keyed by the tool binary, the tree
 //     hash and the flags that choose mutants, so list, diff and run answer
 //     from it; without it, run and diff generate only the files their glob
-//     can match. Progress lines say what each phase took.
+//     can match. It is also kept under the tree's shape (the non-test Go
+//     files without function bodies or comments): after a change inside
+//     function bodies, to comments, tests or formatting, only the changed
+//     packages are loaded and their mutants made again, the rest kept.
+//     Progress lines say what each phase took.
 //   - build: mutant schemata. For each mutated package one instrumented
 //     copy of its files, in an overlay, where every mutant that can be
 //     switched sits behind a switch read once from GATHERMUT_MUTANT when
@@ -267,13 +271,22 @@
 //
 // --incremental (cache in os.UserCacheDir()/gathermut/incremental, one
 // file per module root) or --incremental=FILE reuses the verdict of every
-// mutant whose own edit, the code its declaration reaches, the code on
-// the paths from the tests to it, the tests that can execute it and their
-// code, the testdata, go.mod, go.sum, the tool and Go are unchanged since
-// a verdict was stored (package incremental has the exact rule), and runs
-// only the rest; the schema build and the baseline cover only what runs.
-// Reused verdicts are marked in the reports (result.reused, statusReason,
-// the markdown) and counted apart from the rate.
+// mutant whose own declaration, whose tests (those that ran with it; for
+// a verdict other than a kill, every test that can reach it) and their
+// code, the functions those tests ran, the testdata, go.mod, go.sum, the
+// tool and Go are unchanged since the verdict was stored, and runs only
+// the rest; the schema build and the baseline cover only what runs. Code
+// is compared without comments and formatting, so a comment re-judges
+// nothing, and a change to one function re-judges the mutants whose tests
+// ran it. Which functions ran comes from probes an --incremental run's
+// schema puts at the start of every function body of the module's
+// production code, read per test from the one-process baseline and per
+// mutant from its own test processes (package incremental has the exact
+// rule). The references between declarations are kept in the cache dir
+// (incremental-graph) under the code without comments, so a run after a
+// comment-only change does not type-check the module again. Reused
+// verdicts are marked in the reports (result.reused, statusReason, the
+// markdown) and counted apart from the rate.
 //
 // # Assembly and kernel mutants
 //

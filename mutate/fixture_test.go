@@ -1025,20 +1025,22 @@ func TestFixtureIncremental(t *testing.T) {
 		t.Fatalf("the first run tested only %d mutants", len(executed(first)))
 	}
 	r, again := run("again", true)
-	if n := len(executed(again)); n != 0 || r.Gathermut.Summary.Reused == 0 {
-		t.Errorf("an unchanged tree: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
+	checkUnchanged(t, r, again, first)
+
+	// comments and formatting judge nothing again
+	strongGo := filepath.Join(dir, "strong", "strong.go")
+	commentStrong(t, strongGo)
+	r, commented := run("commented", true)
+	if n := len(executed(commented)); n != 0 || r.Gathermut.Summary.Reused < len(executed(first)) {
+		t.Errorf("after comments and formatting: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
 	}
-	sameVerdicts(t, "unchanged", again, first)
-	for _, f := range r.Files {
-		for _, m := range f.Mutants {
-			if m.Gathermut.Result.Reused && !strings.HasSuffix(m.StatusReason, "(reused from the incremental cache)") {
-				t.Errorf("%s: a reused verdict not marked in statusReason: %q", m.ID, m.StatusReason)
-			}
-		}
+	// the ids moved with the lines: the verdicts are compared in file order
+	if got, want := inFileOrder(commented), inFileOrder(first); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after comments the verdicts differ:\n%s\nfrom the first run's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
 	// a one-line change to one function: only its own mutants run
-	edit(t, filepath.Join(dir, "strong", "strong.go"), "return f * 0.5 // want killed", "return f / 2 // want killed")
+	edit(t, strongGo, "return f * 0.5 // want killed", "return f / 2 // want killed")
 	r, changed := run("changed", true)
 	checkOnlyHalveRan(t, changed)
 	_, scratch := run("scratch-1", false)
@@ -1046,6 +1048,15 @@ func TestFixtureIncremental(t *testing.T) {
 	if r.Gathermut.Incremental == nil || r.Gathermut.Incremental.Reused != r.Gathermut.Summary.Reused || strings.Contains(r.Gathermut.Incremental.Cache, dir) {
 		t.Errorf("incremental record %+v", r.Gathermut.Incremental)
 	}
+
+	// a same-behaviour rewrite of a function other tests run too (Mean
+	// calls Sum): its mutants are judged again, and of the others those
+	// whose tests ran it; the verdicts equal a run from scratch
+	edit(t, strongGo, "\ttotal := 0 // want killed\n\tfor _, x := range xs {", "\ttotal := 0 // want killed\n\tfor i := range xs {\n\t\tx := xs[i]")
+	_, rewritten := run("rewritten", true)
+	checkSumRewrite(t, rewritten)
+	_, scratch = run("scratch-sum", false)
+	sameVerdicts(t, "after the rewrite of Sum", rewritten, scratch)
 
 	// the reviewer's loop: a test for the weak package's survivors
 	test := "package weak\n\nimport \"testing\"\n\nfunc TestDouble(t *testing.T) {\n\tif Double(3) != 6 || Double(9) != 9 {\n\t\tt.Error(\"Double\")\n\t}\n}\n"
@@ -1068,6 +1079,86 @@ func TestFixtureIncremental(t *testing.T) {
 	}
 	_, scratch = run("scratch-2", false)
 	sameVerdicts(t, "after the new test", looped, scratch)
+}
+
+// checkUnchanged: on an unchanged tree every verdict is reused, the
+// same as the first run's, and marked so in its statusReason.
+func checkUnchanged(t *testing.T, r *report.Report, again, first map[string]mutant.Outcome) {
+	t.Helper()
+	if n := len(executed(again)); n != 0 || r.Gathermut.Summary.Reused == 0 {
+		t.Errorf("an unchanged tree: %d mutants tested, %d reused; want 0 tested", n, r.Gathermut.Summary.Reused)
+	}
+	sameVerdicts(t, "unchanged", again, first)
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			if m.Gathermut.Result.Reused && !strings.HasSuffix(m.StatusReason, "(reused from the incremental cache)") {
+				t.Errorf("%s: a reused verdict not marked in statusReason: %q", m.ID, m.StatusReason)
+			}
+		}
+	}
+}
+
+// commentStrong adds comments to strong.go and reformats a line: a
+// comment line above a function, one inside it, a block comment beside
+// an expression, blanks removed around an operator.
+func commentStrong(t *testing.T, strongGo string) {
+	t.Helper()
+	edit(t, strongGo, "// Mean is the integer mean of the values.", "// Mean is the integer mean of the values.\n//\n// (It rounds toward zero.)\n")
+	edit(t, strongGo, "\treturn Sum(xs) / len(xs), nil", "\t// the sum, divided\n\treturn Sum(xs)/len(xs), nil")
+	edit(t, strongGo, "\treturn v ^ m // want killed", "\treturn v^m /* flips */ // want killed")
+}
+
+// inFileOrder lists a run's verdicts in file order, without their ids
+// and positions (a comment line moves them).
+func inFileOrder(outcomes map[string]mutant.Outcome) []string {
+	var out []string
+	for _, o := range outcomes {
+		m := o.Mutant
+		out = append(out, fmt.Sprintf("%s:%06d:%06d %s %s %s %v", m.File, m.Pos.Line, m.Pos.Column, m.Func, m.Operator, o.Result.Status, o.Result.KilledBy))
+	}
+	sort.Strings(out)
+	for i := range out {
+		_, out[i], _ = strings.Cut(out[i], " ") // the position only sorts
+	}
+	return out
+}
+
+// checkSumRewrite: after a change to Sum, none of its mutants (but those
+// decided without tests) is reused; of the others, only those whose
+// tests ran Sum (TestSum, TestMean) are judged again, and some are; and
+// a mutant of Mean that never calls Sum (it returns before the call, or
+// replaces the call's line) keeps its verdict although Mean calls Sum:
+// the key follows what ran, not what could.
+func checkSumRewrite(t *testing.T, rewritten map[string]mutant.Outcome) {
+	t.Helper()
+	runsSum := map[string]bool{"fixture/strong.TestSum": true, "fixture/strong.TestMean": true}
+	tested, others, meanReused := 0, 0, 0
+	for id, o := range rewritten {
+		own := o.Mutant.File == "strong/strong.go" && o.Mutant.Func == "Sum"
+		if o.Mutant.Func == "Mean" && o.Result.Reused {
+			meanReused++
+		}
+		ranSum := false
+		for _, k := range append(append([]string(nil), o.Result.KilledBy...), o.Result.CoveredBy...) {
+			ranSum = ranSum || runsSum[k]
+		}
+		if own && o.Mutant.Runs() && o.Result.Reused {
+			t.Errorf("after a change to Sum: %s (%s) reused", id, o.Mutant.Func)
+		}
+		if !outcome.Tested(o) {
+			continue
+		}
+		tested++
+		if !own && !ranSum {
+			t.Errorf("after a change to Sum: %s (%s) judged again, but none of its tests runs Sum", id, o.Mutant.Func)
+		}
+		if !own {
+			others++
+		}
+	}
+	if tested < 4 || others == 0 || others == tested || meanReused == 0 {
+		t.Errorf("after a change to Sum: %d mutants judged again, %d outside Sum; %d of Mean reused", tested, others, meanReused)
+	}
 }
 
 // executed lists the mutants a run built or tested, not reused.
@@ -1161,6 +1252,45 @@ func TestFixtureRunFromCaches(t *testing.T) {
 	for id, o := range runs[0] {
 		if runs[1][id].Result.Status != o.Result.Status {
 			t.Errorf("%s: %s, then %s from the caches", id, o.Result.Status, runs[1][id].Result.Status)
+		}
+	}
+}
+
+// TestFixtureDiscoveryAfterComments: after a change to comments and
+// formatting, or inside a function body, the discovery keeps the cached
+// mutants of the packages none of whose files changed and makes again
+// only the changed package's (and those of mutants whose schema data
+// can point into it: a constant's uses); the mutants listed equal a
+// discovery from scratch of the changed tree. A new declaration is a
+// whole discovery.
+func TestFixtureDiscoveryAfterComments(t *testing.T) {
+	dir := copyFixture(t)
+	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
+	if res := runMutate(t, dir, cache, "list"); res.code != exitcode.OK {
+		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
+	}
+	strongGo := filepath.Join(dir, "strong", "strong.go")
+	for _, c := range []struct {
+		name, old, repl string
+		reuse           bool
+	}{
+		{"comments", "// Sign is -1, 0 or 1.", "// Sign is -1, 0 or 1:\n// the sign of x.", true},
+		{"formatting", "\treturn v ^ m // want killed", "\treturn v^m /* flips */ // want killed", true},
+		{"a function body", "return f * 0.5 // want killed", "return f / 2 // want killed", true},
+		{"a new declaration", "// Halve halves a float.", "// Third is a third of f.\nfunc Third(f float64) float64 { return f / 3 }\n\n// Halve halves a float.", false},
+	} {
+		edit(t, strongGo, c.old, c.repl)
+		res := runMutate(t, dir, cache, "list")
+		reused := strings.Contains(res.stderr, "kept from the discovery of a tree of the same shape")
+		if res.code != exitcode.OK || reused != c.reuse {
+			t.Fatalf("list after %s: exit %d, reused %v\n%s", c.name, res.code, reused, res.stderr)
+		}
+		scratch := runMutate(t, dir, cache, "list", "--no-cache")
+		if scratch.code != exitcode.OK || strings.Contains(scratch.stderr, "made again") {
+			t.Fatalf("list --no-cache: exit %d\n%s", scratch.code, scratch.stderr)
+		}
+		if res.stdout != scratch.stdout || !strings.Contains(res.stdout, "strong/strong.go:") {
+			t.Errorf("the mutants after %s differ from a discovery from scratch:\n%s\nvs\n%s", c.name, res.stdout, scratch.stdout)
 		}
 	}
 }

@@ -8,36 +8,43 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"gathermut/mutate/mutant"
 )
 
 // formatVersion changes when the meaning of a key changes: older files
 // are then read as empty.
-const formatVersion = 1
+const formatVersion = 2
 
-// Entry is one stored verdict.
+// Entry is one stored verdict: what it depends on, by name (see depsOf),
+// and the digest of their values when it was stored.
 type Entry struct {
-	ID       string        `json:"id"`      // the mutant's id when stored (for people reading the file)
-	Package  string        `json:"package"` // the mutated package ("" for kernel mutants)
-	Kind     string        `json:"kind"`    // "all" (Key) or "killed" (KilledKey)
-	Key      string        `json:"key"`
-	KilledBy []string      `json:"killedBy,omitempty"`
-	Result   mutant.Result `json:"result"`
+	ID      string        `json:"id"`      // the mutant's id when stored (for people reading the file)
+	Package string        `json:"package"` // the mutated package ("" for kernel mutants)
+	Deps    []string      `json:"deps"`
+	Digest  string        `json:"digest"`
+	Result  mutant.Result `json:"result"`
 }
 
-// Cache is the incremental cache file: verdicts by mutant identity.
+// Cache is the incremental cache file: verdicts by mutant identity, and
+// the node sets their dependencies name.
 type Cache struct {
-	Path    string            `json:"-"`
-	Version int               `json:"version"`
-	Entries map[string]*Entry `json:"entries"`
+	Path    string              `json:"-"`
+	Version int                 `json:"version"`
+	Entries map[string]*Entry   `json:"entries"`
+	Sets    map[string][]string `json:"sets"`
+
+	vals  *values // the values of the graph last used
+	graph *Graph
 }
 
 // Open reads the cache file at path; a file that does not exist is an
 // empty cache. A file that does not read (another format version, a
 // truncated write) is an empty cache too, and the error says why.
 func Open(path string) (*Cache, error) {
-	c := &Cache{Path: path, Version: formatVersion, Entries: map[string]*Entry{}}
+	c := &Cache{Path: path, Version: formatVersion, Entries: map[string]*Entry{}, Sets: map[string][]string{}}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
@@ -60,6 +67,9 @@ func Open(path string) (*Cache, error) {
 	if read.Entries != nil {
 		c.Entries = read.Entries
 	}
+	if read.Sets != nil {
+		c.Sets = read.Sets
+	}
 	return c, nil
 }
 
@@ -80,21 +90,24 @@ func Cacheable(o mutant.Outcome) bool {
 	return false
 }
 
-// Lookup returns the stored verdict on m when what it depends on is
+// valuesOf returns the memo of g's dependency values.
+func (c *Cache) valuesOf(g *Graph) *values {
+	if c.graph != g || c.vals == nil {
+		c.graph, c.vals = g, g.values(c.Sets)
+	}
+	return c.vals
+}
+
+// Lookup returns the stored verdict on m when everything it depends on is
 // unchanged, marked Reused.
 func (c *Cache) Lookup(g *Graph, m mutant.Mutant, extra ...string) (mutant.Result, bool) {
-	e := c.Entries[g.Identity(m)]
+	id := g.Identity(m)
+	e := c.Entries[id]
 	if e == nil {
 		return mutant.Result{}, false
 	}
-	var key string
-	var ok bool
-	if e.Kind == "killed" {
-		key, ok = g.KilledKey(m, e.KilledBy, extra...)
-	} else {
-		key, ok = g.Key(m, extra...)
-	}
-	if !ok || key != e.Key {
+	digest, ok := c.valuesOf(g).digest(id, e.Deps, extra)
+	if !ok || digest != e.Digest {
 		return mutant.Result{}, false
 	}
 	r := e.Result
@@ -102,9 +115,10 @@ func (c *Cache) Lookup(g *Graph, m mutant.Mutant, extra ...string) (mutant.Resul
 	return r, true
 }
 
-// Store records a judged outcome (see Cacheable); a kill is keyed by its
-// killers only, so that a test added elsewhere does not undo it.
-func (c *Cache) Store(g *Graph, o mutant.Outcome, extra ...string) bool {
+// Store records a judged outcome (see Cacheable) with what it depends on
+// (depsOf, from the evidence the run gathered: nil for none); false when
+// it is not stored.
+func (c *Cache) Store(g *Graph, o mutant.Outcome, ev *Evidence, extra ...string) bool {
 	if !Cacheable(o) {
 		return false
 	}
@@ -112,20 +126,24 @@ func (c *Cache) Store(g *Graph, o mutant.Outcome, extra ...string) bool {
 	if o.Result.Reused {
 		return c.Entries[id] != nil // its entry stands
 	}
-	e := &Entry{ID: o.Mutant.ID, Package: o.Mutant.Package, Result: o.Result}
+	d, ok := g.depsOf(o.Mutant, o.Result, ev)
+	if !ok {
+		return false
+	}
+	for sid, keys := range d.sets {
+		c.Sets[sid] = keys
+	}
+	names := make([]string, 0, len(d.names))
+	for n := range d.names {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	digest, ok := c.valuesOf(g).digest(id, names, extra)
+	if !ok {
+		return false
+	}
+	e := &Entry{ID: o.Mutant.ID, Package: o.Mutant.Package, Deps: names, Digest: digest, Result: o.Result}
 	e.Result.Reused = false
-	if o.Result.Status == mutant.Killed {
-		if key, ok := g.KilledKey(o.Mutant, o.Result.KilledBy, extra...); ok {
-			e.Kind, e.Key, e.KilledBy = "killed", key, o.Result.KilledBy
-		}
-	}
-	if e.Key == "" {
-		key, ok := g.Key(o.Mutant, extra...)
-		if !ok {
-			return false
-		}
-		e.Kind, e.Key = "all", key
-	}
 	c.Entries[id] = e
 	return true
 }
@@ -143,16 +161,26 @@ func (c *Cache) Forget(packages map[string]bool, keep map[string]bool) {
 
 // Save writes the cache file atomically.
 func (c *Cache) Save() error {
-	if err := os.MkdirAll(filepath.Dir(c.Path), 0o755); err != nil {
-		return fmt.Errorf("incremental: %w", err)
+	c.dropUnusedSets()
+	c.Version = formatVersion
+	if err := writeGzipJSON(c.Path, c); err != nil {
+		return fmt.Errorf("incremental: write %s: %w", c.Path, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".incremental-*")
+	return nil
+}
+
+// writeGzipJSON writes v as gzip'd JSON to path, atomically (a temp file
+// renamed), making its directory.
+func writeGzipJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".incremental-*")
 	if err != nil {
-		return fmt.Errorf("incremental: %w", err)
+		return err
 	}
 	zw := gzip.NewWriter(tmp)
-	c.Version = formatVersion
-	err = json.NewEncoder(zw).Encode(c)
+	err = json.NewEncoder(zw).Encode(v)
 	if cerr := zw.Close(); err == nil {
 		err = cerr
 	}
@@ -160,11 +188,32 @@ func (c *Cache) Save() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), c.Path)
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("incremental: write %s: %w", c.Path, err)
 	}
-	return nil
+	return err
+}
+
+// dropUnusedSets forgets the node sets no entry names.
+func (c *Cache) dropUnusedSets() {
+	used := map[string]bool{}
+	for _, e := range c.Entries {
+		for _, name := range e.Deps {
+			kind, arg, _ := strings.Cut(name, ":")
+			switch kind {
+			case "x", "b":
+				used[arg] = true
+			case "s":
+				set, _, _ := strings.Cut(arg, ":")
+				used[set] = true
+			}
+		}
+	}
+	for id := range c.Sets {
+		if !used[id] {
+			delete(c.Sets, id)
+		}
+	}
 }

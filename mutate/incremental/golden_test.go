@@ -182,10 +182,10 @@ func TestTwice(t *testing.T) {
 // test, TestMain, init and binary) and what the keys hold for a
 // declaration (its forward and backward closures and the tests that can
 // execute it), with the keys of a few mutants: testdata/graph.golden.
-// TestKeysFollowTheCode shows by examples that the keys change when they
-// must; this test catches in one build any change to what the graph
+// TestReuseFollowsWhatRan and TestKeysFollowTheCode show by examples
+// that the dependencies change when they must; this test catches in one build any change to what the graph
 // records. After a deliberate change, -update rewrites the file and
-// TestKeysFollowTheCode must still pass.
+// TestReuseFollowsWhatRan must still pass.
 func TestGraphGolden(t *testing.T) {
 	dir := writeModule(t, richModule)
 	g, err := Build(dir, "r", append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), "salt")
@@ -236,7 +236,10 @@ func writeGraph(t *testing.T, w *strings.Builder, g *Graph) {
 		}
 		fmt.Fprintf(b, "node %s pkg=%s %s[%d,%d) test=%v hash=%s\n", d.key, d.pkg, d.file, d.start, d.end, d.testCode, hex.EncodeToString(d.hash[:6]))
 		fmt.Fprintf(b, "\tedges: %s\n\tfrom: %s\n", keyOf(g.edges[n]), keyOf(g.redges[n]))
-		fmt.Fprintf(b, "\tforward: %s\n\tbackward: %s\n\tcandidates: %s\n", keyOf(g.forward(n)), keyOf(g.backward(n)), strings.Join(g.candidates(n), " "))
+		fmt.Fprintf(b, "\tcandidates: %s\n\tprobed=%v bodyless=%v\n", strings.Join(g.candidates(n), " "), d.probed, d.bodyless)
+	}
+	for _, p := range g.Probes() {
+		fmt.Fprintf(b, "probe %s %s@%d: %s\n", p.Package, p.File, p.At, g.nodes[p.Node].key)
 	}
 	var files []string
 	for f := range g.files {
@@ -280,7 +283,8 @@ func writeGraph(t *testing.T, w *strings.Builder, g *Graph) {
 	}
 }
 
-// writeGraphMutants writes the keys of sample mutants, a kernel mutant's
+// writeGraphMutants writes the dependencies of sample mutants (as a
+// survivor and as a kill, without evidence: static), a kernel mutant's
 // and one outside the module's packages.
 func writeGraphMutants(t *testing.T, b *strings.Builder, g *Graph) {
 	t.Helper()
@@ -292,23 +296,37 @@ func writeGraphMutants(t *testing.T, b *strings.Builder, g *Graph) {
 		{"literal", "a/a.go", "var ops", "2 * x", "3 * x", nil},
 		{"area", "a/a.go", "func (q Sq) Area", "q.S * q.S", "q.S + q.S", []string{"r/a.TestTotal", "r/a.TestMax"}},
 		{"error", "a/a.go", "func (Bad) Error", `"bad"`, `""`, nil},
-		{"max", "a/a.go", "func Max", "a > b", "a < b", []string{"r/a_test.TestMax"}}, // not a test id: no killed key
+		{"max", "a/a.go", "func Max", "a > b", "a < b", []string{"r/a_test.TestMax"}}, // not a test id
 		{"twice", "b/b.go", "func Twice", `"dbl"`, `"inc"`, []string{"r/b.TestTwice"}},
 		{"crash", "b/b.go", "func Twice", `"dbl"`, `"x"`, []string{"r/b (test binary)"}},
 	} {
 		m := at(t, richModule, c.file, c.marker, c.old, c.repl)
-		key, ok := g.Key(m, "extra")
-		killed, kok := g.KilledKey(m, c.killers)
-		fmt.Fprintf(b, "mutant %s: node=%s identity=%s key=%s,%v killed=%s,%v\n", c.name, g.nodes[g.locate(m)].key, g.Identity(m)[:12], short(key), ok, short(killed), kok)
+		survived, ok := g.depsOf(m, mutant.Result{Status: mutant.Survived}, nil)
+		killed, kok := g.depsOf(m, mutant.Result{Status: mutant.Killed, KilledBy: c.killers}, nil)
+		fmt.Fprintf(b, "mutant %s: node=%s identity=%s\n\tsurvived %v: %s\n\tkilled %v: %s\n", c.name, g.nodes[g.locate(m)].key, g.Identity(m)[:12],
+			ok, depNames(survived), kok, depNames(killed))
 	}
 	kernel := mutant.Mutant{ID: "k", Kind: mutant.Kernel, File: "k.hip", Expected: []mutant.TestID{{Package: "r/b", Name: "TestTwice"}}}
-	key, ok := g.Key(kernel, "kernel sources")
-	_, kok := g.KilledKey(kernel, []string{"r/b.TestTwice"})
-	fmt.Fprintf(b, "kernel mutant: identity=%s key=%s,%v killed %v\n", g.Identity(kernel)[:12], short(key), ok, kok)
+	ev := &Evidence{KernelPackage: "r/b", KernelFiles: []string{"k.hip"}}
+	survived, ok := g.depsOf(kernel, mutant.Result{Status: mutant.Survived}, ev)
+	killed, kok := g.depsOf(kernel, mutant.Result{Status: mutant.Killed, KilledBy: []string{"r/b.TestTwice"}}, ev)
+	fmt.Fprintf(b, "kernel mutant: identity=%s\n\tsurvived %v: %s\n\tkilled %v: %s\n", g.Identity(kernel)[:12], ok, depNames(survived), kok, depNames(killed))
 	outside := mutant.Mutant{ID: "o", Kind: mutant.Go, File: "c/none.go", Edit: &mutant.Edit{Start: 1, End: 2, Text: "x"}}
-	_, ok = g.Key(outside)
-	_, kok = g.KilledKey(outside, []string{"r/b.TestTwice"})
-	fmt.Fprintf(b, "outside the module's packages: key %v, killed %v, identity=%s\n", ok, kok, g.Identity(outside)[:12])
+	_, ok = g.depsOf(outside, mutant.Result{Status: mutant.Survived}, nil)
+	fmt.Fprintf(b, "outside the module's packages: deps %v, identity=%s\n", ok, g.Identity(outside)[:12])
+}
+
+// depNames lists a verdict's dependency names, sorted ("-" for none).
+func depNames(d *deps) string {
+	if d == nil {
+		return "-"
+	}
+	var out []string
+	for n := range d.names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 // compareGraphGolden compares the graph's text with testdata/graph.golden,
@@ -344,11 +362,4 @@ func compareGraphGolden(t *testing.T, text string) {
 			}
 		}
 	}
-}
-
-func short(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
 }

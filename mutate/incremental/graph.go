@@ -48,7 +48,22 @@ type node struct {
 	start    int    // byte offsets in the file
 	end      int
 	testCode bool // in a _test.go file or a test-only package
+	// probed is set for a function with a body whose every entry the
+	// schema of an incremental run counts (Probes): whether a test ran it
+	// is then known, not only whether it could.
+	probed   bool
+	bodyless bool // a function declared without a body (assembly, linked)
 	hash     [32]byte
+}
+
+// Probe is a place where an incremental run's schema counts that a
+// declaration ran: the start of a function body (a function declaration's
+// or a function literal's in it), just after its opening brace.
+type Probe struct {
+	Package string // import path
+	File    string // module-relative
+	At      int    // byte offset in the file
+	Node    int32  // the declaration (Graph.NodeKey)
 }
 
 // Graph is the module's top-level declarations (nodes, parsed from the
@@ -66,19 +81,23 @@ type Graph struct {
 	redges [][]int32
 	files  map[string][]int // module-relative file -> its nodes, by start offset
 
-	tests    map[string]int    // test id "pkg.TestX" -> node
-	testPkg  map[string]string // test id -> package path
-	testMain map[string][]int  // package path -> TestMain nodes (internal and external)
-	inits    map[string][]int  // package path -> nodes that run at init (init funcs, vars whose initializer calls)
-	binary   map[string][]string
-	global   [32]byte
+	tests     map[string]int    // test id "pkg.TestX" -> node
+	testPkg   map[string]string // test id -> package path
+	testMain  map[string][]int  // package path -> TestMain nodes (internal and external)
+	inits     map[string][]int  // package path -> nodes that run at init (init funcs, vars whose initializer calls)
+	binary    map[string][]string
+	global    [32]byte
+	src       map[string][]byte // module-relative file -> its bytes
+	edgeCache string            // BuildCached's directory
+	edgeKey   string
+	env       []string
+	edgesRead bool // the references came from the edge cache
+	probes    []Probe
+	texts     map[string]*textFile
 
 	fwdTest  map[string][]int32 // test id -> Fwd closure (cached)
 	testHash map[string][32]byte
 	cands    map[int32][]string // node -> tests whose closure holds it
-	fwd      map[int][]int32
-	bwd      map[int][]int32
-	declKeys map[int][32]byte
 }
 
 // Build reads the module at root: go list ./... for its packages and
@@ -87,6 +106,14 @@ type Graph struct {
 // C, embedded files, testdata, go.mod, go.sum). salt is folded into every
 // key: the tool's version, the Go version and the judging flags.
 func Build(root, module string, env []string, salt string) (*Graph, error) {
+	return BuildCached(root, module, env, salt, "")
+}
+
+// BuildCached is Build with a directory that keeps the references between
+// declarations, by the module's code without comments and formatting: a
+// module whose code only differs from an earlier one in comments (or not
+// at all) is not type-checked again. "" keeps nothing.
+func BuildCached(root, module string, env []string, salt, edgeCache string) (*Graph, error) {
 	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,SFiles,CFiles,HFiles,CXXFiles,SysoFiles,EmbedFiles,TestEmbedFiles,XTestEmbedFiles,Imports,TestImports,XTestImports", "./...")
 	cmd.Dir = root
 	cmd.Env = env
@@ -108,9 +135,9 @@ func Build(root, module string, env []string, salt string) (*Graph, error) {
 		pkgs = append(pkgs, p)
 	}
 	g := &Graph{
-		root: root, module: module, byKey: map[string]int{}, files: map[string][]int{},
+		root: root, module: module, edgeCache: edgeCache, env: env, byKey: map[string]int{}, files: map[string][]int{},
 		tests: map[string]int{}, testPkg: map[string]string{}, testMain: map[string][]int{}, inits: map[string][]int{},
-		binary: map[string][]string{}, fwdTest: map[string][]int32{}, testHash: map[string][32]byte{}, fwd: map[int][]int32{}, bwd: map[int][]int32{}, declKeys: map[int][32]byte{},
+		binary: map[string][]string{}, src: map[string][]byte{}, texts: map[string]*textFile{}, fwdTest: map[string][]int32{}, testHash: map[string][32]byte{},
 	}
 	if err := g.read(pkgs, env); err != nil {
 		return nil, err
@@ -161,8 +188,11 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 		g.binary[p.ImportPath] = binaryPackages(p, pkgs, inModule)
 	}
 	g.edges = make([][]int32, len(g.nodes))
-	if err := g.linkTyped(env); err != nil {
-		return err
+	if !g.loadEdges(pkgs) {
+		if err := g.linkTyped(env); err != nil {
+			return err
+		}
+		g.saveEdges()
 	}
 	g.redges = make([][]int32, len(g.nodes))
 	for from, tos := range g.edges {
@@ -209,14 +239,15 @@ func (g *Graph) parse(p listed, fset *token.FileSet, testOnly bool) (internal, e
 				return nil, nil, fmt.Errorf("incremental: %w", err)
 			}
 			pf := parsedFile{rel: filepath.ToSlash(rel), src: src, f: f, test: grp.test || testOnly, cgo: grp.cgo}
+			g.src[pf.rel] = src
 			if grp.cgo {
 				// the cgo preamble is the import "C" declaration's comment
 				for _, imp := range f.Imports {
 					if imp.Path.Value == `"C"` && imp.Doc != nil {
-						internal.extras = sha256.Sum256(append(internal.extras[:], imp.Doc.Text()...))
+						internal.extras = sha256.Sum256(append(internal.extras[:], normalizeText([]byte(imp.Doc.Text()))...))
 					}
 					if gd := importDecl(f, imp); gd != nil && gd.Doc != nil {
-						internal.extras = sha256.Sum256(append(internal.extras[:], gd.Doc.Text()...))
+						internal.extras = sha256.Sum256(append(internal.extras[:], normalizeText([]byte(gd.Doc.Text()))...))
 					}
 				}
 			}
@@ -328,18 +359,21 @@ func (d *declarer) add(key string, pf parsedFile, from, to token.Pos, extra ...[
 	g := d.g
 	start, end := d.fset.Position(from).Offset, d.fset.Position(to).Offset
 	h := sha256.New()
-	h.Write(pf.src[start:end])
+	writeTokens(h, goTokens(pf.src[start:end]))
 	for _, e := range extra {
 		h.Write(e)
 	}
 	n := node{key: key, pkg: d.ps.test, file: pf.rel, start: start, end: end, testCode: pf.test}
 	copy(n.hash[:], h.Sum(nil))
-	if _, dup := g.byKey[key]; dup {
-		// the same name twice (a test helper and a function of
-		// another file set): keep both apart
-		key += "#" + strconv.Itoa(len(g.nodes))
-		n.key = key
+	for i := 2; ; i++ {
+		if _, dup := g.byKey[n.key]; !dup {
+			break
+		}
+		// the same name twice (blank variables, a test helper and a
+		// function of another file set): numbered in file order
+		n.key = key + "#" + strconv.Itoa(i)
 	}
+	key = n.key
 	i := len(g.nodes)
 	g.nodes = append(g.nodes, n)
 	g.byKey[key] = i
@@ -367,6 +401,14 @@ func (d *declarer) funcDecl(pf parsedFile, fd *ast.FuncDecl) {
 		name = "init#" + strconv.Itoa(d.inits)
 	}
 	i := d.add(ps.path+"."+name, pf, fd.Pos(), fd.End(), extra)
+	g.nodes[i].bodyless = fd.Body == nil
+	if !pf.test && fd.Body != nil {
+		if len(directives(fd.Doc)) == 0 {
+			g.nodes[i].probed = true
+			d.probe(pf, fd.Body.Lbrace, i)
+		}
+		d.literalProbes(pf, fd.Body, i)
+	}
 	switch {
 	case fd.Recv == nil && fd.Name.Name == "init":
 		g.inits[ps.test] = append(g.inits[ps.test], i)
@@ -416,6 +458,11 @@ func (d *declarer) genDecl(pf parsedFile, gd *ast.GenDecl) {
 			for _, n := range vs.Names {
 				ps.scope[n.Name] = i
 			}
+			if !pf.test {
+				for _, v := range vs.Values {
+					d.literalProbes(pf, v, i)
+				}
+			}
 			if callsAnything(vs.Values) {
 				g.inits[ps.test] = append(g.inits[ps.test], i)
 			}
@@ -432,6 +479,37 @@ func (d *declarer) genDecl(pf parsedFile, gd *ast.GenDecl) {
 		}
 	}
 }
+
+// probe records a probe just after an opening brace, for node i.
+func (d *declarer) probe(pf parsedFile, lbrace token.Pos, i int) {
+	d.g.probes = append(d.g.probes, Probe{Package: d.ps.test, File: pf.rel, At: d.fset.Position(lbrace).Offset + 1, Node: int32(i)})
+}
+
+// literalProbes records a probe in every function literal's body under
+// root, for node i (the declaration whose code the literal is).
+func (d *declarer) literalProbes(pf parsedFile, root ast.Node, i int) {
+	if root == nil {
+		return
+	}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			d.probe(pf, lit.Body.Lbrace, i)
+		}
+		return true
+	})
+}
+
+// EntryProbed reports whether declaration n is a function whose body's
+// start is among the Probes: whether it ran is then known from them.
+func (g *Graph) EntryProbed(n int32) bool {
+	return n >= 0 && int(n) < len(g.nodes) && g.nodes[n].probed
+}
+
+// Probes returns the places an incremental run's schema counts which
+// declarations ran: the start of every function body of the module's
+// production code (not of test files or test-only packages; not of a
+// function with a //go: directive, which a probe could break).
+func (g *Graph) Probes() []Probe { return g.probes }
 
 // directives returns the //go: lines of a doc comment (they change what
 // a declaration compiles to: go:embed, go:linkname, go:noescape, ...).
@@ -540,12 +618,17 @@ func dedupe32(xs []int32) []int32 {
 	return out
 }
 
-// hashFiles hashes the named files of dir, in order.
+// hashFiles hashes the named files of dir, in order: assembly and C
+// sources without their comments and formatting (normalizeText), other
+// files (syso objects, embedded files) as they are.
 func hashFiles(dir string, lists ...[]string) [32]byte {
 	h := sha256.New()
 	for _, list := range lists {
 		for _, name := range list {
 			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err == nil && isText(name) {
+				data = normalizeText(data)
+			}
 			fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
 			if err == nil {
 				h.Write(data)
@@ -599,4 +682,14 @@ func (g *Graph) globalHash(salt string) {
 		fmt.Fprintf(h, "%s\x00%x\x00", rel, sum)
 	}
 	copy(g.global[:], h.Sum(nil))
+}
+
+// isText reports whether a file is assembly or C/C++ source, hashed
+// without comments and formatting.
+func isText(name string) bool {
+	switch filepath.Ext(name) {
+	case ".s", ".S", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hip", ".cu", ".cuh":
+		return true
+	}
+	return false
 }

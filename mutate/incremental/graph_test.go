@@ -3,6 +3,8 @@ package incremental
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -118,48 +120,61 @@ func at(t *testing.T, files map[string]string, file, marker, old, repl string) m
 		Edit: &mutant.Edit{Start: off, End: off + len(old), Text: repl}}
 }
 
-type keys struct {
-	all, killed map[string]string
-	identity    map[string]string
+// judged is one verdict of the key tests: the mutant (by marker, so it
+// moves with its text), its result, and what the run saw: the tests that
+// ran with it active and the declarations they entered.
+type judged struct {
+	file, marker, old, repl string
+	result                  mutant.Result
+	ran, executed           []string
 }
 
-// keysOf builds the graph of files and the keys of the mutants (made on
-// the base module, moved to the same declaration text in files).
-func keysOf(t *testing.T, files map[string]string, ms map[string]mutant.Mutant, killers map[string][]string) keys {
-	t.Helper()
-	dir := writeModule(t, files)
-	g, err := Build(dir, "m", append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"), "salt")
-	if err != nil {
-		t.Fatal(err)
+// baselineRuns are the declarations each test of the module enters in its
+// baseline (package initialization included: built calls build and
+// helper).
+var baselineRuns = map[string][]string{
+	"m/p.TestDec1": {"m/p.Apply", "m/p.dec1", "m/p.helper", "m/p.build"},
+	"m/p.TestDec2": {"m/p.dec2", "m/p.helper", "m/p.build"},
+	"m/p.TestUseT": {"m/p.UseT", "m/p.(T).String", "m/p.helper", "m/p.build"},
+	"m/q.TestQ":    {"m/q.Q", "m/p.Apply", "m/p.dec2", "m/p.helper", "m/p.build"},
+}
+
+var verdicts = map[string]judged{
+	"dec1 killed": {"p/p.go", "return helper(x)", "*", "/", mutant.Result{Status: mutant.Killed, KilledBy: []string{"m/p.TestDec1"}, CoveredBy: []string{"m/p.TestDec1"}},
+		[]string{"m/p.TestDec1"}, []string{"m/p.Apply", "m/p.dec1", "m/p.helper", "m/p.build"}},
+	"dec2 survived": {"p/p.go", "func dec2", "*", "/", mutant.Result{Status: mutant.Survived, CoveredBy: []string{"m/p.TestDec2", "m/q.TestQ"}},
+		[]string{"m/p.TestDec2", "m/q.TestQ"}, []string{"m/q.Q", "m/p.Apply", "m/p.dec2", "m/p.helper", "m/p.build"}},
+	"string killed": {"p/p.go", "func (T) String", `"t"`, `"tt"`, mutant.Result{Status: mutant.Killed, KilledBy: []string{"m/p.TestUseT"}, CoveredBy: []string{"m/p.TestUseT"}},
+		[]string{"m/p.TestUseT"}, []string{"m/p.UseT", "m/p.(T).String", "m/p.helper", "m/p.build"}},
+}
+
+// evidence is what a run of v saw, by node key in g (nil: nothing, a
+// static key).
+func evidence(t *testing.T, g *Graph, v judged, observed bool) *Evidence {
+	if !observed {
+		return nil
 	}
-	k := keys{all: map[string]string{}, killed: map[string]string{}, identity: map[string]string{}}
-	for name, m := range ms {
-		// the edit moves with its text when the file changes above it
-		base := module[m.File][m.Edit.Start:m.Edit.End]
-		before := module[m.File][:m.Edit.Start]
-		shift := len(files[m.File]) - len(module[m.File])
-		if strings.HasPrefix(files[m.File], before) {
-			shift = 0
-		}
-		if files[m.File][m.Edit.Start+shift:m.Edit.End+shift] != base {
-			t.Fatalf("%s: edit moved in a way the test does not follow", name)
-		}
-		m.Edit = &mutant.Edit{Start: m.Edit.Start + shift, End: m.Edit.End + shift, Text: m.Edit.Text}
-		key, ok := g.Key(m)
-		if !ok {
-			t.Fatalf("%s: no key", name)
-		}
-		k.all[name] = key
-		k.identity[name] = g.Identity(m)
-		if kb := killers[name]; kb != nil {
-			if key, ok := g.KilledKey(m, kb); ok {
-				k.killed[name] = key
-			} else {
-				t.Fatalf("%s: no killed key", name)
+	nodes := func(keys []string) []int32 {
+		var out []int32
+		for _, k := range keys {
+			n, ok := g.byKey[k]
+			if !ok {
+				t.Fatalf("no declaration %s", k)
 			}
+			out = append(out, int32(n))
+		}
+		return out
+	}
+	ev := &Evidence{Probed: map[int32]bool{}, Ran: v.ran, Executed: nodes(v.executed), Tests: map[string][]int32{}}
+	for i, n := range g.nodes {
+		if n.probed {
+			ev.Probed[int32(i)] = true
 		}
 	}
-	return k
+	for test, keys := range baselineRuns {
+		ev.Tests[test] = nodes(keys)
+	}
+	return ev
 }
 
 func change(files map[string]string, file, old, repl string) map[string]string {
@@ -167,55 +182,116 @@ func change(files map[string]string, file, old, repl string) map[string]string {
 	for k, v := range files {
 		out[k] = v
 	}
+	if !strings.Contains(out[file], old) {
+		panic(file + " has no " + old)
+	}
 	out[file] = strings.Replace(out[file], old, repl, 1)
 	return out
 }
 
-func TestKeysFollowTheCode(t *testing.T) {
-	ms := map[string]mutant.Mutant{
-		"dec1":   at(t, module, "p/p.go", "func dec1", "* 2", "* 3"),
-		"dec2":   at(t, module, "p/p.go", "func dec2", "* 3", "* 4"),
-		"helper": at(t, module, "p/p.go", "func helper", "+ 1", "- 1"),
-		"string": at(t, module, "p/p.go", "func (T) String", `"t"`, `"u"`),
-		"uset":   at(t, module, "p/p.go", "func UseT", "fmt.Sprint(t)", `"x"`),
-		"q":      at(t, module, "q/q.go", "func Q", "1, 2", "0, 2"),
+// reuse stores the verdicts on the module (once with the run's
+// evidence, once without), then tells which of them a changed module
+// reuses.
+type reuse struct {
+	env    []string
+	g      *Graph
+	caches map[bool]*Cache // by evidence
+}
+
+func newReuse(t *testing.T) *reuse {
+	r := &reuse{env: append(os.Environ(), "GOWORK=off"), caches: map[bool]*Cache{}}
+	var err error
+	if r.g, err = Build(writeModule(t, module), "m", r.env, "salt"); err != nil {
+		t.Fatal(err)
 	}
-	all := []string{"dec1", "dec2", "helper", "string", "uset", "q"}
-	killers := map[string][]string{"dec1": {"m/p.TestDec1"}}
-	base := keysOf(t, module, ms, killers)
+	for _, observed := range []bool{true, false} {
+		c, err := Open(filepath.Join(t.TempDir(), "cache.json.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, v := range verdicts {
+			o := mutant.Outcome{Mutant: at(t, module, v.file, v.marker, v.old, v.repl), Result: v.result}
+			if !c.Store(r.g, o, evidence(t, r.g, v, observed)) {
+				t.Fatalf("%s not stored", name)
+			}
+		}
+		r.caches[observed] = c
+	}
+	return r
+}
+
+// after returns, by evidence, which verdicts the changed module reuses.
+func (r *reuse) after(t *testing.T, files map[string]string) map[bool]map[string]bool {
+	t.Helper()
+	g2, err := Build(writeModule(t, files), "m", r.env, "salt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[bool]map[string]bool{}
+	for observed, c := range r.caches {
+		out[observed] = map[string]bool{}
+		for name, v := range verdicts {
+			m := at(t, files, v.file, v.marker, v.old, v.repl)
+			res, ok := c.Lookup(g2, m)
+			if ok && (!res.Reused || res.Status != v.result.Status) {
+				t.Errorf("%s: reused as %+v", name, res)
+			}
+			out[observed][name] = ok
+		}
+	}
+	return out
+}
+
+// TestReuseFollowsWhatRan: a stored verdict is reused exactly while the
+// code its tests ran (with the mutant, and for a survivor every test that
+// could reach it, in the baseline), those tests, and the mutated
+// declaration are unchanged, whatever the comments and formatting; a
+// change to a function a test ran is never reused, one to a function no
+// test of the verdict ran re-judges nothing. Without evidence of what ran
+// (a mutant built on its own) the key is static: every declaration its
+// tests can reach.
+func TestReuseFollowsWhatRan(t *testing.T) {
+	all := []string{"dec1 killed", "dec2 survived", "string killed"}
+	r := newReuse(t)
 	for _, c := range []struct {
-		name         string
-		files        map[string]string
-		changed      []string // whose Key changes; the others' stays
-		killedStays  bool     // dec1's KilledKey (killed by TestDec1) stays
-		identityKept bool     // dec1's identity
+		name   string
+		files  map[string]string
+		rerun  []string // with evidence: the verdicts judged again
+		static []string // without evidence
 	}{
-		{"nothing", module, nil, true, true},
-		{"a sibling decoder", change(module, "p/p.go", "return x * 3", "return x * 3 + 0"), []string{"dec2", "q"}, true, true},
-		{"the shared helper", change(module, "p/p.go", "return x + 1", "return x + 1 + 0"), []string{"dec1", "helper", "q"}, false, true},
-		{"the caller on the path", change(module, "p/p.go", "return table[i](x)", "return table[i](x) + 0"), []string{"dec1", "dec2", "helper", "q"}, false, true},
-		{"a line above, elsewhere in the file", change(module, "p/p.go", "var built", "// a comment\n\nvar built"), nil, true, true},
-		{"the test that kills it", change(module, "p/p_test.go", "Apply(0, 1), 4", "Apply(0, 1), 2*2"), []string{"dec1", "dec2", "helper"}, false, true},
-		{"another test that reaches it", change(module, "q/q_test.go", `t.Fatal("Q")`, `t.Fatal("q")`), []string{"dec1", "dec2", "helper", "q"}, true, true},
-		{"a test-only helper", change(module, "ptest/ptest.go", "got != want", "want != got"), []string{"dec1", "dec2", "helper", "string", "uset"}, false, true},
-		{"a new test reaching it", change(module, "p/p_test.go", "func TestDec2", "func TestNew(t *testing.T) { Apply(0, 0) }\n\nfunc TestDec2"), []string{"dec1", "dec2", "helper"}, true, true},
-		{"the iota group", change(module, "p/p.go", "A = iota", "Z = iota\n\tA"), []string{"uset"}, true, true},
-		{"testdata", change(module, "p/testdata/vectors.txt", "1 2 3", "1 2 4"), all, false, true},
-		{"the mutated declaration", change(module, "p/p.go", "return helper(x) * 2", "return 2 * helper(x) * 2"), []string{"dec1", "helper", "q"}, false, false},
+		{"nothing", module, nil, nil},
+		{"a comment in the mutated function", change(module, "p/p.go", "func dec1(x int) int { return", "func dec1(x int) int { /* doubles */ return"), nil, nil},
+		{"comments and blank lines above", change(module, "p/p.go", "var built", "// built is\n// computed at init\n\nvar built"), nil, nil},
+		{"formatting", change(module, "p/p.go", "func dec2(x int) int { return x * 3 }", "func dec2(x int) int {\n\treturn x*3\n}"), nil, nil},
+		{"a comment in an assembly-free test", change(module, "p/p_test.go", "func TestDec2", "// TestDec2 checks dec2.\nfunc TestDec2"), nil, nil},
+		{"a function only a survivor's other reacher runs", change(module, "p/p.go", "return helper(x) * 2", "return helper(x) * (1 + 1)"),
+			[]string{"dec1 killed", "dec2 survived"}, []string{"dec1 killed", "dec2 survived"}},
+		{"a sibling function no test of the kill ran", change(module, "p/p.go", "return x * 3", "return 3 * x"),
+			[]string{"dec2 survived"}, []string{"dec1 killed", "dec2 survived"}},
+		{"a function every test runs", change(module, "p/p.go", "return x + 1", "return 1 + x"), all, all},
+		{"a function no test of these runs", change(module, "q/q.go", "return p.Apply(1, 2)", "return p.Apply(1, 1+1)"),
+			[]string{"dec2 survived"}, []string{"dec2 survived"}},
+		{"the killing test", change(module, "p/p_test.go", "Apply(0, 1), 4", "Apply(0, 1), 2*2"), []string{"dec1 killed", "dec2 survived"}, []string{"dec1 killed", "dec2 survived"}},
+		{"another test that reaches the survivor", change(module, "q/q_test.go", `t.Fatal("Q")`, `t.Fatal("q")`), []string{"dec2 survived"}, []string{"dec2 survived"}},
+		{"a test-only helper", change(module, "ptest/ptest.go", "got != want", "want != got"), []string{"dec1 killed", "dec2 survived", "string killed"}, all},
+		{"a new test reaching the survivor", change(module, "p/p_test.go", "func TestDec2", "func TestNew(t *testing.T) { Apply(1, 0) }\n\nfunc TestDec2"),
+			[]string{"dec2 survived"}, []string{"dec2 survived"}},
+		{"a variable the tests reach", change(module, "p/p.go", "{dec1, dec2}", "{dec1, dec2, dec2}"), []string{"dec1 killed", "dec2 survived"}, []string{"dec1 killed", "dec2 survived"}},
+		{"testdata", change(module, "p/testdata/vectors.txt", "1 2 3", "1 2 4"), all, all},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := keysOf(t, c.files, ms, killers)
-			for _, name := range all {
-				want := contains(c.changed, name)
-				if changed := got.all[name] != base.all[name]; changed != want {
-					t.Errorf("%s: key changed %v, want %v", name, changed, want)
+			reused := r.after(t, c.files)
+			for _, observed := range []bool{true, false} {
+				want := c.rerun
+				if !observed {
+					want = c.static
 				}
-			}
-			if stays := got.killed["dec1"] == base.killed["dec1"]; stays != c.killedStays {
-				t.Errorf("dec1's killed key stays %v, want %v", stays, c.killedStays)
-			}
-			if kept := got.identity["dec1"] == base.identity["dec1"]; kept != c.identityKept {
-				t.Errorf("dec1's identity kept %v, want %v", kept, c.identityKept)
+				got := reused[observed]
+				for _, name := range all {
+					if rerun := !got[name]; rerun != contains(want, name) {
+						t.Errorf("evidence %v: %s judged again %v, want %v", observed, name, rerun, !rerun)
+					}
+				}
 			}
 		})
 	}
@@ -230,8 +306,9 @@ func contains(xs []string, x string) bool {
 	return false
 }
 
-// TestCacheRoundTrip: a stored verdict comes back, marked reused, while
-// its key holds, and not after a change; what may not be stored is not.
+// TestCacheRoundTrip: a stored verdict comes back, marked reused, after
+// the file is written and read; what may not be stored is not; another
+// salt (tool, Go, flags) reuses nothing; forget and a broken file.
 func TestCacheRoundTrip(t *testing.T) {
 	dir := writeModule(t, module)
 	env := append(os.Environ(), "GOWORK=off")
@@ -250,8 +327,9 @@ func TestCacheRoundTrip(t *testing.T) {
 	typeChecked := survived
 	typeChecked.Mutant.State, typeChecked.Mutant.Note = mutant.Unbuildable, "does not type-check"
 	typeChecked.Result = mutant.Result{Status: mutant.Unviable}
+	ev := evidence(t, g, verdicts["dec1 killed"], true)
 	for _, o := range []mutant.Outcome{killed, survived} {
-		if !c.Store(g, o) {
+		if !c.Store(g, o, ev) {
 			t.Errorf("%s not stored", o.Mutant.ID)
 		}
 	}
@@ -264,8 +342,8 @@ func TestCacheRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err = Open(path)
-	if err != nil || len(c.Entries) != 2 {
-		t.Fatalf("read back: %v, %d entries", err, len(c.Entries))
+	if err != nil || len(c.Entries) != 2 || len(c.Sets) == 0 {
+		t.Fatalf("read back: %v, %d entries, %d sets", err, len(c.Entries), len(c.Sets))
 	}
 	for _, o := range []mutant.Outcome{killed, survived} {
 		r, ok := c.Lookup(g, o.Mutant)
@@ -273,20 +351,6 @@ func TestCacheRoundTrip(t *testing.T) {
 			t.Errorf("%s: lookup %v %+v", o.Mutant.ID, ok, r)
 		}
 	}
-	// a new test that reaches both: the survivor runs again, the kill holds
-	files := change(module, "p/p_test.go", "func TestDec2", "func TestNew(t *testing.T) { Apply(1, 0) }\n\nfunc TestDec2")
-	dir2 := writeModule(t, files)
-	g2, err := Build(dir2, "m", env, "salt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := c.Lookup(g2, killed.Mutant); !ok {
-		t.Errorf("a kill was undone by a new test elsewhere")
-	}
-	if _, ok := c.Lookup(g2, survived.Mutant); ok {
-		t.Errorf("a survivor was reused although a new test can reach it")
-	}
-	// another salt (tool, Go, flags): nothing holds
 	g3, err := Build(dir, "m", env, "other salt")
 	if err != nil {
 		t.Fatal(err)
@@ -301,5 +365,76 @@ func TestCacheRoundTrip(t *testing.T) {
 	os.WriteFile(path, []byte("not gzip"), 0o644)
 	if c, err := Open(path); err == nil || len(c.Entries) != 0 {
 		t.Errorf("a broken file: %v", err)
+	}
+}
+
+// TestNormalizedText: assembly and C sources hash without their comments
+// and formatting, and an edit's identity stays when comments and blank
+// lines move around it.
+func TestNormalizedText(t *testing.T) {
+	src := "TEXT ·f(SB), NOSPLIT, $0\n\tMOVQ a+0(FP), AX // load\n\tADDQ $1, AX\n\tRET\n"
+	same := "// f adds one.\nTEXT ·f(SB), NOSPLIT, $0\n\n\tMOVQ   a+0(FP), AX\n\t/* one */ ADDQ $1, AX\n\tRET\n"
+	other := "TEXT ·f(SB), NOSPLIT, $0\n\tMOVQ a+0(FP), AX\n\tADDQ $2, AX\n\tRET\n"
+	if sumText([]byte(src)) != sumText([]byte(same)) || sumText([]byte(src)) == sumText([]byte(other)) {
+		t.Errorf("normalized text: %q vs %q", normalizeText([]byte(src)), normalizeText([]byte(same)))
+	}
+	if got := normalizeText([]byte(`DATA x<>+0(SB)/8, $"a//b"` + "\n")); string(got) != `DATA x<>+0(SB)/8, $"a//b"`+"\n" {
+		t.Errorf("a string with // lost: %q", got)
+	}
+	g := &Graph{root: t.TempDir(), texts: map[string]*textFile{}}
+	for name, text := range map[string]string{"a.s": src, "b.s": same} {
+		if err := os.WriteFile(filepath.Join(g.root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := g.text("a.s"), g.text("b.s")
+	ia := a.identity(strings.Index(src, "$1"), strings.Index(src, "$1")+2)
+	ib := b.identity(strings.Index(same, "$1"), strings.Index(same, "$1")+2)
+	if ia != ib {
+		t.Errorf("identities %q and %q", ia, ib)
+	}
+}
+
+// TestEdgeCache: the references between declarations are read back for
+// the same code and after a comment-only change, and worked out again
+// (the same as without the cache) after a change to the code.
+func TestEdgeCache(t *testing.T) {
+	env := append(os.Environ(), "GOWORK=off")
+	cache := t.TempDir()
+	edges := func(g *Graph) []string {
+		var out []string
+		for from, tos := range g.edges {
+			for _, to := range tos {
+				out = append(out, g.nodes[from].key+" -> "+g.nodes[to].key)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	commented := change(module, "p/p.go", "func helper", "// helper adds one.\nfunc helper")
+	calls := change(module, "p/p.go", "return x * 3", "return helper(x) * 3")
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		read  bool
+	}{{"first", module, false}, {"again", module, true}, {"a comment", commented, true}, {"a new call", calls, false}} {
+		dir := writeModule(t, c.files)
+		g, err := BuildCached(dir, "m", env, "salt", cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := Build(dir, "m", env, "salt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.edgesRead != c.read || plain.edgesRead {
+			t.Errorf("%s: references read from the cache %v, want %v", c.name, g.edgesRead, c.read)
+		}
+		if got, want := edges(g), edges(plain); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: references\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if c.name == "a new call" && !slices.Contains(edges(g), "m/p.dec2 -> m/p.helper") {
+			t.Errorf("the new call is not a reference: %v", edges(g))
+		}
 	}
 }

@@ -1,11 +1,15 @@
 package incremental
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"hash"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -89,7 +93,7 @@ func (g *Graph) write(h hash.Hash, n int32) {
 }
 
 // candidates are the tests whose closure holds node n: the tests that can
-// execute it (a superset of those that cover it).
+// execute it (a superset of those that cover it), sorted.
 func (g *Graph) candidates(n int) []string {
 	if g.cands == nil {
 		g.cands = map[int32][]string{}
@@ -107,43 +111,39 @@ func (g *Graph) candidates(n int) []string {
 	return g.cands[int32(n)]
 }
 
-func (g *Graph) forward(n int) []int32 {
-	if c, ok := g.fwd[n]; ok {
-		return c
-	}
-	c := reach([]int{n}, g.edges)
-	g.fwd[n] = c
-	return c
-}
-
-func (g *Graph) backward(n int) []int32 {
-	if c, ok := g.bwd[n]; ok {
-		return c
-	}
-	c := reach([]int{n}, g.redges)
-	g.bwd[n] = c
-	return c
-}
-
 // locate returns the declaration a Go mutant's edit lies in, or -1.
 func (g *Graph) locate(m mutant.Mutant) int {
-	if m.Edit == nil || m.Kind == mutant.Kernel {
+	if m.Edit == nil || m.Kind == mutant.Kernel || isText(m.File) {
 		return -1
 	}
 	return g.nodeAt(m.File, m.Edit.Start)
 }
 
-// Identity names a mutant independently of where its declaration sits in
-// the file (a line added above it changes its id, not its identity): its
-// file, declaration, the edit relative to the declaration, the operator
-// and, for a catalog mutant, the entry.
+// NodeKey names a declaration: "pkg.Name", "pkg.(T).M", "pkg.init#2".
+func (g *Graph) NodeKey(n int32) string { return g.nodes[n].key }
+
+// Identity names a mutant independently of where its code sits in the
+// file and of the comments and formatting around it (a line added above
+// changes its id, not its identity): its kind, file and operator; for a Go
+// mutant its declaration and the tokens of that declaration with the
+// edit made (the same mutated code, however formatted); for an assembly
+// or kernel mutant the normalized line it starts on and the edit's text;
+// for a catalog mutant the entry.
 func (g *Graph) Identity(m mutant.Mutant) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", m.Kind, m.File, m.Operator)
-	if n := g.locate(m); n >= 0 {
+	switch n := g.locate(m); {
+	case n >= 0 && m.Edit.End <= g.nodes[n].end:
+		// the declaration as the mutant makes it, by its tokens: the
+		// same program whatever the comments and formatting around
 		d := g.nodes[n]
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%q\x00", d.key, m.Edit.Start-d.start, m.Edit.End-d.start, m.Edit.Text)
-	} else {
+		src := g.src[d.file]
+		mutated := append(append(append([]byte(nil), src[d.start:m.Edit.Start]...), m.Edit.Text...), src[m.Edit.End:d.end]...)
+		fmt.Fprintf(h, "%s\x00", d.key)
+		writeTokens(h, goTokens(mutated))
+	case m.Edit != nil && g.text(m.File) != nil:
+		fmt.Fprintf(h, "%s\x00%q\x00", g.text(m.File).identity(m.Edit.Start, m.Edit.End), m.Edit.Text)
+	default:
 		fmt.Fprintf(h, "%s\x00", m.ID)
 		if m.Edit != nil {
 			fmt.Fprintf(h, "%d\x00%d\x00%q\x00", m.Edit.Start, m.Edit.End, m.Edit.Text)
@@ -157,92 +157,382 @@ func (g *Graph) Identity(m mutant.Mutant) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Key is what a verdict on m depends on, hashed: m itself, every
-// declaration its declaration can reach (the code the mutant's effect
-// runs through), every declaration on a path from a test to it (the code
-// that decides whether and how a test reaches it: callers, the tables
-// that hold it), which tests can execute it (a new or removed test
-// changes the key), their own code (test files and test-only packages:
-// the checks) and, through the salt and the global hash, the tool, Go,
-// go.mod, go.sum and the testdata. false when m's declaration is not
-// found (a file outside the module's packages).
-func (g *Graph) Key(m mutant.Mutant, extra ...string) (string, bool) {
-	h := sha256.New()
-	fmt.Fprintf(h, "all\x00%x\x00%s\x00%s\x00", g.global, g.Identity(m), strings.Join(extra, "\x00"))
-	if m.Kind == mutant.Kernel {
-		// the kernel sources are in extra; the Go side is the killers'
-		// whole closure (the binding they load the kernel through)
-		for _, k := range sortedSet(mutant.TestIDStrings(m.Expected)) {
-			fmt.Fprintf(h, "%s\x00", k)
-			for _, n := range g.testClosure(k) {
-				g.write(h, n)
-			}
-		}
-		return hex.EncodeToString(h.Sum(nil)), true
-	}
-	d := g.locate(m)
-	if d < 0 {
-		return "", false
-	}
-	dh := g.declKey(d)
-	h.Write(dh[:])
-	for _, t := range sortedSet(mutant.TestIDStrings(m.Expected)) {
-		fmt.Fprintf(h, "expected %s\x00%x\n", t, g.testCodeHash(t))
-	}
-	return hex.EncodeToString(h.Sum(nil)), true
+// textFile is an assembly or C/C++ file read for identities and hashes.
+type textFile struct {
+	src  []byte
+	sum  [32]byte
+	norm []string // each line normalized ("" for a blank or comment line)
+	nth  []int    // how many earlier lines normalize the same
+	off  []int    // each line's start
 }
 
-// declKey hashes what every mutant of declaration d depends on besides
-// itself (computed once per declaration).
-func (g *Graph) declKey(d int) [32]byte {
-	if k, ok := g.declKeys[d]; ok {
-		return k
+// text reads a module file that is not Go, once; nil when it does not
+// read.
+func (g *Graph) text(rel string) *textFile {
+	if t, ok := g.texts[rel]; ok {
+		return t
 	}
-	h := sha256.New()
-	for _, n := range union(g.forward(d), g.backward(d)) {
-		g.write(h, n)
+	src, err := os.ReadFile(filepath.Join(g.root, filepath.FromSlash(rel)))
+	if err != nil {
+		g.texts[rel] = nil
+		return nil
 	}
-	for _, t := range g.candidates(d) {
-		fmt.Fprintf(h, "test %s\x00%x\n", t, g.testCodeHash(t))
+	t := &textFile{src: src, sum: sumText(src)}
+	seen := map[string]int{}
+	// comments keep their newlines when stripped: the lines stay lines
+	off := 0
+	for _, line := range strings.Split(stripComments(string(src)), "\n") {
+		norm := strings.Join(strings.Fields(line), " ")
+		t.norm = append(t.norm, norm)
+		t.nth = append(t.nth, seen[norm])
+		t.off = append(t.off, off)
+		seen[norm]++
+		if nl := bytes.IndexByte(src[off:], '\n'); nl >= 0 {
+			off += nl + 1
+		} else {
+			off = len(src)
+		}
 	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	g.declKeys[d] = out
-	// the closures are not needed again for this declaration
-	delete(g.fwd, d)
-	delete(g.bwd, d)
+	g.texts[rel] = t
+	return t
+}
+
+// identity names [start, end) by its normalized line (see textIdentity).
+func (t *textFile) identity(start, end int) string {
+	if start < 0 || end > len(t.src) || start > end || len(t.off) == 0 {
+		return fmt.Sprintf("raw %d %d", start, end)
+	}
+	i := sort.SearchInts(t.off, start+1) - 1
+	prefix := strings.Join(strings.Fields(stripComments(string(t.src[t.off[i]:start]))), " ")
+	return fmt.Sprintf("%q\x00%d\x00%q\x00%q", t.norm[i], t.nth[i], prefix, t.src[start:end])
+}
+
+var asmRoutine = regexp.MustCompile(`(?m)^\s*TEXT\s+[^·(]*·([A-Za-z_][A-Za-z0-9_]*)`)
+
+// asmDecls are the Go declarations an assembly mutant's routine stands
+// for: the bodyless function of the routine's name in the mutant's
+// package, else every bodyless function of the package.
+func (g *Graph) asmDecls(m mutant.Mutant) []int {
+	t := g.text(m.File)
+	var routine string
+	if t != nil && m.Edit != nil && m.Edit.Start <= len(t.src) {
+		if all := asmRoutine.FindAllSubmatch(t.src[:m.Edit.Start], -1); len(all) > 0 {
+			routine = string(all[len(all)-1][1])
+		}
+	}
+	var named, bodyless []int
+	for i, n := range g.nodes {
+		if n.pkg != m.Package || n.testCode || !n.bodyless {
+			continue
+		}
+		bodyless = append(bodyless, i)
+		if routine != "" && strings.HasSuffix(n.key, "."+routine) {
+			named = append(named, i)
+		}
+	}
+	if len(named) > 0 {
+		return named
+	}
+	return bodyless
+}
+
+// Evidence is what a run saw of a judged mutant besides the code: which
+// declarations ran. Without it (nil, or no Executed) a verdict's key is
+// static: all the production code its tests can reach, as the graph says.
+type Evidence struct {
+	// Probed are the declarations whose running the run's schema counted
+	// (Probes): for them "ran" is known.
+	Probed map[int32]bool
+	// Ran are the tests the mutant's own test processes ran, and Executed
+	// the declarations those processes entered with the mutant active;
+	// Executed is nil when they counted nothing (not a schema binary with
+	// probes).
+	Ran      []string
+	Executed []int32
+	// Tests are the declarations each test entered in its baseline, for
+	// the tests whose baseline the run took with probes (shared).
+	Tests map[string][]int32
+	// KernelPackage is the package whose tests judge kernel mutants;
+	// KernelFiles the kernel's sources, module-relative.
+	KernelPackage string
+	KernelFiles   []string
+}
+
+// deps is a verdict's dependencies as the cache stores them: names whose
+// values the current graph gives (see Cache.value), and the node sets the
+// names refer to.
+type deps struct {
+	names map[string]bool
+	sets  map[string][]string // set id -> node keys, sorted
+}
+
+func (d *deps) add(name string) { d.names[name] = true }
+
+// set interns a node set and returns its id.
+func (d *deps) set(g *Graph, nodes []int32) string {
+	keys := make([]string, 0, len(nodes))
+	for _, n := range nodes {
+		keys = append(keys, g.nodes[n].key)
+	}
+	sort.Strings(keys)
+	keys = sortedSet(keys)
+	sum := sha256.Sum256([]byte(strings.Join(keys, "\n")))
+	id := hex.EncodeToString(sum[:8])
+	d.sets[id] = keys
+	return id
+}
+
+// depsOf lists what a verdict on m depends on (see the package doc):
+//
+//   - the mutated code: its declaration (n:), or the assembly file (f:)
+//     and the Go declaration of its routine, or the kernel's sources;
+//     for a mutant the compiler rejected, the whole package (p:);
+//   - the tests: those that ran with the mutant active and its expected
+//     killers; unless it was killed, also every test that can reach its
+//     code (c:, and that set itself) — a new one could kill it. Each
+//     test's own code (t:);
+//   - the production code those tests ran: for the tests that ran with
+//     the mutant active, what their processes entered (x:); for the
+//     others, what they entered in the baseline (b:); where the run did
+//     not count it, all the code they can reach (s:, the static part: a
+//     declaration without a probe — a variable, a type, an assembly
+//     routine — is always in it).
+func (g *Graph) depsOf(m mutant.Mutant, r mutant.Result, ev *Evidence) (*deps, bool) {
+	if ev == nil {
+		ev = &Evidence{}
+	}
+	d := &deps{names: map[string]bool{}, sets: map[string][]string{}}
+	decls, ok := g.mutatedCode(d, m, ev)
+	if !ok {
+		return nil, false
+	}
+	if r.Status == mutant.Unviable {
+		if m.Kind != mutant.Kernel {
+			d.add("p:" + m.Package)
+		}
+		return d, true
+	}
+	killed := r.Status == mutant.Killed
+	observed := ev.Executed != nil
+	ranUnder := g.ranUnder(r, ev)
+	tests := map[string]bool{}
+	for t := range ranUnder {
+		tests[t] = true
+	}
+	for _, t := range mutant.TestIDStrings(m.Expected) {
+		tests[t] = true
+	}
+	if !killed {
+		if m.Kind == mutant.Kernel {
+			d.add("k:" + ev.KernelPackage)
+			for _, t := range g.testsOf(ev.KernelPackage) {
+				tests[t] = true
+			}
+		}
+		for _, n := range decls {
+			d.add("c:" + g.nodes[n].key)
+			for _, t := range g.candidates(n) {
+				tests[t] = true
+			}
+		}
+	}
+	probed := "-"
+	if len(ev.Probed) > 0 {
+		var ns []int32
+		for n := range ev.Probed {
+			ns = append(ns, n)
+		}
+		probed = d.set(g, ns)
+	}
+	if observed {
+		d.add("x:" + d.set(g, ev.Executed))
+	}
+	for t := range tests {
+		d.add("t:" + t)
+		if _, ok := g.tests[t]; !ok {
+			continue
+		}
+		switch {
+		case observed && ranUnder[t]:
+			d.add("s:" + probed + ":" + t)
+		case !killed && ev.Tests[t] != nil:
+			d.add("b:" + d.set(g, ev.Tests[t]))
+			d.add("s:" + probed + ":" + t)
+		default:
+			d.add("s:-:" + t)
+		}
+	}
+	return d, true
+}
+
+// mutatedCode adds the mutated code to d: the declaration of a Go
+// mutant, an assembly mutant's file and the declarations of its routine,
+// a kernel mutant's sources; it returns the declarations, false when the
+// mutant's code is not in the graph.
+func (g *Graph) mutatedCode(d *deps, m mutant.Mutant, ev *Evidence) ([]int, bool) {
+	switch {
+	case m.Kind == mutant.Kernel:
+		if len(ev.KernelFiles) == 0 {
+			return nil, false
+		}
+		for _, f := range ev.KernelFiles {
+			d.add("f:" + f)
+		}
+		return nil, true
+	case isText(m.File):
+		if g.text(m.File) == nil {
+			return nil, false
+		}
+		d.add("f:" + m.File)
+		decls := g.asmDecls(m)
+		for _, n := range decls {
+			d.add("n:" + g.nodes[n].key)
+		}
+		return decls, true
+	default:
+		n := g.locate(m)
+		if n < 0 {
+			return nil, false
+		}
+		d.add("n:" + g.nodes[n].key)
+		return []int{n}, true
+	}
+}
+
+// ranUnder are the tests that ran with the mutant active: those its
+// processes ran when the run counted them (ev.Executed), else the module
+// tests its result names (covering and killing).
+func (g *Graph) ranUnder(r mutant.Result, ev *Evidence) map[string]bool {
+	out := map[string]bool{}
+	if ev.Executed != nil {
+		for _, t := range ev.Ran {
+			out[t] = true
+		}
+		return out
+	}
+	for _, t := range append(append([]string(nil), r.CoveredBy...), r.KilledBy...) {
+		if _, ok := g.tests[t]; ok {
+			out[t] = true
+		}
+	}
 	return out
 }
 
-// KilledKey is what a kill by the tests killedBy depends on: as Key, but
-// of the tests only the killers (and a catalog mutant's expected
-// killers), and of the paths to the mutant only those from them. A test
-// added elsewhere cannot undo a kill, so it does not change this key.
-// false when a killer is not a test of the module (a crash blamed on a
-// test binary) or m's declaration is not found.
-func (g *Graph) KilledKey(m mutant.Mutant, killedBy []string, extra ...string) (string, bool) {
-	if m.Kind == mutant.Kernel || len(killedBy) == 0 {
-		return "", false
+// testsOf lists the tests of a package, sorted.
+func (g *Graph) testsOf(pkg string) []string {
+	var out []string
+	for id, p := range g.testPkg {
+		if p == pkg {
+			out = append(out, id)
+		}
 	}
-	d := g.locate(m)
-	if d < 0 {
-		return "", false
+	sort.Strings(out)
+	return out
+}
+
+// values computes what dependency names stand for in the current graph;
+// it memoizes, so a run's many verdicts share the work.
+type values struct {
+	g    *Graph
+	sets map[string][]string
+	memo map[string][]byte
+}
+
+func (g *Graph) values(sets map[string][]string) *values {
+	return &values{g: g, sets: sets, memo: map[string][]byte{}}
+}
+
+// value is a dependency's current value, or false when what it names is
+// gone (a declaration removed or renamed, a set not stored).
+func (v *values) value(name string) ([]byte, bool) {
+	if b, ok := v.memo[name]; ok {
+		return b, b != nil
 	}
-	tests := sortedSet(append(append([]string(nil), killedBy...), mutant.TestIDStrings(m.Expected)...))
-	var reachable []int32
-	for _, t := range tests {
-		if _, ok := g.tests[t]; !ok {
+	b := v.compute(name)
+	v.memo[name] = b
+	return b, b != nil
+}
+
+func (v *values) compute(name string) []byte {
+	g := v.g
+	kind, arg, _ := strings.Cut(name, ":")
+	h := sha256.New()
+	switch kind {
+	case "n":
+		n, ok := g.byKey[arg]
+		if !ok {
+			return nil
+		}
+		return g.nodes[n].hash[:]
+	case "t":
+		s := g.testCodeHash(arg)
+		return s[:]
+	case "c":
+		n, ok := g.byKey[arg]
+		if !ok {
+			return nil
+		}
+		fmt.Fprintf(h, "%q", g.candidates(n))
+	case "k":
+		fmt.Fprintf(h, "%q", g.testsOf(arg))
+	case "f":
+		t := g.text(arg)
+		if t == nil {
+			return nil
+		}
+		return t.sum[:]
+	case "p":
+		for i := range g.nodes {
+			if g.nodes[i].pkg == arg && !g.nodes[i].testCode {
+				g.write(h, int32(i))
+			}
+		}
+	case "x", "b":
+		keys, ok := v.sets[arg]
+		if !ok {
+			return nil
+		}
+		for _, k := range keys {
+			n, ok := g.byKey[k]
+			if !ok {
+				return nil
+			}
+			g.write(h, int32(n))
+		}
+	case "s":
+		set, test, _ := strings.Cut(arg, ":")
+		skip := map[string]bool{}
+		if set != "-" {
+			keys, ok := v.sets[set]
+			if !ok {
+				return nil
+			}
+			for _, k := range keys {
+				skip[k] = true
+			}
+		}
+		for _, n := range g.testClosure(test) {
+			if nd := g.nodes[n]; !nd.testCode && !skip[nd.key] {
+				g.write(h, n)
+			}
+		}
+	default:
+		return nil
+	}
+	return h.Sum(nil)
+}
+
+// digest hashes a verdict's identity, the global hash and the values of
+// its dependencies; false when one of them is gone.
+func (v *values) digest(identity string, names []string, extra []string) (string, bool) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%x\x00%s\x00%s\x00", v.g.global, identity, strings.Join(extra, "\x00"))
+	for _, name := range names {
+		b, ok := v.value(name)
+		if !ok {
 			return "", false
 		}
-		reachable = union(reachable, g.testClosure(t))
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "killed\x00%x\x00%s\x00%s\x00", g.global, g.Identity(m), strings.Join(extra, "\x00"))
-	for _, n := range union(g.forward(d), intersect(g.backward(d), reachable)) {
-		g.write(h, n)
-	}
-	for _, t := range tests {
-		fmt.Fprintf(h, "test %s\x00%x\n", t, g.testCodeHash(t))
+		fmt.Fprintf(h, "%s\x00%x\n", name, b)
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
 }
@@ -253,46 +543,6 @@ func sortedSet(xs []string) []string {
 	for i, x := range xs {
 		if i == 0 || x != xs[i-1] {
 			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// union merges two sorted node lists.
-func union(a, b []int32) []int32 {
-	out := make([]int32, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case j == len(b) || i < len(a) && a[i] < b[j]:
-			out = append(out, a[i])
-			i++
-		case i == len(a) || b[j] < a[i]:
-			out = append(out, b[j])
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
-		}
-	}
-	return out
-}
-
-// intersect keeps the nodes of sorted a that are in sorted b.
-func intersect(a, b []int32) []int32 {
-	var out []int32
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case b[j] < a[i]:
-			j++
-		default:
-			out = append(out, a[i])
-			i++
-			j++
 		}
 	}
 	return out

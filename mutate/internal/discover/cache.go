@@ -22,7 +22,9 @@ import (
 // are written (not the file subsets run and diff make without it), and a
 // kernel source (any extension) that changed since invalidates the entry.
 // The cache lives in the user cache dir (os.UserCacheDir()/gathermut);
-// --no-cache ignores it.
+// --no-cache ignores it. A tree that differs from a cached one only
+// inside function bodies, in comments, tests or formatting reuses the
+// mutants of its unchanged packages (reuse.go).
 
 // discoveryEntry is one cached discovery.
 type discoveryEntry struct {
@@ -69,7 +71,9 @@ func (x *discoverer) store(tr tree.Tree, d *Discovery) {
 	entry := discoveryEntry{Key: key, Catalog: x.cat, CatPath: x.catPath, Kernel: cache.HashFiles(x.Root, kernel), Generic: d.Generic, Judged: d.Judged, Mutants: d.Mutants}
 	if err := cache.Write("discovery", key, entry); err != nil {
 		fmt.Fprintf(x.Stderr, "mutate: discovery cache not written: %v\n", err)
+		return
 	}
+	x.storeShape(tr, key)
 }
 
 func sameHashes(a, b map[string]string) bool {

@@ -94,6 +94,9 @@ func Run(ctx context.Context, in Input) (*Discovery, error) {
 		return nil, err
 	}
 	if d == nil {
+		d = x.fromShape(tr, start)
+	}
+	if d == nil {
 		if d, err = x.generate(tr, start); err != nil {
 			return nil, err
 		}

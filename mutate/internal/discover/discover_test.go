@@ -3,6 +3,7 @@ package discover
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -216,6 +217,75 @@ func TestSelectFiles(t *testing.T) {
 			if files(f) {
 				t.Errorf("%q keeps %s", c.sel, f)
 			}
+		}
+	}
+}
+
+// TestGoShape: a file's shape leaves out comments, formatting and the
+// bodies of its functions, and keeps everything a package's importers
+// see; the catalog's package (whole) keeps its bodies too.
+func TestGoShape(t *testing.T) {
+	base := "package p\n\n// F is f.\nfunc F(x int) struct{ a int } {\n\treturn struct{ a int }{x}\n}\n\nvar V = func() int { return 1 }()\n\n//go:noinline\nfunc G() {}\n"
+	for _, c := range []struct {
+		name, old, repl string
+		same            bool
+	}{
+		{"a comment", "// F is f.", "// F is f, documented.", true},
+		{"formatting", "\treturn struct{ a int }{x}", "\treturn struct {\n\t\ta int\n\t}{x}", true},
+		{"a body", "{x}\n}", "{x + 0}\n}", true},
+		{"a result type", "func F(x int) struct{ a int }", "func F(x int) struct{ a, b int }", false},
+		{"a parameter", "func F(x int)", "func F(x int64)", false},
+		{"a variable's initializer", "return 1 }()", "return 2 }()", false},
+		{"a directive", "//go:noinline", "//go:nosplit", false},
+		{"a new function", "\n//go:noinline", "\nfunc H() {}\n\n//go:noinline", false},
+	} {
+		if !strings.Contains(base, c.old) {
+			t.Fatalf("%s: no %q", c.name, c.old)
+		}
+		changed := strings.Replace(base, c.old, c.repl, 1)
+		if same := string(goShape([]byte(base), false)) == string(goShape([]byte(changed), false)); same != c.same {
+			t.Errorf("%s: same shape %v, want %v", c.name, same, c.same)
+		}
+		if c.name == "a body" && string(goShape([]byte(base), true)) == string(goShape([]byte(changed), true)) {
+			t.Errorf("a body: the whole file's tokens (the catalog's) do not see it")
+		}
+	}
+}
+
+// TestFilesToRemake: after a change, a discovery from a tree of the same
+// shape makes again every non-test Go file of a changed package, a
+// changed assembly file, and the file of a kept mutant whose schema data
+// points into a remade file or (a constant's uses, a variable's readers)
+// may point into any package, when Go code outside its own changed.
+func TestFilesToRemake(t *testing.T) {
+	tr := tree.Tree{Files: map[string]string{"a/a.go": "1", "a/a2.go": "2", "b/b.go": "3", "b/b_test.go": "4", "b/b_amd64.s": "5", "c/c.go": "6"}}
+	old := []mutant.Mutant{
+		{ID: "uses", File: "a/a.go", Schema: &mutant.Site{Uses: []mutant.UseSite{{File: "a/a.go"}}}},
+		{ID: "plain", File: "c/c.go", Schema: &mutant.Site{}},
+		{ID: "reader", File: "c/c.go", Schema: &mutant.Site{Readers: []mutant.Probe{{File: "c/c.go"}}}},
+	}
+	x := &discoverer{Input: Input{Root: t.TempDir(), Module: "m"}}
+	for _, c := range []struct {
+		changed []string
+		want    string
+	}{
+		{[]string{"b/b_test.go"}, ""},
+		{[]string{"b/b_amd64.s"}, "b/b_amd64.s"},
+		{[]string{"a/a2.go"}, "a/a.go a/a2.go c/c.go"},
+		{[]string{"b/b.go"}, "a/a.go a/a2.go b/b.go c/c.go"},
+		{[]string{"c/c.go"}, "a/a.go a/a2.go c/c.go"},
+	} {
+		changed := map[string]bool{}
+		for _, f := range c.changed {
+			changed[f] = true
+		}
+		var got []string
+		for f := range x.filesToRemake(changed, tr, old) {
+			got = append(got, f)
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("after %v: made again %v, want %s", c.changed, got, c.want)
 		}
 	}
 }

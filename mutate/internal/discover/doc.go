@@ -5,6 +5,10 @@
 //   - hashes the whole source tree (the run's safety check, package tree);
 //   - answers from the discovery cache (cache.go) when one is there for
 //     this tree and these flags: list, diff and run then skip the rest;
+//     when the tree differs from a cached one only inside function
+//     bodies, in comments, tests or formatting (its shape is the same:
+//     reuse.go), keeps the cached mutants of the unchanged packages and
+//     makes only the changed packages' again;
 //   - otherwise reads the catalog (catalog.go: a program that exists only
 //     in an overlay prints it), lists the generic packages less the
 //     exclusions (exclude.go: file globs, exactly named packages), loads

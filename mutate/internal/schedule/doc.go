@@ -4,7 +4,11 @@
 // A mutant's way through it:
 //
 //   - reuse (incremental.go): with --incremental, a verdict whose inputs
-//     are unchanged since it was stored is taken as it is;
+//     are unchanged since it was stored is taken as it is; the schema then
+//     puts a probe at the start of every function body of the module
+//     (probes.go), so that each baseline test's hits and each mutant's
+//     test processes' hits (evidence.go) say which functions ran: the
+//     stored verdict depends on those, not on all a test could reach;
 //   - baselines: the packages whose tests can observe a runnable mutant
 //     run their tests without any mutant: on their schema test binary
 //     (schema.go: every switchable mutant of a package compiled into one

@@ -287,6 +287,7 @@ type testBinary struct {
 	path    string
 	env     []string
 	overlay string
+	r       *render // the schema render of a schema binary, else nil
 }
 
 // binary is the test binary a step runs: the package's schema binary
@@ -302,7 +303,7 @@ func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBasel
 		}
 		if b.r.switched[j.m.ID] {
 			built = true
-			tb = testBinary{path: b.path, overlay: b.r.overlay, env: []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", sch.number[j.m.ID])}}
+			tb = testBinary{path: b.path, overlay: b.r.overlay, env: []string{fmt.Sprintf("GATHERMUT_MUTANT=%d", sch.number[j.m.ID])}, r: b.r}
 			j.res.Mode = mutant.ModeSchema
 			j.res.Commands = append(j.res.Commands, b.command)
 		}
@@ -361,14 +362,21 @@ func (j *goJudging) runTiers(ctx context.Context, tb testBinary, p pkgRun, kille
 	for _, group := range byCost(p, killers) {
 		t0 := time.Now()
 		opts := j.testOptions(tb, group)
+		hitsFile, hitsEnv := j.evidenceHits(tb.r)
+		opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
 		run, err := j.testProcess(ctx, group.pkg.Path, opts)
+		j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
 		j.runTime += time.Since(t0)
 		j.runs++
 		if run != nil {
 			j.res.Commands = append(j.res.Commands, run.Command)
 		}
 		if err == nil && run.TimedOut {
+			// the rerun alone counts what it ran with a hits file of its own
+			hitsFile, hitsEnv = j.evidenceHits(tb.r)
+			opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
 			run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
+			j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

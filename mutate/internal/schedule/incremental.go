@@ -20,12 +20,23 @@ import (
 	"gathermut/mutate/report"
 )
 
-// incrementalRun is an --incremental run's cache and graph.
+// incrementalRun is an --incremental run's cache and graph, and what the
+// run saw its tests run (evidence.go).
 type incrementalRun struct {
 	graph  *incremental.Graph
 	cache  *incremental.Cache
-	salt   []string // kernel sources and tools, for kernel mutants' keys
+	salt   []string // the kernel compiler found, for kernel mutants' keys
 	reused int
+	log    *evidenceLog
+	runner *Runner
+	// kernelPkg and kernelFiles are the package whose tests judge kernel
+	// mutants and the kernel's sources (dependencies of their verdicts).
+	kernelPkg   string
+	kernelFiles []string
+	// baselines and probed are the evidence every mutant shares: what
+	// each test ran in its baseline, and the declarations probed.
+	baselines map[string][]int32
+	probed    map[int32]bool
 }
 
 // incrementalPath is the cache file: the one given, or one per module
@@ -57,12 +68,19 @@ func (s *scheduler) openIncremental(ms []mutant.Mutant) (*incrementalRun, []muta
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "mutate: %v\n", err)
 	}
-	g, err := incremental.Build(s.root, s.prog.Module, load.Env(), s.incrementalSalt(s.Machine))
+	edges := ""
+	if dir := cache.Dir(); dir != "" && !s.cfg.NoCache {
+		edges = filepath.Join(dir, "incremental-graph")
+	}
+	g, err := incremental.BuildCached(s.root, s.prog.Module, load.Env(), s.incrementalSalt(s.Machine), edges)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "mutate: --incremental: %v: every mutant runs\n", err)
 		return nil, nil, ms
 	}
-	inc := &incrementalRun{graph: g, cache: store, salt: s.kernelSalt()}
+	inc := &incrementalRun{graph: g, cache: store, salt: s.kernelSalt(), log: &evidenceLog{}}
+	if k := s.Discovery.Catalog.Kernel; k != nil {
+		inc.kernelPkg, inc.kernelFiles = k.Package, discover.KernelFiles(s.root, s.Discovery.Catalog)
+	}
 	var reused []mutant.Outcome
 	var run []mutant.Mutant
 	for _, m := range ms {
@@ -80,8 +98,8 @@ func (s *scheduler) openIncremental(ms []mutant.Mutant) (*incrementalRun, []muta
 	return inc, reused, run
 }
 
-// extra is what a mutant's key holds besides the module: for a kernel
-// mutant the kernel sources and the compiler found.
+// extra is what a mutant's key holds besides the module and its
+// dependencies: for a kernel mutant the compiler found.
 func (inc *incrementalRun) extra(m mutant.Mutant) []string {
 	if m.Kind == mutant.Kernel {
 		return inc.salt
@@ -100,7 +118,7 @@ func (s *scheduler) storeIncremental(inc *incrementalRun, outcomes []mutant.Outc
 			continue
 		}
 		o.Result = cleanForCache(o.Result, s.Paths)
-		if inc.cache.Store(inc.graph, o, inc.extra(o.Mutant)...) {
+		if inc.cache.Store(inc.graph, o, inc.evidence(o.Mutant), inc.extra(o.Mutant)...) {
 			keep[inc.graph.Identity(o.Mutant)] = true
 		}
 		packages[o.Mutant.Package] = true
@@ -144,19 +162,14 @@ func (s *scheduler) incrementalSalt(machine report.Machine) string {
 		s.cfg.Judging(), strings.Join(gpus, ","), strings.Join(env, "\x00"))
 }
 
-// kernelSalt is what a kernel mutant's verdict depends on outside Go
-// code: the kernel sources and which compiler is on PATH.
+// kernelSalt is what a kernel mutant's verdict depends on besides the
+// kernel sources (in its dependencies, without their comments) and Go
+// code: which compiler is on PATH.
 func (s *scheduler) kernelSalt() []string {
 	k := s.Discovery.Catalog.Kernel
 	if k == nil {
 		return nil
 	}
 	tool, _ := FindTool(k.Tools)
-	out := []string{"compiler=" + tool}
-	files := discover.KernelFiles(s.root, s.Discovery.Catalog)
-	sums := cache.HashFiles(s.root, files)
-	for _, f := range files {
-		out = append(out, f+"="+sums[f])
-	}
-	return out
+	return []string{"compiler=" + tool}
 }

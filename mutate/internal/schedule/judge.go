@@ -65,6 +65,10 @@ type scheduler struct {
 	prog  *load.Program
 	root  string
 	slots slots // the child processes the run has at once
+	// incr is the run's --incremental state (graph, cache, evidence), nil
+	// without --incremental; with it the schema renders function probes
+	// (probes.go).
+	incr *incrementalRun
 }
 
 // Judge runs the baselines and the mutants: the verdicts the incremental
@@ -82,8 +86,10 @@ func Judge(ctx context.Context, in Input) (*Judgement, error) {
 	var reused []mutant.Outcome
 	if s.cfg.Incremental != "" {
 		inc, reused, ms = s.openIncremental(ms)
+		s.incr = inc
 	}
 	runner := s.newRunner()
+	inc.watch(runner)
 	sr, err := s.prepare(ctx, ms, runner, j)
 	if err != nil {
 		return nil, err

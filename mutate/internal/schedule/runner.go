@@ -62,6 +62,9 @@ type Runner struct {
 	slotsOnce   sync.Once
 	kernelMu    sync.Mutex
 	kernelNotes []string
+	// evidence, in an --incremental run, gathers what each mutant's test
+	// processes ran (evidence.go).
+	evidence *evidenceLog
 	// aloneMu makes one rerun of a timed-out process at a time take
 	// every slot (holdAll); startup is the slowest test binary start-up
 	// measured for the timeout floor, 0 when the floor was given.

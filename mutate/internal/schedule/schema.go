@@ -69,6 +69,9 @@ type render struct {
 	dropped  map[string]string    // mutant id -> why a build dropped it
 	numbers  map[string]int       // mutant id -> its number (the run's)
 	tests    map[string]*wrapInfo // observing package -> its wrapped tests (testwrap.go)
+	// probeNode maps the hits site of each function probe to the
+	// declaration it counts (probes.go; incremental runs only).
+	probeNode map[int]int32
 }
 
 // binary is one observing package's schema test binary.
@@ -183,6 +186,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	for p := range sr.byPkg {
 		paths = append(paths, p)
 	}
+	paths = append(paths, sr.probePackages()...)
 	sort.Strings(paths)
 	replace := map[string]string{}
 	next := 0
@@ -191,6 +195,11 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 		if err != nil {
 			return nil, err
 		}
+		probes, err := sr.probeEntries(path, sources)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, probes...)
 		if len(entries) == 0 && len(asm) == 0 {
 			continue
 		}
@@ -288,6 +297,7 @@ func (sr *schemaRun) renderPackage(r *render, i int, path string, entries []sche
 		if sp, nextSite, err = schema.Render(names, sources, entries, next); err != nil {
 			return 0, err
 		}
+		sr.noteProbes(r, sp)
 	}
 	pkg := &schemaPkg{path: path, schema: sp, names: names, files: map[string]string{}, dir: dir}
 	r.pkgs[path] = pkg
