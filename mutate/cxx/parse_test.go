@@ -221,7 +221,7 @@ func TestKernelParses(t *testing.T) {
 				}
 			}
 		}
-		for _, name := range []string{"gather.hip gm_store", "gather.hip gm_quant_kernel", "gather.hip gm_quant_chunk::decode",
+		for _, name := range []string{"gather.hip gm_store", "gather.hip gm_quant_kernel", "gather.hip gm_quant_chunk::run",
 			"decoders.h CodecQ4_0::chunk", "decoders.h CodecIQ4_XS::chunk", "decoders.h GmFloat::chunk", "decoders.h gm_words_reader::shr",
 			"decoders.h gm_f16_to_f32"} {
 			if !all[name] {
