@@ -289,3 +289,47 @@ func TestFilesToRemake(t *testing.T) {
 		}
 	}
 }
+
+// TestRemadeCatalogEntries: a catalog entry that names a package and a
+// declaration, not a file (q8k-trait-removed names gguf's ggmlTraits), is
+// made again with the file its mutant of the earlier discovery lay in; an
+// entry whose mutant lay elsewhere is kept, not made again. (After a
+// comment in gguf/reader.go the discovery lost every gguf catalog mutant:
+// their old mutants went with the remade files, and no entry named one.)
+func TestRemadeCatalogEntries(t *testing.T) {
+	byDecl := catalog.Entry{ID: "by-decl", Operator: catalog.DeleteElement, Target: catalog.Target{Package: "m/a", Func: "table", Match: "x"}}
+	byFile := catalog.Entry{ID: "by-file", Operator: catalog.DeleteElement, Target: catalog.Target{Package: "m/c", File: "c/c.go", Func: "f"}}
+	elsewhere := catalog.Entry{ID: "elsewhere", Operator: catalog.DeleteElement, Target: catalog.Target{Package: "m/b", Func: "g"}}
+	x := &discoverer{Input: Input{Root: t.TempDir(), Module: "m"}}
+	x.cat = catalog.Catalog{Entries: []catalog.Entry{byDecl, byFile, elsewhere}}
+	old := []mutant.Mutant{
+		{ID: "by-decl", File: "a/a.go", Catalog: &byDecl},
+		{ID: "by-file", File: "c/c.go", Catalog: &byFile},
+		{ID: "elsewhere", File: "b/b.go", Catalog: &elsewhere},
+	}
+	for _, c := range []struct {
+		redo []string
+		want string
+	}{
+		{[]string{"a/a.go", "a/a2.go"}, "by-decl"},
+		{[]string{"c/c.go"}, "by-file"},
+		{[]string{"a/a2.go"}, ""},
+		{nil, ""},
+	} {
+		redo := map[string]bool{}
+		for _, f := range c.redo {
+			redo[f] = true
+		}
+		entries, pkgs := x.remadePackages(redo, nil, old)
+		var got []string
+		for _, e := range entries {
+			got = append(got, e.ID)
+			if !pkgs[e.Target.Package] {
+				t.Errorf("redo %v: entry %s made again without loading its package %s", c.redo, e.ID, e.Target.Package)
+			}
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("redo %v: catalog entries made again %v, want %q", c.redo, got, c.want)
+		}
+	}
+}

@@ -326,7 +326,7 @@ func (x *discoverer) remake(redo map[string]bool, old discoveryEntry) ([]mutant.
 	}
 	generic := excl.packages(x, old.Generic)
 	files := excl.filesFilter(func(rel string) bool { return redo[rel] })
-	entries, pkgs := x.remadePackages(redo, generic)
+	entries, pkgs := x.remadePackages(redo, generic, old.Mutants)
 	if len(pkgs) == 0 {
 		return nil, nil
 	}
@@ -361,16 +361,24 @@ func (x *discoverer) remake(redo map[string]bool, old discoveryEntry) ([]mutant.
 }
 
 // remadePackages lists the catalog entries that target the files in redo
+// (by their Target.File, or, for an entry that names a package and a
+// declaration only, by the file its mutant of the old discovery lay in)
 // and the packages to load: those files' generic packages, the entries'
 // targets, and the kernel's package when a kernel source is made again.
-func (x *discoverer) remadePackages(redo map[string]bool, generic []string) ([]catalog.Entry, map[string]bool) {
+func (x *discoverer) remadePackages(redo map[string]bool, generic []string, old []mutant.Mutant) ([]catalog.Entry, map[string]bool) {
 	kernel := false
 	for _, f := range KernelFiles(x.Root, x.cat) {
 		kernel = kernel || redo[f]
 	}
+	inRedo := map[string]bool{} // catalog ids whose old mutant lay in a remade file
+	for _, m := range old {
+		if m.Catalog != nil && redo[m.File] {
+			inRedo[m.Catalog.ID] = true
+		}
+	}
 	var entries []catalog.Entry
 	for _, e := range x.cat.Entries {
-		if redo[e.Target.File] || (e.Operator == catalog.KernelText && kernel) {
+		if redo[e.Target.File] || inRedo[e.ID] || (e.Operator == catalog.KernelText && kernel) {
 			entries = append(entries, e)
 		}
 	}
