@@ -42,8 +42,9 @@ type BaselineInfo struct {
 	Failing  []string `json:"failing,omitempty"`
 	Skipped  []string `json:"skipped,omitempty"`
 	Seconds  float64  `json:"seconds"`
-	// Interrupted: the run was interrupted during the baseline, so no
-	// mutant was judged.
+	// Interrupted: the run was interrupted before every package's
+	// baseline had finished (the mutants of packages whose baseline was
+	// done may have been judged already).
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 

@@ -83,10 +83,17 @@ func (md *mdReport) head() string {
 	fmt.Fprintf(&b, "# Mutation report: %s\n\n", g.Name)
 	fmt.Fprintf(&b, "**Exit %d**: %s\n\n", g.ExitCode, cellText(g.Reason, 600))
 	if g.Interrupted {
-		if g.Baseline.Interrupted {
+		switch {
+		case g.Baseline.Interrupted && s.Judged == 0:
 			fmt.Fprintf(&b, "**Interrupted during the baseline: 0 of %d mutants judged.** This report is partial.\n\n", s.Total)
-		} else {
-			fmt.Fprintf(&b, "**Interrupted: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON).\n\n", s.Judged, s.Total, s.Interrupted)
+		default:
+			// a package's mutants are judged while other packages'
+			// baselines still run: an interrupt then may leave both
+			when := ""
+			if g.Baseline.Interrupted {
+				when = ", before every package's baseline had finished"
+			}
+			fmt.Fprintf(&b, "**Interrupted%s: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON).\n\n", when, s.Judged, s.Total, s.Interrupted)
 		}
 	}
 	cols := []string{"Judged"}

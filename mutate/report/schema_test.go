@@ -281,6 +281,13 @@ func TestInterruptedCounts(t *testing.T) {
 	if strings.Count(md, "`z") > 0 {
 		t.Errorf("the interrupted mutants are listed one by one")
 	}
+	// interrupted while another package's baseline still ran: the judged
+	// count stands (a self run said "0 of 7527 judged" above a table of 16)
+	r.Gathermut.Baseline.Interrupted = true
+	md = report.Markdown(r)
+	if want := "**Interrupted, before every package's baseline had finished: 2 of 10 mutants judged.**"; !strings.Contains(md, want) || strings.Contains(md, "0 of 10") {
+		t.Errorf("markdown lacks %q or says 0 judged:\n%s", want, md)
+	}
 }
 
 // TestOKReasonSaysWhatRan: an ok reason claims nothing about catalog
