@@ -83,18 +83,7 @@ func (md *mdReport) head() string {
 	fmt.Fprintf(&b, "# Mutation report: %s\n\n", g.Name)
 	fmt.Fprintf(&b, "**Exit %d**: %s\n\n", g.ExitCode, cellText(g.Reason, 600))
 	if g.Interrupted {
-		switch {
-		case g.Baseline.Interrupted && s.Judged == 0:
-			fmt.Fprintf(&b, "**Interrupted during the baseline: 0 of %d mutants judged.** This report is partial.\n\n", s.Total)
-		default:
-			// a package's mutants are judged while other packages'
-			// baselines still run: an interrupt then may leave both
-			when := ""
-			if g.Baseline.Interrupted {
-				when = ", before every package's baseline had finished"
-			}
-			fmt.Fprintf(&b, "**Interrupted%s: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON).\n\n", when, s.Judged, s.Total, s.Interrupted)
-		}
+		b.WriteString(interruptLine(g.Baseline.Interrupted, s))
 	}
 	cols := []string{"Judged"}
 	vals := []string{fmt.Sprint(s.Judged)}
@@ -773,4 +762,18 @@ func slowOutcomes(outcomes []mutant.Outcome) []mutant.Outcome {
 		}
 	}
 	return out
+}
+
+// interruptLine says how much of an interrupted run was judged. A
+// package's mutants are judged while other packages' baselines still run,
+// so an interrupt may come during a baseline with mutants judged.
+func interruptLine(inBaseline bool, s outcome.Summary) string {
+	if inBaseline && s.Judged == 0 {
+		return fmt.Sprintf("**Interrupted during the baseline: 0 of %d mutants judged.** This report is partial.\n\n", s.Total)
+	}
+	when := ""
+	if inBaseline {
+		when = ", before every package's baseline had finished"
+	}
+	return fmt.Sprintf("**Interrupted%s: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON).\n\n", when, s.Judged, s.Total, s.Interrupted)
 }
