@@ -19,7 +19,11 @@
 //     and once together (baseline.go); a test flaky between two runs is
 //     excluded, one failing in both stops the run (exit 3);
 //   - the queue (runner.go): -j workers take the mutants in order, each
-//     the next one whose first baseline is ready;
+//     the next one whose first baseline is ready; a worker whose mutant
+//     must wait for a baseline or schema binary another worker is making
+//     (an importer's, such as a command's end-to-end tests) lends its
+//     turn meanwhile (workers.go), so the mutants the mutated package's
+//     own tests kill do not queue behind it;
 //   - the backend (backend.go) judges it: a decided mutant (invalid,
 //     equivalent, unbuildable) gets its verdict at once; a Go mutant runs,
 //     package by package, the tests that cover it (gotests.go), its
@@ -43,8 +47,11 @@
 //     packages' are started at once). A failing baseline met on the way
 //     stops the run (exit 3), as one found up front does. A free worker
 //     takes the next mutant whose first baseline is ready, and no kernel
-//     mutant while another worker prepares the kernel (a worker never
-//     waits on work another is doing while other mutants could run).
+//     mutant while another worker prepares the kernel; a mutant that
+//     meets, at a later step, a baseline another worker is making waits
+//     without its worker's turn (a worker never waits on work another is
+//     doing while other mutants could run: -j bounds the mutants being
+//     worked on, not those waiting).
 //   - A mutant's tests of one package run in cost tiers (byCost in
 //     gotests.go): tiny, then quick, then each slow test alone, quickest
 //     first, each only if the earlier ones did not decide it.

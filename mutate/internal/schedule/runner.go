@@ -118,36 +118,24 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 		defer mu.Unlock()
 		return q.next()
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < max(r.Opts.Jobs, 1); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i, ok := next()
-				if !ok {
-					return
-				}
-				m := ms[i]
-				var res mutant.Result
-				if ctx.Err() != nil {
-					res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
-				} else {
-					res = r.One(ctx, m)
-					if ctx.Err() != nil && res.Status != mutant.Killed {
-						res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
-					}
-				}
-				mu.Lock()
-				out[i] = mutant.Outcome{Mutant: m, Result: res}
-				if done != nil {
-					done(out[i])
-				}
-				mu.Unlock()
+	runWorkers(ctx, r.Opts.Jobs, next, func(ctx context.Context, i int) {
+		m := ms[i]
+		var res mutant.Result
+		if ctx.Err() != nil {
+			res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted before it ran"}
+		} else {
+			res = r.One(ctx, m)
+			if ctx.Err() != nil && res.Status != mutant.Killed {
+				res = mutant.Result{Status: mutant.Interrupted, Why: "interrupted while it ran", Commands: res.Commands, Duration: res.Duration}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		mu.Lock()
+		out[i] = mutant.Outcome{Mutant: m, Result: res}
+		if done != nil {
+			done(out[i])
+		}
+		mu.Unlock()
+	})
 	return out
 }
 

@@ -83,14 +83,21 @@ type binary struct {
 
 // future is a value made once, by the first caller that needs it.
 type future[T any] struct {
-	once sync.Once
-	done atomic.Bool
-	v    T
-	err  error
+	once    sync.Once
+	started atomic.Bool
+	done    atomic.Bool
+	v       T
+	err     error
 }
 
-func (f *future[T]) get(make func() (T, error)) (T, error) {
+// get returns the value, made by make on the first call; a call while
+// another worker makes it waits with its turn lent (workers.go).
+func (f *future[T]) get(ctx context.Context, make func() (T, error)) (T, error) {
+	if f.started.Load() && !f.done.Load() {
+		lend(ctx, func() { f.once.Do(func() {}) })
+	}
 	f.once.Do(func() {
+		f.started.Store(true)
 		f.v, f.err = make()
 		f.done.Store(true)
 	})
@@ -151,7 +158,7 @@ func (s *scheduler) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager 
 			sr.main = r
 			for obs, b := range bins {
 				f := &future[*binary]{}
-				f.get(func() (*binary, error) { return b, nil })
+				f.get(ctx, func() (*binary, error) { return b, nil })
 				sr.binaries[obs] = f
 			}
 			return sr, nil
@@ -416,7 +423,7 @@ func (sr *schemaRun) binary(ctx context.Context, obs string) (*binary, error) {
 		sr.binaries[obs] = f
 	}
 	sr.mu.Unlock()
-	return f.get(func() (*binary, error) {
+	return f.get(ctx, func() (*binary, error) {
 		r := sr.main
 		for round := 1; ; round++ {
 			b, out, err := sr.build(ctx, obs, r)
@@ -447,7 +454,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		sr.baselines[obs] = f
 	}
 	sr.mu.Unlock()
-	return f.get(func() (*PackageBaseline, error) {
+	return f.get(ctx, func() (*PackageBaseline, error) {
 		if pb := sr.cachedBaseline(obs); pb != nil {
 			sr.s.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
 			return pb, nil
