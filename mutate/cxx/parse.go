@@ -166,11 +166,11 @@ func (p *parser) stmt() (*Stmt, error) {
 	case "if":
 		s, err = p.ifStmt()
 	case "while":
-		s, err = p.whileStmt()
+		s, err = p.condBody(WhileStmt, p.stmt)
 	case "do":
 		s, err = p.doStmt()
 	case "switch":
-		s, err = p.switchStmt()
+		s, err = p.condBody(SwitchStmt, p.block)
 	case "case":
 		s, err = p.caseStmt()
 	case "default":
@@ -225,18 +225,18 @@ func (p *parser) ifStmt() (*Stmt, error) {
 	return s, nil
 }
 
-// whileStmt: while (cond) body.
-func (p *parser) whileStmt() (*Stmt, error) {
+// condBody: while (cond) body, or switch (cond) { ... } (body is p.block).
+func (p *parser) condBody(kind StmtKind, body func() (*Stmt, error)) (*Stmt, error) {
 	p.i++
 	cond, err := p.parenCond()
 	if err != nil {
 		return nil, err
 	}
-	body, err := p.stmt()
+	b, err := body()
 	if err != nil {
 		return nil, err
 	}
-	return &Stmt{Kind: WhileStmt, Cond: cond, Body: body}, nil
+	return &Stmt{Kind: kind, Cond: cond, Body: b}, nil
 }
 
 // doStmt: do body while (cond);
@@ -254,20 +254,6 @@ func (p *parser) doStmt() (*Stmt, error) {
 		return nil, err
 	}
 	return p.semicolon(&Stmt{Kind: DoStmt, Cond: cond, Body: body})
-}
-
-// switchStmt: switch (cond) { ... }.
-func (p *parser) switchStmt() (*Stmt, error) {
-	p.i++
-	cond, err := p.parenCond()
-	if err != nil {
-		return nil, err
-	}
-	body, err := p.block()
-	if err != nil {
-		return nil, err
-	}
-	return &Stmt{Kind: SwitchStmt, Cond: cond, Body: body}, nil
 }
 
 // caseStmt: case X:, the label alone; X is constant.
@@ -401,21 +387,10 @@ func (p *parser) forStmt() (*Stmt, error) {
 			// for (decl : range) body
 			s.Init.First, s.Init.Last = initFirst, p.i-1
 			p.i++
-			x, err := p.expr()
-			if err != nil {
+			if s.Range, err = p.expr(); err != nil {
 				return nil, err
 			}
-			s.Range = x
-			if err := p.expect(")"); err != nil {
-				return nil, err
-			}
-			body, err := p.stmt()
-			if err != nil {
-				return nil, err
-			}
-			s.Body = body
-			s.First, s.Last = first, p.i-1
-			return s, nil
+			return p.forBody(s, first)
 		}
 	default:
 		x, err := p.expr()
@@ -430,23 +405,31 @@ func (p *parser) forStmt() (*Stmt, error) {
 	if err := p.expect(";"); err != nil {
 		return nil, err
 	}
-	if p.peek() != ";" {
-		x, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		s.Cond = x
+	var err error
+	if s.Cond, err = p.optExpr(";"); err != nil {
+		return nil, err
 	}
 	if err := p.expect(";"); err != nil {
 		return nil, err
 	}
-	if p.peek() != ")" {
-		x, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		s.Post = x
+	if s.Post, err = p.optExpr(")"); err != nil {
+		return nil, err
 	}
+	return p.forBody(s, first)
+}
+
+// optExpr parses an expression unless the next token is end (an empty
+// part of a for header: nil).
+func (p *parser) optExpr(end string) (*Expr, error) {
+	if p.peek() == end {
+		return nil, nil
+	}
+	return p.expr()
+}
+
+// forBody parses ") body", the end of the for statement s that began at
+// token first.
+func (p *parser) forBody(s *Stmt, first int) (*Stmt, error) {
 	if err := p.expect(")"); err != nil {
 		return nil, err
 	}
