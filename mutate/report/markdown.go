@@ -775,5 +775,5 @@ func interruptLine(inBaseline bool, s outcome.Summary) string {
 	if inBaseline {
 		when = ", before every package's baseline had finished"
 	}
-	return fmt.Sprintf("**Interrupted%s: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON).\n\n", when, s.Judged, s.Total, s.Interrupted)
+	return fmt.Sprintf("**Interrupted%s: %d of %d mutants judged.** Every count, the score and the rate cover the judged mutants only; the %d others are counted apart (status Pending in the JSON). The judged part leans to killed mutants: a mutant its own package's tests do not kill waits for its importers' tests, and others are judged meanwhile.\n\n", when, s.Judged, s.Total, s.Interrupted)
 }

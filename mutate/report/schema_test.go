@@ -273,7 +273,7 @@ func TestInterruptedCounts(t *testing.T) {
 	r := report.Build(report.Meta{Name: "i", Interrupted: true, Timing: report.Timing{Mutants: 30}}, outcomes, report.Inputs{})
 	r.Decide(outcome.Conditions{Interrupted: true})
 	md := report.Markdown(r)
-	for _, want := range []string{"**Interrupted: 2 of 10 mutants judged.**", "| 2 | 1 | 1 |", "2 mutants tested at 4.0 per minute", "**Interrupted before a verdict**: 8"} {
+	for _, want := range []string{"**Interrupted: 2 of 10 mutants judged.**", "The judged part leans to killed mutants", "| 2 | 1 | 1 |", "2 mutants tested at 4.0 per minute", "**Interrupted before a verdict**: 8"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
