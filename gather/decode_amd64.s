@@ -2,34 +2,23 @@
 
 #include "textflag.h"
 
-// func hasAVX2F16C() bool
+// func cpuid(leaf uint32, subleaf uint32) (eax uint32, ebx uint32, ecx uint32, edx uint32)
 // Requires: CPUID
-TEXT ·hasAVX2F16C(SB), NOSPLIT, $0-1
-	XORL  SI, SI
-	XORL  AX, AX
-	XORL  CX, CX
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL subleaf+4(FP), CX
 	CPUID
-	CMPL  AX, $0x00000007
-	JB    no
-	MOVL  $0x00000001, AX
-	XORL  CX, CX
-	CPUID
-	ANDL  $0x38000000, CX
-	CMPL  CX, $0x38000000
-	JNE   no
-	XORL  CX, CX
-	XGETBV
-	ANDL  $0x00000006, AX
-	CMPL  AX, $0x00000006
-	JNE   no
-	MOVL  $0x00000007, AX
-	XORL  CX, CX
-	CPUID
-	BTL   $0x05, BX
-	SETCS SI
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
 
-no:
-	MOVB SI, ret+0(FP)
+// func xgetbv(index uint32) (low uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-12
+	MOVL index+0(FP), CX
+	XGETBV
+	MOVL AX, low+8(FP)
 	RET
 
 DATA c0F<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f

@@ -81,8 +81,8 @@
 // of its grid), each computed by exactly the operations an element would
 // use, and each element is then a table read: same operations, same bits.
 //
-// On amd64 with AVX, AVX2 and F16C (CPUID and XGETBV, checked once when the
-// package loads) every codec also has an AVX2 decoder, which Dequantize,
+// On amd64 with AVX, AVX2 and F16C (checked once when the package loads:
+// the assembly reads the CPUID and XCR0 words, Go decides from them) every codec also has an AVX2 decoder, which Dequantize,
 // DequantizeBF16 and the CPU provider use. They are generated, not written
 // by hand: internal/asmgen, a separate module built on
 // github.com/mmcloughlin/avo (go generate), emits decode_amd64.s and its

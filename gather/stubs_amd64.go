@@ -2,8 +2,11 @@
 
 package gather
 
-// hasAVX2F16C reports whether the CPU has AVX, AVX2 and F16C and the OS saves the YMM registers.
-func hasAVX2F16C() bool
+// cpuid returns the words CPUID returns for leaf and subleaf.
+func cpuid(leaf uint32, subleaf uint32) (eax uint32, ebx uint32, ecx uint32, edx uint32)
+
+// xgetbv returns the low word of extended control register index (0: XCR0); the CPU must report OSXSAVE.
+func xgetbv(index uint32) (low uint32)
 
 // decodeQ4_0AVX2 decodes Q4_0 blocks: (nibble-8)·d.
 // It decodes len(out) elements of whole blocks from the front of packed.

@@ -1,8 +1,6 @@
 package mutants
 
 import (
-	"fmt"
-
 	"gathermut/mutate/catalog"
 )
 
@@ -25,30 +23,6 @@ const (
 	whySignAfterShift = "every ANDL $0x80000000 of these routines follows a SHLL of the same register by 16 or 28 " +
 		"(the sign bit of a scale word or a code byte moved to bit 31), which leaves bits 0-15 zero, so bit 0 of " +
 		"the mask meets a 0: $0x80000001 keeps the same bits"
-	// hasAVX2F16C: mutants that change the answer only on CPUs that do
-	// not run the accelerated path.
-	whyLeafZeroECX = "CPUID leaf 0 ignores ECX (only leaves 4, 7, 0BH, 0DH, ... take a subleaf), so whether ECX is zeroed " +
-		"before it changes no register CPUID returns; the second and later XORL CX, CX (before leaf 1, XGETBV and " +
-		"leaf 7, which do read ECX) get no mutants: the generic operators mutate an instruction text's first " +
-		"occurrence in a routine"
-	whyResultPreset = "SI is the answer and is read only at no:, as its low byte (MOVB SI); on every CPU that runs the " +
-		"accelerated path (highest basic leaf >= 7, OSXSAVE, AVX and F16C, XMM and YMM state enabled in XCR0) the " +
-		"routine reaches SETCS SI, which writes that byte, so not zeroing SI first changes the answer only on a CPU " +
-		"without those features, where an early jump to no: would return what the caller left in SI's low byte"
-	whyMaxLeaf = "this changes the answer only on a CPU whose highest basic CPUID leaf is exactly %s; a CPU that runs the " +
-		"accelerated path reports OSXSAVE, so it has XSAVE, whose state components are enumerated by leaf 0DH: its " +
-		"highest basic leaf is at least 13 (13 on the AMD EPYC these verdicts were checked on), and there the " +
-		"original and the mutant both go on to leaf 1"
-	whyLeafSevenCheck = "with the compare or the branch gone, JB reads the flags of XORL CX, CX (CF = 0; CPUID writes no " +
-		"flag) and never jumps, so the routine always goes on to leaf 1; that changes the answer only on a CPU " +
-		"whose highest basic leaf is below 7, which cannot report AVX2 (leaf 7) and does not run the accelerated path"
-	whyLeafOneCheck = "without JNE no, the leaf-1 check of OSXSAVE, AVX and F16C (ECX bits 27-29) decides nothing: the " +
-		"answer changes only on a CPU that lacks one of them (where XGETBV may even fault without OSXSAVE); every " +
-		"CPU that runs the accelerated path has all three, and the original and the mutant both go on to XGETBV"
-	whySetLS = "SETLS sets SI where CF or ZF is 1, SETCS where CF is 1; BTL $0x05, BX puts the AVX2 bit in CF, so on " +
-		"a CPU with AVX2 both set SI = 1; they can differ only on a CPU with AVX, F16C and OSXSAVE but without " +
-		"AVX2 (Sandy Bridge, Ivy Bridge), where ZF (left by XORL CX, CX: 1; Intel's BT leaves ZF unchanged) would " +
-		"make the mutant answer true; no CPU that runs the accelerated path is one"
 )
 
 // equivalentsAsm are the generic mutants of gather's AVX2 decoders
@@ -80,27 +54,6 @@ func equivalentsAsm() []catalog.Equivalent {
 			out = append(out, eq(fn, "asm-const", "ANDL         $0x80000000, "+r, "ANDL         $0x80000001, "+r, whySignAfterShift))
 		}
 	}
-	const check = "hasAVX2F16C"
-	out = append(out,
-		eq(check, "asm-arith", "XORL  CX, CX", "ANDL  CX, CX", whyLeafZeroECX),
-		eq(check, "asm-drop", "XORL  CX, CX", "", whyLeafZeroECX),
-		eq(check, "asm-arith", "XORL  SI, SI", "ANDL  SI, SI", whyResultPreset),
-		eq(check, "asm-drop", "XORL  SI, SI", "", whyResultPreset),
-		eq(check, "asm-boundary", "JB    no", "JBE    no", fmt.Sprintf(whyMaxLeaf, "7")),
-		eq(check, "asm-const", "CMPL  AX, $0x00000007", "CMPL  AX, $0x00000008", fmt.Sprintf(whyMaxLeaf, "7")),
-		eq(check, "asm-const", "CMPL  AX, $0x00000007", "CMPL  AX, $0x00000006", fmt.Sprintf(whyMaxLeaf, "6")),
-		eq(check, "asm-drop", "CMPL  AX, $0x00000007", "", whyLeafSevenCheck),
-		eq(check, "asm-drop", "JB    no", "", whyLeafSevenCheck),
-		eq(check, "asm-drop", "JNE   no", "", whyLeafOneCheck),
-		eq(check, "asm-boundary", "SETCS SI", "SETLS SI", whySetLS),
-	)
-	// Not declared: BTL $0x05, BX -> BTL $0x06, BX (asm-const) tests leaf 7
-	// EBX bit 6 (Intel's FDP_EXCPTN_ONLY) instead of bit 5 (AVX2). It is not
-	// equivalent: it changes the answer on every CPU where the two bits
-	// differ, and TestAccelInUse kills it there (an AMD family 1Ah EPYC:
-	// leaf 7 EBX 0xf1bb03a9, bit 6 clear, checked 2026-12-04). It survives
-	// only on a host that sets both bits (the row report's Intel Xeon),
-	// where no test can see it: the routine reads no input but the CPU.
 	// Constant tables.
 	for _, off := range []string{"16", "24"} {
 		out = append(out, eq("DATA c08<>+"+off+"(SB)/8", "asm-data", "", "",

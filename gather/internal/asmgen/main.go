@@ -71,40 +71,28 @@ func writeTable(path string) error {
 	return os.WriteFile(path, src, 0o644)
 }
 
-// cpuFeatures emits hasAVX2F16C: CPUID and XGETBV say the CPU has AVX,
-// AVX2 and F16C and the OS saves the YMM state.
+// cpuFeatures emits the machine reads the accelerated path's check needs:
+// cpuid (one CPUID leaf and subleaf, the four words it returns) and xgetbv
+// (one extended control register's low word). They only read; package
+// gather decides from the words in Go (accel_amd64.go), where a test can
+// give the decision made-up words.
 func cpuFeatures() {
-	TEXT("hasAVX2F16C", NOSPLIT, "func() bool")
-	Doc("hasAVX2F16C reports whether the CPU has AVX, AVX2 and F16C and the OS saves the YMM registers.")
-	ret := GP8()
-	XORL(ret.As32(), ret.As32())
-	// Leaf 0: the highest leaf must reach 7.
-	XORL(EAX, EAX)
-	XORL(ECX, ECX)
+	TEXT("cpuid", NOSPLIT, "func(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)")
+	Doc("cpuid returns the words CPUID returns for leaf and subleaf.")
+	Load(Param("leaf"), EAX)
+	Load(Param("subleaf"), ECX)
 	CPUID()
-	CMPL(EAX, U32(7))
-	JB(LabelRef("no"))
-	// Leaf 1, ECX: bit 27 OSXSAVE, 28 AVX, 29 F16C.
-	MOVL(U32(1), EAX)
-	XORL(ECX, ECX)
-	CPUID()
-	ANDL(U32(0x38000000), ECX)
-	CMPL(ECX, U32(0x38000000))
-	JNE(LabelRef("no"))
-	// XCR0 bits 1 and 2: the OS saves the XMM and YMM state.
-	XORL(ECX, ECX)
+	Store(EAX, Return("eax"))
+	Store(EBX, Return("ebx"))
+	Store(ECX, Return("ecx"))
+	Store(EDX, Return("edx"))
+	RET()
+
+	TEXT("xgetbv", NOSPLIT, "func(index uint32) (low uint32)")
+	Doc("xgetbv returns the low word of extended control register index (0: XCR0); the CPU must report OSXSAVE.")
+	Load(Param("index"), ECX)
 	XGETBV()
-	ANDL(U32(6), EAX)
-	CMPL(EAX, U32(6))
-	JNE(LabelRef("no"))
-	// Leaf 7, subleaf 0, EBX bit 5: AVX2.
-	MOVL(U32(7), EAX)
-	XORL(ECX, ECX)
-	CPUID()
-	BTL(U8(5), EBX)
-	SETCS(ret)
-	Label("no")
-	Store(ret, ReturnIndex(0))
+	Store(EAX, Return("low"))
 	RET()
 }
 
