@@ -203,6 +203,11 @@ func TestClassify(t *testing.T) {
 		{name: "expr-recoverZ", src: fn + "func f(recoverZ, recoverz int) int { return recoverZ }", at: "recoverZ", nth: 1, typ: "*ast.Ident", repl: "recoverz", want: `expr "recoverZ"->"recoverz" int`},
 		{name: "expr-recover-at-end", src: fn + "func f(x, recover int) int { return x }", at: "x", nth: 1, typ: "*ast.Ident", repl: "x+recover", want: "fallback: recover must not move into a func literal"},
 		{name: "expr-recover-in-word", src: fn + "func f(x, recover int) int { return x }", at: "x", nth: 1, typ: "*ast.Ident", repl: "(recover)", want: "fallback: recover must not move into a func literal"},
+		{name: "expr-float-shift-count", src: fn + "func f(x int) int { return x << 2.0 }", at: "2.0", typ: "*ast.BasicLit", repl: "3.0", want: "fallback: an untyped float in a context that keeps it untyped"},
+		{name: "expr-recover0", src: fn + "func f(recover0 int) int { return recover0 }", at: "recover0", nth: 1, typ: "*ast.Ident", repl: "recover0+1", want: `expr "recover0"->"recover0+1" int`},
+		{name: "expr-arecover", src: fn + "func f(arecover int) int { return arecover }", at: "arecover", nth: 1, typ: "*ast.Ident", repl: "arecover+1", want: `expr "arecover"->"arecover+1" int`},
+		{name: "expr-Arecover", src: fn + "func f(Arecover int) int { return Arecover }", at: "Arecover", nth: 1, typ: "*ast.Ident", repl: "Arecover+1", want: `expr "Arecover"->"Arecover+1" int`},
+		{name: "expr-field-key", src: fn + "func f() T { return T{a: 1} }", at: "a", nth: 0, typ: "*ast.Ident", repl: "b", want: "fallback: an expression without a type"},
 		{name: "expr-empty-text", src: fn + "func f(x int) int { return x }", at: "x", nth: 1, typ: "*ast.Ident", repl: "", want: `expr "x"->"" int`},
 		{name: "in-type-decl", src: fn + "type A [3]int", at: "3", typ: "*ast.BasicLit", repl: "4", want: "fallback: in a type declaration"},
 		{name: "in-array-length", src: fn + "func f() int { var a [3]int; return len(a) }", at: "3", nth: 0, typ: "*ast.BasicLit", repl: "4", want: "fallback: in an array length"},
@@ -337,6 +342,7 @@ func TestClassifyConst(t *testing.T) {
 		{name: "const-in-const-expr", src: "package p\n\nconst C int = 2\n\nfunc f() int { return C + 1 }\n", at: "2", typ: "*ast.BasicLit", repl: "3", want: `fallback: constant C is used in a constant expression at p.go:5, and is exported`},
 		{name: "const-in-len", src: "package p\n\nconst S string = \"ab\"\n\nfunc f() int { return len(S) }\n", at: `"ab"`, typ: "*ast.BasicLit", repl: `"abc"`, want: `fallback: constant S is used in a constant expression at p.go:5, and is exported`},
 		{name: "const-iota-local", src: "package p\n\nfunc f() int {\n\tconst (\n\t\ta = iota\n\t)\n\treturn a\n}\n", at: "iota", typ: "*ast.Ident", repl: "1", want: `fallback: constant a sits in a block that uses iota`},
+		{name: "uses-untyped-bool", src: "package p\n\nconst c = 1.5\n\nfunc f() int {\n\tif c > 1 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n", at: "1.5", typ: "*ast.BasicLit", repl: "0.5", want: `uses c p/p.go "c > 1"->"(0.5) > 1" bool`},
 		{name: "uses-none", src: "package p\n\nconst c = 2.5\n", at: "2.5", typ: "*ast.BasicLit", repl: "3.5", want: `uses c`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
