@@ -142,7 +142,7 @@ func fileNodes(f string, src []byte, entries []Entry) ([]*node, error) {
 		case s.Switched():
 			key = fmt.Sprintf("%s/%d/%d/%s", s.Kind, s.Start, s.End, s.Form)
 			*n = node{kind: s.Kind, start: s.Start, end: s.End, form: s.Form, typ: s.Type, name: s.Name, valueStart: s.ValueStart, valueEnd: s.ValueEnd, block: s.Block}
-		case s != nil && s.Probe >= 0:
+		case s != nil && s.Probe >= 0: //gathermut:equivalent(boundary) a probe stands before a statement, never at offset 0 (the package clause)
 			key = fmt.Sprintf("probe/%d", s.Probe)
 			*n = node{start: s.Probe, end: s.Probe}
 		default:
@@ -166,15 +166,15 @@ func fileNodes(f string, src []byte, entries []Entry) ([]*node, error) {
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
 		if a.start != b.start {
-			return a.start < b.start
+			return a.start < b.start //gathermut:equivalent(boundary) reached only when the starts differ
 		}
 		if (a.start == a.end) != (b.start == b.end) {
 			return a.start == a.end // a probe goes before what starts where it is
 		}
 		if a.end != b.end {
-			return a.end > b.end
+			return a.end > b.end //gathermut:equivalent(boundary) reached only when the ends differ
 		}
-		return rank(a.kind) < rank(b.kind)
+		return rank(a.kind) < rank(b.kind) //gathermut:equivalent(boundary) sites of one kind and range are one node (the form of a range is fixed by its place in the AST), so equal ranks never meet here
 	})
 	return order, nil
 }
