@@ -70,7 +70,7 @@ func (in Input) classify() *mutant.Site {
 		switch d := n.(type) {
 		case *ast.GenDecl:
 			if d.Tok == token.CONST {
-				return in.constSite(d, in.Stack[i+1:])
+				return in.constSite(d, in.Stack[i+1:]) //gathermut:equivalent(arith) stack[i-1] is the GenDecl's parent (the file or a DeclStmt), never a ValueSpec: the first ValueSpec below is the same
 			}
 			if d.Tok == token.TYPE {
 				return fallback("in a type declaration")
@@ -224,7 +224,7 @@ func inStmts(list []ast.Stmt, s ast.Stmt) bool {
 func (in Input) exprSite(e ast.Expr) *mutant.Site {
 	x := e
 	stack := in.Stack
-	for len(stack) > 0 {
+	for len(stack) > 0 { //gathermut:equivalent(boundary) in.Stack starts with the file, which is no Expr: the loop stops there before the stack empties
 		p, ok := stack[len(stack)-1].(ast.Expr)
 		if !ok {
 			break
@@ -289,7 +289,7 @@ func (in Input) switchType(x ast.Expr, stack []ast.Node) (types.Type, *mutant.Si
 }
 
 func parentOf(stack []ast.Node) ast.Node {
-	if len(stack) > 0 {
+	if len(stack) > 0 { //gathermut:equivalent(boundary) called with stacks that start with the file, never empty
 		return stack[len(stack)-1]
 	}
 	return nil
@@ -302,13 +302,13 @@ func parentOf(stack []ast.Node) ast.Node {
 func (in Input) contextWhyNot(x ast.Expr, stack []ast.Node, typ types.Type) *mutant.Site {
 	switch p := parentOf(stack).(type) {
 	case *ast.KeyValueExpr:
-		if p.Key == x && len(stack) > 1 {
+		if p.Key == x && len(stack) > 1 { //gathermut:equivalent(boundary) under a KeyValueExpr the stack holds the file and more: always longer than 1
 			if cl, ok := stack[len(stack)-2].(*ast.CompositeLit); ok {
 				switch in.Info.TypeOf(cl).Underlying().(type) {
 				case *types.Array, *types.Slice:
 					return fallback("an index key of an array or slice literal must be constant")
 				case *types.Struct:
-					return fallback("a field name")
+					return fallback("a field name") //gathermut:equivalent(branch-case) unreachable: a struct literal's keys are field names, which have no type, so switchType falls back first (TestClassify/expr-field-key)
 				}
 			}
 		}
@@ -367,7 +367,7 @@ func (in Input) constSite(decl *ast.GenDecl, below []ast.Node) *mutant.Site {
 	if !contains(spec.Values[0], in.Node) {
 		return fallback("in a constant's type")
 	}
-	local := len(in.Stack) > 1 && !isFileLevel(in.Stack, decl)
+	local := len(in.Stack) > 1 && !isFileLevel(in.Stack, decl) //gathermut:equivalent(boundary) a const GenDecl in the stack sits under the file: the stack is always longer than 1
 	block := decl.Lparen.IsValid() && len(decl.Specs) > 1
 	if block && local {
 		return fallback("a constant in a block inside a function")
@@ -392,7 +392,7 @@ func (in Input) constSite(decl *ast.GenDecl, below []ast.Node) *mutant.Site {
 		return site
 	}
 	typ := obj.Type()
-	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 { //gathermut:equivalent(bitwise) types.Default returns a typed type unchanged
 		typ = types.Default(typ)
 	}
 	spelled := in.Spell(typ)
@@ -462,7 +462,7 @@ func (in Input) readers() []mutant.Probe {
 // package level, where every test covers it.
 func (in Input) probe() int {
 	all := append(append([]ast.Node{}, in.Stack...), in.Node)
-	for i := len(all) - 1; i > 0; i-- {
+	for i := len(all) - 1; i > 0; i-- { //gathermut:equivalent(boundary) all[0] is the file, no Stmt: i == 0 is skipped either way
 		s, ok := all[i].(ast.Stmt)
 		if !ok {
 			continue
@@ -503,7 +503,7 @@ func callsRecover(n ast.Node) bool {
 }
 
 func hasRecover(text string) bool {
-	return len(text) > 0 && containsWord(text, "recover")
+	return len(text) > 0 && containsWord(text, "recover") //gathermut:equivalent(boundary) containsWord of an empty text is false
 }
 
 func containsWord(s, w string) bool {

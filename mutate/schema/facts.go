@@ -56,7 +56,7 @@ func (f *Facts) index() {
 			if len(stack) > 0 {
 				f.parents[n] = stack[len(stack)-1]
 			}
-			if len(stack) >= 2 {
+			if len(stack) >= 2 { //gathermut:equivalent(boundary) at depth 2 only a declaration's own parts (a func's name, type, body) stand, never a use; top is read only for uses
 				if d, ok := stack[1].(ast.Decl); ok {
 					f.top[n] = d
 				}
@@ -127,7 +127,7 @@ func (f *Facts) Readers(objs []types.Object) (readers []Position, ok bool) {
 					}
 				}
 			default:
-				return nil, false
+				return nil, false //gathermut:equivalent(branch-case) unreachable: every use lies under a FuncDecl or GenDecl (a BadDecl does not type-check)
 			}
 		}
 	}
@@ -136,9 +136,9 @@ func (f *Facts) Readers(objs []types.Object) (readers []Position, ok bool) {
 	}
 	sort.Slice(readers, func(i, j int) bool {
 		if readers[i].File != readers[j].File {
-			return readers[i].File < readers[j].File
+			return readers[i].File < readers[j].File //gathermut:equivalent(boundary) reached only when the files differ
 		}
-		return readers[i].At < readers[j].At
+		return readers[i].At < readers[j].At //gathermut:equivalent(boundary) one reader per function body: two readers of a file never share At
 	})
 	return readers, true
 }
@@ -194,7 +194,7 @@ func (f *Facts) constReason(c *types.Const, decl *ast.GenDecl) string {
 	if b, ok := typ.Underlying().(*types.Basic); !ok || b.Info()&(types.IsInteger|types.IsBoolean|types.IsString) == 0 {
 		return "is not of an integer, boolean or string type"
 	}
-	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+	if b, ok := typ.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 { //gathermut:equivalent(bitwise) types.Default returns a typed type unchanged
 		typ = types.Default(typ)
 	}
 	if f.namedInTests(c.Name()) {
@@ -457,7 +457,7 @@ func (f *Facts) useSite(e ast.Expr, ids []*ast.Ident, replacement string) (UseSi
 	src := f.srcs[fi]
 	var text strings.Builder
 	cur := start
-	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() })
+	sort.Slice(ids, func(i, j int) bool { return ids[i].Pos() < ids[j].Pos() }) //gathermut:equivalent(boundary) distinct identifiers have distinct positions
 	for _, id := range ids {
 		text.Write(src[cur:tf.Offset(id.Pos())])
 		text.WriteString(replacement)
@@ -476,7 +476,7 @@ type UseSite struct {
 
 func (f *Facts) fileIndex(n ast.Node) int {
 	for i, file := range f.files {
-		if file.FileStart <= n.Pos() && n.Pos() <= file.FileEnd {
+		if file.FileStart <= n.Pos() && n.Pos() <= file.FileEnd { //gathermut:equivalent(boundary) a use is never at a file's first byte (the package clause) nor at its end
 			return i
 		}
 	}

@@ -116,7 +116,9 @@ func Render(names Names, sources map[string][]byte, entries []Entry, firstSite i
 		var out strings.Builder
 		r.node(&out, root)
 		for _, c := range r.appended {
-			out.WriteString(c)
+			start := out.Len()
+			out.WriteString(c.text)
+			r.regions = append(r.regions, Region{Start: start, End: out.Len(), Mutants: c.muts})
 		}
 		pkg.Files[f] = &File{Source: []byte(out.String()), Regions: r.regions}
 		for name, muts := range r.consts {
@@ -140,7 +142,7 @@ func fileNodes(f string, src []byte, entries []Entry) ([]*node, error) {
 		case s.Switched():
 			key = fmt.Sprintf("%s/%d/%d/%s", s.Kind, s.Start, s.End, s.Form)
 			*n = node{kind: s.Kind, start: s.Start, end: s.End, form: s.Form, typ: s.Type, name: s.Name, valueStart: s.ValueStart, valueEnd: s.ValueEnd, block: s.Block}
-		case s != nil && s.Probe >= 0:
+		case s != nil && s.Probe >= 0: //gathermut:equivalent(boundary) a probe stands before a statement, never at offset 0 (the package clause)
 			key = fmt.Sprintf("probe/%d", s.Probe)
 			*n = node{start: s.Probe, end: s.Probe}
 		default:
@@ -164,15 +166,15 @@ func fileNodes(f string, src []byte, entries []Entry) ([]*node, error) {
 	sort.SliceStable(order, func(i, j int) bool {
 		a, b := order[i], order[j]
 		if a.start != b.start {
-			return a.start < b.start
+			return a.start < b.start //gathermut:equivalent(boundary) reached only when the starts differ
 		}
 		if (a.start == a.end) != (b.start == b.end) {
 			return a.start == a.end // a probe goes before what starts where it is
 		}
 		if a.end != b.end {
-			return a.end > b.end
+			return a.end > b.end //gathermut:equivalent(boundary) reached only when the ends differ
 		}
-		return rank(a.kind) < rank(b.kind)
+		return rank(a.kind) < rank(b.kind) //gathermut:equivalent(boundary) sites of one kind and range are one node (the form of a range is fixed by its place in the AST), so equal ranks never meet here
 	})
 	return order, nil
 }
@@ -192,12 +194,14 @@ func nest(f string, root *node, order []*node, next int, cover map[int][]int) (i
 			}
 		}
 		for len(stack) > 1 && !within(stack[len(stack)-1], n) {
+			// n starts at or after the popped site's start: it must also
+			// start at or after its end
+			if p := stack[len(stack)-1]; n.start < p.end {
+				return 0, fmt.Errorf("schema: %s: sites [%d, %d) and [%d, %d) overlap", f, p.start, p.end, n.start, n.end)
+			}
 			stack = stack[:len(stack)-1]
 		}
 		top := stack[len(stack)-1]
-		if n.start != n.end && top != root && !(top.start <= n.start && n.end <= top.end) {
-			return 0, fmt.Errorf("schema: %s: sites [%d, %d) and [%d, %d) overlap", f, top.start, top.end, n.start, n.end)
-		}
 		top.children = append(top.children, n)
 		if n.start != n.end {
 			stack = append(stack, n)
@@ -217,8 +221,15 @@ type renderer struct {
 	src      []byte
 	names    Names
 	regions  []Region
-	appended []string
+	appended []appended
 	consts   map[string][]int
+}
+
+// appended is a constant's variable written after the file, with the
+// mutants whose code it is.
+type appended struct {
+	text string
+	muts []int
 }
 
 // original writes the node's range with its children rendered in place.
@@ -357,7 +368,7 @@ func (w *siteWriter) konst() bool {
 	}
 	r.consts[n.name] = append(r.consts[n.name], n.muts...)
 	if n.block {
-		r.appended = append(r.appended, "\n"+v.String()+"\n")
+		r.appended = append(r.appended, appended{text: "\n" + v.String() + "\n", muts: append([]int(nil), n.muts...)})
 		return true
 	}
 	w.out.WriteString(v.String())
