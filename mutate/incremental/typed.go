@@ -68,7 +68,7 @@ type ifaceCall struct {
 func (g *Graph) linkTyped(env []string) error {
 	fset := token.NewFileSet()
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
+		Mode: packages.LoadFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 		Tests: true,
 		Dir:   g.root,
