@@ -18,8 +18,8 @@ import (
 func TestAsmDecls(t *testing.T) {
 	src := "#include \"textflag.h\"\n\n" +
 		"TEXT ·first(SB), NOSPLIT, $0\n\tADDQ $1, AX\n\tRET\n\n" +
-		"TEXT ·second(SB), NOSPLIT, $0\n\tADDQ $2, AX\n\tRET\n\n" +
-		"TEXT ·orphan(SB), NOSPLIT, $0\n\tADDQ $3, AX\n\tRET\n"
+		"TEXT ·orphan(SB), NOSPLIT, $0\n\tADDQ $3, AX\n\tRET\n\n" +
+		"TEXT ·second(SB), NOSPLIT, $0\n\tADDQ $2, AX\n\tRET\n"
 	g := handGraph(6)
 	g.root = t.TempDir()
 	g.texts = map[string]*textFile{}
@@ -65,6 +65,7 @@ func TestAsmDecls(t *testing.T) {
 		{"a routine without a Go declaration", at("a_amd64.s", "$3"), every},
 		{"a file that does not read", at("gone.s", "$2"), every},
 		{"no edit", mutant.Mutant{Kind: mutant.Go, Package: "m/p", File: "a_amd64.s"}, every},
+		{"an edit at the file's end", mutant.Mutant{Kind: mutant.Go, Package: "m/p", File: "a_amd64.s", Edit: &mutant.Edit{Start: len(src), End: len(src)}}, "m/p.second"},
 		{"an edit past the file's end", mutant.Mutant{Kind: mutant.Go, Package: "m/p", File: "a_amd64.s", Edit: &mutant.Edit{Start: len(src) + 1, End: len(src) + 1}}, every},
 		{"another package", func() mutant.Mutant { m := at("a_amd64.s", "$2"); m.Package = "m/q"; return m }(), "m/q.second"},
 	} {

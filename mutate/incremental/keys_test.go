@@ -121,7 +121,9 @@ func mutantAt(t *testing.T, files map[string]string, kind mutant.Kind, file, mar
 func TestIdentityCases(t *testing.T) {
 	moved := edited(edited(edited(keyModule, "p/p.go", "func F", "// F adds one.\n\nfunc F"),
 		"p/fast.s", "TEXT", "// fast\n\nTEXT"), "k/k.hip", "__global__", "// kernel\n\n__global__")
-	reformatted := edited(moved, "p/p.go", "func G(x int) int { return F(x) * 2 }", "func G(x int) int {\n\treturn F(x)*2 // twice\n}")
+	reformatted := edited(edited(edited(moved, "p/p.go", "func G(x int) int { return F(x) * 2 }", "func G(x int) int {\n\treturn F(x)*2 // twice\n}"),
+		"p/p.go", "func F(x int) int { return x + 1 }", "func F(x int) int {\n\treturn x + 1\n}"),
+		"p/p.go", "var table = []int{1, 2}", "var table = []int{\n\t1, 2}")
 	g, gm, gr := parsedGraph(t, keyModule), parsedGraph(t, moved), parsedGraph(t, reformatted)
 	type mk func(files map[string]string) mutant.Mutant
 	goAt := func(marker, old, repl string) mk {
@@ -134,10 +136,10 @@ func TestIdentityCases(t *testing.T) {
 		m    mk
 	}{
 		{"inside a function", goAt("func F", "+ 1", "- 1")},
-		{"a function's last byte", goAt("func F", "1 }", "1 ;}")},
+		{"a function's last byte", goAt("func F", "}", "; }")},
 		{"a function's first byte", goAt("func F", "func F", "func  F")},
 		{"reformatted around", goAt("func G", "F(x)", "F(-x)")},
-		{"a variable", goAt("var table", "1, 2}", "1, 3}")},
+		{"a variable, the file's first declaration", goAt("var table", "1", "3")},
 		{"assembly", func(files map[string]string) mutant.Mutant {
 			return mutantAt(t, files, mutant.Go, "p/fast.s", "ADDQ", "$1", "$2")
 		}},
@@ -276,6 +278,7 @@ func TestDepsOfCases(t *testing.T) {
 			"c:m/p.F n:m/p.F s:" + pset + ":m/p.TestF s:-:m/p.TestG t:m/p.TestF t:m/p.TestG x:" + set()},
 		{"survived, nothing probed", inF, survived, &Evidence{Ran: []string{"m/p.TestF"}, Executed: []int32{node("m/p.F")}},
 			"c:m/p.F n:m/p.F s:-:m/p.TestF s:-:m/p.TestG t:m/p.TestF t:m/p.TestG x:" + xset},
+		{"the file's first declaration", mutantAt(t, keyModule, mutant.Go, "p/p.go", "var table", "1", "3"), mutant.Result{Status: mutant.Survived}, nil, "c:m/p.table n:m/p.table"},
 		{"assembly survived", inAsm, mutant.Result{Status: mutant.Survived}, nil, "c:m/p.Fast f:p/fast.s n:m/p.Fast"},
 		{"kernel survived", kernel, mutant.Result{Status: mutant.Survived}, kev, "f:k/d.h f:k/k.hip k:m/q s:-:m/q.TestH t:m/q.TestH"},
 		{"kernel killed", kernel, mutant.Result{Status: mutant.Killed, KilledBy: []string{"m/q.TestH"}}, kev, "f:k/d.h f:k/k.hip s:-:m/q.TestH t:m/q.TestH"},

@@ -16,13 +16,13 @@ import (
 // every parsed module file.
 func TestLinkerNode(t *testing.T) {
 	root := t.TempDir()
-	src := "package p\n\nfunc a() {}; func b() {}\nfunc c() {\n}\n"
+	src := "package p; func z() {}\n\nfunc a() {}; func b() {}\nfunc c() {\n}\nfunc d() {}"
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := handGraph(3)
+	g := handGraph(5)
 	g.root = root
-	for i, d := range []struct{ start, end string }{{"func a", "}; func b"}, {"func b", "}\nfunc c"}, {"func c", "}\n\x00"}} {
+	for i, d := range []struct{ start, end string }{{"func a", "}; func b"}, {"func b", "}\nfunc c"}, {"func c", "}\nfunc d"}, {"func z", "}\n\nfunc a"}, {"func d", "}\x00"}} {
 		g.nodes[i].file = "a.go"
 		g.nodes[i].start = index(t, src, d.start)
 		g.nodes[i].end = index(t, src+"\x00", d.end) + 1 // after the closing brace
@@ -41,16 +41,18 @@ func TestLinkerNode(t *testing.T) {
 		"//line " + aGo + ":3:13\nvar x3 = 1\n" + // the blank between
 		"//line " + aGo + ":4:1\nvar x4 = 1\n" + // c's first byte
 		"//line " + aGo + ":5:1\nvar x5 = 1\n" + // c's closing brace
-		"//line " + aGo + ":6:1\nvar x6 = 1\n" + // past the last declaration
+		"//line " + aGo + ":2:1\nvar x6 = 1\n" + // a blank line
 		"//line " + aGo + ":9:1\nvar x7 = 1\n" + // past the file's lines
 		"//line " + filepath.Join(root, "other.go") + ":1:1\nvar x8 = 1\n" + // a file the graph did not parse
 		"//line /elsewhere/o.go:3:1\nvar x9 = 1\n" + // outside the module
-		"//line " + aGo + ":4\nvar x10 = 1\n" // no column: the line's start
+		"//line " + aGo + ":4\nvar x10 = 1\n" + // no column: the line's start
+		"//line " + aGo + ":1:12\nvar x11 = 1\n" + // the first line
+		"//line " + aGo + ":6:1\nvar x12 = 1\n" // the last line, without a newline
 	genFile, err := parser.ParseFile(fset, filepath.Join(t.TempDir(), "gen.go"), gen, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int{0, 1, -1, 2, 2, -1, -1, -1, -1, 2}
+	want := []int{0, 1, -1, 2, 2, -1, -1, -1, -1, 2, 3, 4}
 	for i, d := range genFile.Decls {
 		if got := lk.node(d.Pos()); got != want[i] {
 			t.Errorf("the declaration after //line #%d maps to %d, want %d", i+1, got, want[i])
