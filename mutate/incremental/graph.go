@@ -39,6 +39,12 @@ type listed struct {
 	XTestImports    []string
 }
 
+// hasGo reports whether the package has Go files of any kind: only
+// those have declarations.
+func (p listed) hasGo() bool {
+	return len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles)+len(p.XTestGoFiles) > 0
+}
+
 // node is one top-level declaration: a function or method, a type, a
 // variable spec, or a whole const group (iota ties its specs together).
 type node struct {
@@ -173,7 +179,7 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 	testOnly := testOnlyPackages(pkgs)
 	fset := token.NewFileSet()
 	for _, p := range pkgs {
-		if len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+		if !p.hasGo() {
 			continue
 		}
 		internal, external, err := g.parse(p, fset, testOnly[p.ImportPath])
@@ -181,7 +187,7 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 			return err
 		}
 		for _, ps := range []*pkgSyntax{internal, external} {
-			if len(ps.files) > 0 {
+			if len(ps.files) > 0 { //gathermut:equivalent(boundary) declare makes no node of a package without files
 				g.declare(ps, fset)
 			}
 		}
@@ -203,7 +209,7 @@ func (g *Graph) read(pkgs []listed, env []string) error {
 		}
 	}
 	for file := range g.files {
-		sort.Slice(g.files[file], func(i, j int) bool { return g.nodes[g.files[file][i]].start < g.nodes[g.files[file][j]].start })
+		sort.Slice(g.files[file], func(i, j int) bool { return g.nodes[g.files[file][i]].start < g.nodes[g.files[file][j]].start }) //gathermut:equivalent(boundary) the declarations of a file start at distinct offsets
 	}
 	return nil
 }
@@ -539,7 +545,7 @@ func isTest(d *ast.FuncDecl) bool {
 
 func firstName(d *ast.GenDecl) string {
 	for _, s := range d.Specs {
-		if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Names) > 0 {
+		if vs, ok := s.(*ast.ValueSpec); ok && len(vs.Names) > 0 { //gathermut:equivalent(boundary) go/parser gives every const spec a name (one without does not parse)
 			return vs.Names[0].Name
 		}
 	}
@@ -596,7 +602,7 @@ func (g *Graph) nodeAt(file string, offset int) int {
 	for _, i := range ns {
 		n := g.nodes[i]
 		if n.start <= offset && offset < n.end {
-			if best < 0 || n.end-n.start < g.nodes[best].end-g.nodes[best].start {
+			if best < 0 || n.end-n.start < g.nodes[best].end-g.nodes[best].start { //gathermut:equivalent(boundary) two declarations spanning one offset are never the same size: one holds the other, or they are the same range
 				best = i
 			}
 		}
@@ -608,7 +614,7 @@ func dedupe32(xs []int32) []int32 {
 	if len(xs) < 2 {
 		return xs
 	}
-	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] }) //gathermut:equivalent(boundary) equal ints are interchangeable: sorting by <= orders them as < does
 	out := xs[:1]
 	for _, x := range xs[1:] {
 		if x != out[len(out)-1] {

@@ -41,7 +41,7 @@ func reach(roots []int, adj [][]int32) []int32 {
 	for n := range seen {
 		out = append(out, n)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] }) //gathermut:equivalent(boundary) the nodes are distinct (a set's keys)
 	return out
 }
 

@@ -68,7 +68,7 @@ type ifaceCall struct {
 func (g *Graph) linkTyped(env []string) error {
 	fset := token.NewFileSet()
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedSyntax |
+		Mode: packages.LoadFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 		Tests: true,
 		Dir:   g.root,
@@ -88,6 +88,12 @@ func (g *Graph) linkTyped(env []string) error {
 	if len(errs) > 0 {
 		return fmt.Errorf("incremental: the module does not type-check: %s", strings.Join(errs, "; "))
 	}
+	g.link(pkgs, fset)
+	return nil
+}
+
+// link adds the edges of the type-checked packages (see linkTyped).
+func (g *Graph) link(pkgs []*packages.Package, fset *token.FileSet) {
 	lk := &linker{g: g, fset: fset, lines: map[string][]int{}, typeMethods: map[int]map[string]int{}, escapes: map[string][]int{}, generic: map[int][]int{}}
 	for _, p := range pkgs {
 		lk.types(p)
@@ -121,7 +127,6 @@ func (g *Graph) linkTyped(env []string) error {
 			}
 		}
 	}
-	return nil
 }
 
 func hasAll(methods map[string]int, names []string) bool {
