@@ -108,8 +108,10 @@ func ReportDirOutside(cfg config.Config) string {
 
 // VersionLine is what --version prints: the tool's version, the module
 // and version it was built from, and the Go toolchain and platform.
-func VersionLine() string {
-	inv := selfInvocation()
+func VersionLine() string { return versionLine(selfInvocation()) }
+
+// versionLine is VersionLine for the tool started as inv.
+func versionLine(inv Invocation) string {
 	from := ""
 	if inv.Module != "" {
 		from = inv.Package + " in " + inv.Module
