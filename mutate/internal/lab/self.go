@@ -105,6 +105,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 		}
 		return name, ""
 	}
+	//gathermut:equivalent(logical) where filepath.Separator is '/' the two tests are one
 	if !strings.ContainsRune(inv.Arg0, filepath.Separator) && !strings.ContainsRune(inv.Arg0, '/') {
 		return config.ShellWord(inv.Arg0), "" // found on PATH
 	}
@@ -116,7 +117,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 	if err != nil {
 		return name, ""
 	}
-	rel = filepath.ToSlash(rel)
+	rel = filepath.ToSlash(rel) //gathermut:equivalent(remove-stmt) where filepath.Separator is '/' ToSlash returns its argument
 	if !strings.Contains(rel, "/") {
 		rel = "./" + rel
 	}

@@ -29,6 +29,14 @@ func TestToolCommand(t *testing.T) {
 		{"go run from a dirty checkout", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101-abcdef+dirty", GoRun: true},
 			"example.com/app", "/home/u/tools/gm", nil, "go run -C ../../tools/gm ./mutate", "../../src/app"},
 		{"go run, checkout unknown", row, "example.com/app", "", nil, "mutate", ""},
+		{"go run, checkout unknown, named by its package", Invocation{Package: "example.com/gm/cmd/gm", Module: "example.com/gm", GoRun: true, Arg0: "/tmp/go-build1/b001/exe/x"},
+			"example.com/app", "", nil, "gm", ""},
+		{"go run, no build info", Invocation{GoRun: true, Arg0: "/tmp/go-build1/b001/exe/tool"}, "example.com/app", "", nil, "tool", ""},
+		{"go run of an unstamped build the module does not require", Invocation{Package: "example.com/gm/mutate", Module: "example.com/gm", GoRun: true},
+			"example.com/app", "", map[string]string{"example.com/other": ""}, "mutate", ""},
+		{"go run in the tool's own module, main package at its root", Invocation{Package: "example.com/gm", Module: "example.com/gm", GoRun: true},
+			"example.com/gm", "", nil, "go run .", ""},
+		{"go run from a checkout the module root cannot name", row, "example.com/app", "gm", nil, "mutate", ""},
 		{"go run of a stamped version of a module no proxy serves", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101000000-abcdef123456", GoRun: true},
 			"example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
 		{"a binary on PATH", Invocation{Arg0: "mutate", Package: "gathermut/mutate", Module: "gathermut", Cwd: "/elsewhere"}, "example.com/app", "", nil, "mutate", ""},
@@ -37,12 +45,17 @@ func TestToolCommand(t *testing.T) {
 		{"a binary by relative path from a subdirectory", Invocation{Arg0: "../bin/mutate", Cwd: root + "/pkg"}, "example.com/app", "", nil, "bin/mutate", ""},
 		{"a binary in the module root", Invocation{Arg0: "./mutate", Cwd: root}, "example.com/app", "", nil, "./mutate", ""},
 		{"a binary by absolute path", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
+		{"a binary by absolute path from elsewhere", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/home/u"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
 		{"a path that needs quotes", Invocation{Arg0: "/home/u/my tools/mutate", Cwd: "/"}, "example.com/app", "", nil, "'../../my tools/mutate'", ""},
 	} {
 		tool, dir := c.inv.ToolCommand(root, c.module, c.toolRoot, c.requires)
 		if tool != c.tool || dir != c.dir {
 			t.Errorf("%s: %q --dir %q, want %q --dir %q", c.name, tool, dir, c.tool, c.dir)
 		}
+	}
+	// relative paths, where only one way between them is known: no -C
+	if tool, dir := row.ToolCommand("app", "example.com/app", "../gm", nil); tool != "mutate" || dir != "" {
+		t.Errorf("relative root and checkout: %q --dir %q, want mutate", tool, dir)
 	}
 }
 
@@ -66,7 +79,9 @@ func TestGoRunBinary(t *testing.T) {
 
 func TestGoModRequires(t *testing.T) {
 	gomod := filepath.Join(t.TempDir(), "go.mod")
-	data := "module example.com/app\n\ngo 1.22\n\nrequire example.com/one v1.2.3\n\nrequire (\n\texample.com/gm v0.3.0 // indirect\n\t\"example.com/quoted\" v0.0.1\n)\n\nreplace example.com/gm => ../gm\n"
+	data := "module example.com/app\n\ngo 1.22\n\nrequire example.com/one v1.2.3\n\nrequire (\n\texample.com/gm v0.3.0 // indirect\n\t\"example.com/quoted\" v0.0.1\n\tbroken\n)\n\nreplace example.com/gm => ../gm\n" +
+		// neither an exclude block nor a malformed require names a requirement
+		"exclude (\n\texample.com/ex v1.0.0\n)\nrequire\nrequire example.com/noversion\n"
 	if err := os.WriteFile(gomod, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"gathermut/mutate/internal/discover"
 	"gathermut/mutate/internal/outcome"
 	"gathermut/mutate/internal/schedule"
+	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 )
@@ -172,6 +174,12 @@ func TestPrintSummary(t *testing.T) {
 		{"three not run", report.Meta{Summary: s3, WallSeconds: 2}, []mutant.Outcome{notRun("a", "w"), notRun("b", "w"), notRun("c", "w")},
 			"8 mutants: " + counts(s3) + ", 2 reused; score 100.0%; no mutant tested; 2.0 s (-j 2)\n" +
 				"not run (3): w: a, b, c\n"},
+		{"one reused, one interrupted, groups of one size in the order met",
+			report.Meta{Summary: outcome.Summary{Total: 3, Judged: 2, Interrupted: 1, Reused: 1, Counts: map[mutant.Status]int{}}, Interrupted: true, WallSeconds: 2},
+			[]mutant.Outcome{notRun("a", "w2"), notRun("b", "w1")},
+			"interrupted: 2 of 3 judged: " + counts(outcome.Summary{Counts: map[mutant.Status]int{}}) + ", 1 reused; score n/a; no mutant tested; 2.0 s (-j 2)\n" +
+				"1 not judged because of the interrupt (status Pending in r.json)\n" +
+				"not run (1): w2: a\n" + "not run (1): w1: b\n"},
 		{"four not run", report.Meta{Summary: s3, WallSeconds: 2}, []mutant.Outcome{notRun("a", "w"), notRun("b", "w"), notRun("c", "w"), notRun("d", "w")},
 			"8 mutants: " + counts(s3) + ", 2 reused; score 100.0%; no mutant tested; 2.0 s (-j 2)\n" +
 				"not run (4): w: a, b, c and 1 more (in r.json)\n"},
@@ -382,6 +390,7 @@ func TestApplyProject(t *testing.T) {
 		{"no project file", "", "", nil, "", "./...", "mutate: module example.com/m: packages ./...; no catalog (defaults for a module without .gathermut.json)\n", 0},
 		{"project file", project, "", nil, "", "./p/...", "mutate: module example.com/m: packages ./p/...; no catalog; threshold 80% (settings of this module's .gathermut.json)\n", 0},
 		{"a set with assembly operators only", project, "asm", nil, "", "./q", "mutate: module example.com/m: packages ./q; no catalog; operators asm-drop (settings of set asm in this module's .gathermut.json)\n", -1},
+		{"one Go operator", project, "", []string{"negate"}, "", "./p/...", "", 1},
 		{"two Go operators", project, "", []string{"arith", "asm-drop", "negate"}, "", "./p/...", "", 2},
 		{"a set that does not exist", project, "none", nil, "--set none", "", "", 0},
 		{"a set without a project file", "", "asm", nil, "--set asm", "", "", 0},
@@ -468,5 +477,202 @@ func TestReportDirOutside(t *testing.T) {
 	cfg.ReportDir, cfg.Given.ReportDir = "/given", true
 	if got := ReportDirOutside(cfg); got != "/given" {
 		t.Errorf("given: %q", got)
+	}
+}
+
+// fakeTools puts scripts of the given names on a PATH of their own.
+func fakeTools(t *testing.T, scripts map[string]string) {
+	t.Helper()
+	bin := t.TempDir()
+	for name, script := range scripts {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+}
+
+// TestGoEnvPaths: GOROOT, GOMODCACHE and GOCACHE as the go command says
+// them; none when it is missing or answers with another number of lines.
+func TestGoEnvPaths(t *testing.T) {
+	var want [3]string
+	for i, name := range []string{"GOROOT", "GOMODCACHE", "GOCACHE"} {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = strings.TrimSpace(string(out))
+	}
+	if r, m, c := goEnvPaths(); [3]string{r, m, c} != want || r == "" {
+		t.Errorf("goEnvPaths %q %q %q, want %q", r, m, c, want)
+	}
+	for name, script := range map[string]string{
+		"no go command": "",
+		"two lines":     "printf '/r\\n/m\\n'\n",
+		"four lines":    "printf '/r\\n/m\\n/c\\n/x\\n'\n",
+		"failing":       "printf '/r\\n/m\\n/c\\n'\nexit 1\n",
+	} {
+		scripts := map[string]string{}
+		if script != "" {
+			scripts["go"] = script
+		}
+		fakeTools(t, scripts)
+		if r, m, c := goEnvPaths(); r != "" || m != "" || c != "" {
+			t.Errorf("%s: %q %q %q, want none", name, r, m, c)
+		}
+	}
+	fakeTools(t, map[string]string{"go": "printf ' /r \\n/m\\n/c\\n'\n"})
+	if r, m, c := goEnvPaths(); r != "/r" || m != "/m" || c != "/c" {
+		t.Errorf("three lines: %q %q %q", r, m, c)
+	}
+}
+
+// TestCPUModel: the first "model name" of a cpuinfo file.
+func TestCPUModel(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ data, want string }{
+		"x86":      {"processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) CPU \nmodel name\t: other\n", "Intel(R) Xeon(R) CPU"},
+		"no model": {"processor\t: 0\nmodel\t: 85\n", ""},
+		"no colon": {"model name Xeon\n", ""},
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := cpuModelIn(file); got != c.want {
+			t.Errorf("%s: %q, want %q", name, got, c.want)
+		}
+	}
+	if got := cpuModelIn(filepath.Join(dir, "none")); got != "" {
+		t.Errorf("no file: %q", got)
+	}
+}
+
+// TestGPUToolOutput: a tool that fails is not believed, whatever it
+// printed; rocminfo's GPU is an agent whose Name is gfx... followed by
+// its Marketing Name, once.
+func TestGPUToolOutput(t *testing.T) {
+	fakeTools(t, map[string]string{
+		"nvidia-smi": "echo 'NVIDIA H200, 9.0'\nexit 3\n",
+		"rocminfo":   "printf '%s\\n' '  Name: gfx1100' '  Marketing Name: Radeon'\nexit 3\n",
+	})
+	if g := append(nvidiaGPUs(), amdGPUs()...); len(g) != 0 {
+		t.Errorf("failing tools: %v", g)
+	}
+	fakeTools(t, map[string]string{"rocminfo": "printf '%s\\n' " +
+		"'Name: gfx90a' 'Name: AMD EPYC' 'Marketing Name: AMD EPYC 9654' " + // a CPU agent after a GPU's Name
+		"'Name: gfx1100' 'Marketing Name: Radeon RX 7900' 'Marketing Name: again' " + // one GPU per Name
+		"'Name: gfx942' 'Name' 'Marketing Name: MI300X'\n"}) // a line without a colon is no field
+	want := []report.GPU{{Name: "Radeon RX 7900", Arch: "gfx1100"}, {Name: "MI300X", Arch: "gfx942"}}
+	if g := amdGPUs(); !slices.Equal(g, want) {
+		t.Errorf("rocminfo: %+v, want %+v", g, want)
+	}
+}
+
+// TestSelfInvocation: this process, as the rerun commands see it.
+func TestSelfInvocation(t *testing.T) {
+	inv := selfInvocation()
+	wd, _ := os.Getwd()
+	if inv.Arg0 != os.Args[0] || inv.Cwd != wd || inv.Module != "gathermut" || !strings.HasPrefix(inv.Package, "gathermut/mutate/internal/lab") || inv.GoRun {
+		t.Errorf("invocation %+v (args %q, cwd %s)", inv, os.Args, wd)
+	}
+}
+
+// TestRunRefuses: Run's errors before any work: a bad configuration is a
+// usage error; no module, or a project file that does not read, a
+// configuration error; no temp dir is left behind.
+func TestRunRefuses(t *testing.T) {
+	sys := t.TempDir()
+	t.Setenv("TMPDIR", sys)
+	bad := config.Default()
+	bad.Jobs = 0
+	noModule := config.Default()
+	noModule.Dir = t.TempDir()
+	badProject := config.Default()
+	badProject.Dir = projectModule(t, "{")
+	badSet := config.Default()
+	badSet.Dir, badSet.Set = projectModule(t, `{}`), "none"
+	for _, c := range []struct {
+		name string
+		cfg  config.Config
+		code exitcode.Code
+		want string
+	}{
+		{"-j 0", bad, exitcode.Usage, "-j must be at least 1"},
+		{"no module", noModule, exitcode.Config, "is not inside a Go module"},
+		{"bad project file", badProject, exitcode.Config, config.ProjectFile},
+		{"unknown set", badSet, exitcode.Config, "--set none"},
+	} {
+		var out, errOut bytes.Buffer
+		e := exitOf(t, Run(t.Context(), c.cfg, &out, &errOut))
+		if e.Code != c.code || !strings.Contains(e.Reason, c.want) {
+			t.Errorf("%s: exit %v %q, want %v naming %q", c.name, e.Code, e.Reason, c.code, c.want)
+		}
+		if left, _ := os.ReadDir(sys); len(left) != 0 {
+			t.Errorf("%s: left %v in the temp dir", c.name, left)
+		}
+	}
+}
+
+// TestTestLocations: where the tests the outcomes name are declared: the
+// top-level functions of their packages' _test.go files, the first
+// declaration winning; methods, files that do not parse and packages
+// outside the module are passed over.
+func TestTestLocations(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"p/p.go":          "package p\n",
+		"p/a_test.go":     "package p\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\ntype s struct{}\n\nfunc (s) TestM(t *testing.T) {}\n",
+		"p/b_test.go":     "//go:build never\n\npackage p\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {}\n",
+		"q/q.go":          "package q\n",
+		"q/q_test.go":     "package q\n\nimport \"testing\"\n\nfunc TestQ(t *testing.T) {}\n",
+		"r/r.go":          "package r\n",
+		"r/r_ext_test.go": "package r_test\n\nimport \"testing\"\n\nfunc TestR(t *testing.T) {}\n",
+	}
+	for name, data := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prog, err := load.LoadGraph(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// made after loading: a file that does not parse, before one that does
+	for name, data := range map[string]string{"p/c_test.go": "package p\n\nfunc TestBroken(\n", "p/d_test.go": "package p\n\nfunc TestD() {}\n"} {
+		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outcomes := []mutant.Outcome{
+		{Result: mutant.Result{KilledBy: []string{"example.com/m/p.TestA", "not an id"}}},
+		{Result: mutant.Result{CoveredBy: []string{"example.com/elsewhere.TestX"}}},
+		{Mutant: mutant.Mutant{Expected: []mutant.TestID{{Package: "example.com/m/r", Name: "TestR"}}}},
+	}
+	want := map[string]report.TestLocation{
+		"example.com/m/p.TestA": {File: "p/a_test.go", Line: 5},
+		"example.com/m/p.TestB": {File: "p/b_test.go", Line: 9},
+		"example.com/m/p.TestD": {File: "p/d_test.go", Line: 3},
+		"example.com/m/r.TestR": {File: "r/r_ext_test.go", Line: 5},
+	}
+	got := testLocations(prog, outcomes)
+	if len(got) != len(want) {
+		t.Errorf("locations %v\nwant %v", got, want)
+	}
+	for id, loc := range want {
+		if got[id] != loc {
+			t.Errorf("%s: %+v, want %+v", id, got[id], loc)
+		}
+	}
+	if got := testLocations(nil, outcomes); got == nil || len(got) != 0 {
+		t.Errorf("without a program: %v, want none", got)
+	}
+	if got := testLocations(prog, []mutant.Outcome{{Result: mutant.Result{CoveredBy: []string{"example.com/m/q.TestQ"}}}}); len(got) != 1 || got["example.com/m/q.TestQ"] != (report.TestLocation{File: "q/q_test.go", Line: 5}) {
+		t.Errorf("q: %v", got)
 	}
 }
