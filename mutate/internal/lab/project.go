@@ -34,8 +34,9 @@ func (l *lab) applyProject() error {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	if goNames == nil || len(goNames) > 0 {
+		//gathermut:equivalent(branch-if) unreachable: GoOperatorNames refused every name SelectOperators does not know
 		if l.ops, err = operator.SelectOperators(goNames); err != nil {
-			return exitcode.Fail(exitcode.Config, "%v", err)
+			return exitcode.Fail(exitcode.Config, "%v", err) //gathermut:equivalent(zero-return) unreachable (see above)
 		}
 	}
 	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))

@@ -128,13 +128,20 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 // test (Invocation.ToolCommand).
 func (l *lab) toolCommand() (tool, dir string) {
 	inv := selfInvocation()
-	toolRoot := ""
-	if inv.GoRun && inv.Module != l.module && !released(inv.Module, inv.Version) && inv.Cwd != "" {
+	return inv.ToolCommand(l.root, l.module, inv.checkout(l.module), goModRequires(filepath.Join(l.root, "go.mod")))
+}
+
+// checkout is the root of the tool's checkout that go run built it from,
+// for a run on another module (module): the module at the directory the
+// tool started in, when it is the tool's; "" otherwise (not go run, the
+// module under test, a released version the go command can fetch).
+func (inv Invocation) checkout(module string) string {
+	if inv.GoRun && inv.Module != module && !released(inv.Module, inv.Version) && inv.Cwd != "" {
 		if r, m, err := load.ModuleRoot(inv.Cwd); err == nil && m == inv.Module {
-			toolRoot = r
+			return r
 		}
 	}
-	return inv.ToolCommand(l.root, l.module, toolRoot, goModRequires(filepath.Join(l.root, "go.mod")))
+	return ""
 }
 
 // goModRequires reads the module paths and versions a go.mod requires

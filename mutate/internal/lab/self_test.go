@@ -53,6 +53,10 @@ func TestToolCommand(t *testing.T) {
 			t.Errorf("%s: %q --dir %q, want %q --dir %q", c.name, tool, dir, c.tool, c.dir)
 		}
 	}
+	// a binary whose path does not relate to the root: its name
+	if tool, dir := (Invocation{Arg0: "bin/gm", Cwd: "/x"}).ToolCommand("app", "example.com/app", "", nil); tool != "gm" || dir != "" {
+		t.Errorf("unrelated binary path: %q --dir %q, want gm", tool, dir)
+	}
 	// relative paths, where only one way between them is known: no -C
 	if tool, dir := row.ToolCommand("app", "example.com/app", "../gm", nil); tool != "mutate" || dir != "" {
 		t.Errorf("relative root and checkout: %q --dir %q, want mutate", tool, dir)
@@ -97,5 +101,40 @@ func TestGoModRequires(t *testing.T) {
 	}
 	if goModRequires(filepath.Join(t.TempDir(), "none")) != nil {
 		t.Errorf("a missing go.mod gave requirements")
+	}
+}
+
+// TestCheckout: the tool's checkout is the module go run was started in,
+// when that module is the tool's and not the one under test, and the
+// version is not one the go command can fetch.
+func TestCheckout(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, _ := filepath.Abs(filepath.Join(wd, "..", "..", ".."))
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	devel := Invocation{GoRun: true, Module: "gathermut", Package: "gathermut/mutate", Version: "(devel)", Cwd: wd}
+	with := func(f func(*Invocation)) Invocation { inv := devel; f(&inv); return inv }
+	for _, c := range []struct {
+		name   string
+		inv    Invocation
+		module string
+		want   string
+	}{
+		{"go run from the checkout, on another module", devel, "example.com/app", repo},
+		{"the module under test is the tool's", devel, "gathermut", ""},
+		{"not go run", with(func(i *Invocation) { i.GoRun = false }), "example.com/app", ""},
+		{"a released version", with(func(i *Invocation) { i.Module, i.Version = "example.com/gm", "v1.0.0" }), "example.com/app", ""},
+		{"no working directory", with(func(i *Invocation) { i.Cwd = "" }), "example.com/app", ""},
+		{"started in another module", with(func(i *Invocation) { i.Cwd = other }), "example.com/app", ""},
+		{"started outside any module", with(func(i *Invocation) { i.Cwd = t.TempDir() }), "example.com/app", ""},
+	} {
+		if got := c.inv.checkout(c.module); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

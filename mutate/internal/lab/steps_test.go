@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gathermut/mutate/config"
@@ -311,6 +312,7 @@ func TestPaths(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
+	goEnvOnce = sync.Once{} // asked again here, whichever test asked first
 	l := &lab{root: "/r", tmp: "/t", sysTemp: "/sys", sysGoTemp: "/gosys"}
 	p := l.paths()
 	home, _ := os.UserHomeDir()
@@ -546,6 +548,11 @@ func TestCPUModel(t *testing.T) {
 	if got := cpuModelIn(filepath.Join(dir, "none")); got != "" {
 		t.Errorf("no file: %q", got)
 	}
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil && strings.Contains(string(data), "model name") {
+		if got := cpuModel(); got == "" || got != cpuModelIn("/proc/cpuinfo") {
+			t.Errorf("this machine's CPU: %q", got)
+		}
+	}
 }
 
 // TestGPUToolOutput: a tool that fails is not believed, whatever it
@@ -674,5 +681,20 @@ func TestTestLocations(t *testing.T) {
 	}
 	if got := testLocations(prog, []mutant.Outcome{{Result: mutant.Result{CoveredBy: []string{"example.com/m/q.TestQ"}}}}); len(got) != 1 || got["example.com/m/q.TestQ"] != (report.TestLocation{File: "q/q_test.go", Line: 5}) {
 		t.Errorf("q: %v", got)
+	}
+}
+
+// TestSetUp: the module, its project file, the report folder and the
+// rerun command's prefix, before any temp dir.
+func TestSetUp(t *testing.T) {
+	root := projectModule(t, `{"reportDir": "reps"}`)
+	cfg := config.Default()
+	cfg.Dir = root
+	l := &lab{cfg: cfg, stderr: &bytes.Buffer{}}
+	if err := l.setUp(); err != nil {
+		t.Fatal(err)
+	}
+	if l.root != root || l.module != "example.com/m" || l.project == nil || l.cfg.ReportDir != filepath.Join(root, "reps") || l.cfg.Tool == "" || l.tmp != "" {
+		t.Errorf("set up: root %q module %q project %v reports %q tool %q temp %q", l.root, l.module, l.project, l.cfg.ReportDir, l.cfg.Tool, l.tmp)
 	}
 }
