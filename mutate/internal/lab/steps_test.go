@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -591,8 +592,9 @@ func TestSelfInvocation(t *testing.T) {
 func TestRunRefuses(t *testing.T) {
 	sys := t.TempDir()
 	t.Setenv("TMPDIR", sys)
+	t.Setenv("GOTMPDIR", "")
 	bad := config.Default()
-	bad.Jobs = 0
+	bad.Jobs, bad.Dir = 0, t.TempDir() // refused before the module is looked for
 	noModule := config.Default()
 	noModule.Dir = t.TempDir()
 	badProject := config.Default()
@@ -696,5 +698,70 @@ func TestSetUp(t *testing.T) {
 	}
 	if l.root != root || l.module != "example.com/m" || l.project == nil || l.cfg.ReportDir != filepath.Join(root, "reps") || l.cfg.Tool == "" || l.tmp != "" {
 		t.Errorf("set up: root %q module %q project %v reports %q tool %q temp %q", l.root, l.module, l.project, l.cfg.ReportDir, l.cfg.Tool, l.tmp)
+	}
+}
+
+// TestRunCleansUp: all and run make the run's temp dir before finding
+// the mutants, point the child processes into it, and Run removes it however the run ends:
+// here a module without the packages its project file names.
+func TestRunCleansUp(t *testing.T) {
+	module := projectModule(t, `{"packages": ["./none/..."]}`)
+	for _, c := range []struct {
+		name string
+		cmd  config.Command
+		made bool // the run's temp dir was made
+	}{
+		{"all", config.CmdAll, true},
+		{"run", config.CmdRun, true},
+	} {
+		sys := t.TempDir()
+		t.Setenv("TMPDIR", sys)
+		t.Setenv("GOTMPDIR", "") // Run points both into its temp dir: restored after the test
+		t.Setenv("GATHERMUT_KEEP_TMP", "")
+		cfg := config.Default()
+		cfg.Command, cfg.Dir, cfg.NoCache = c.cmd, module, true
+		var out, errOut bytes.Buffer
+		e := exitOf(t, Run(t.Context(), cfg, &out, &errOut))
+		if e.Code != exitcode.Config || !strings.Contains(e.Reason, "./none/...") {
+			t.Errorf("%s: exit %v %q, want a configuration error naming ./none/...", c.name, e.Code, e.Reason)
+		}
+		tmp := os.Getenv("TMPDIR")
+		if made := strings.HasPrefix(tmp, filepath.Join(sys, "gathermut-")); made != c.made {
+			t.Errorf("%s: TMPDIR %q: temp dir made %v, want %v", c.name, tmp, made, c.made)
+		}
+		if left, _ := os.ReadDir(sys); len(left) != 0 {
+			t.Errorf("%s: left %v in the temp dir", c.name, left)
+		}
+	}
+	// no temp dir to be had
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "none"))
+	cfg := config.Default()
+	cfg.Command, cfg.Dir = config.CmdAll, module
+	if err := Run(t.Context(), cfg, &bytes.Buffer{}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "lab: temp dir:") {
+		t.Errorf("no temp dir: %v", err)
+	}
+}
+
+// TestFilesClosed: reading cpuinfo and go.mod leaves neither open.
+func TestFilesClosed(t *testing.T) {
+	if _, err := os.ReadDir("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	gomod := filepath.Join(projectModule(t, ""), "go.mod")
+	cpuinfo := filepath.Join(t.TempDir(), "cpuinfo")
+	if err := os.WriteFile(cpuinfo, []byte("model name\t: X\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// no collection meanwhile: an unreachable *os.File's finalizer would
+	// close what the code left open
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if goModRequires(gomod) == nil || cpuModelIn(cpuinfo) != "X" {
+		t.Fatal("nothing read")
+	}
+	fds, _ := os.ReadDir("/proc/self/fd")
+	for _, fd := range fds {
+		if target, _ := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); target == gomod || target == cpuinfo {
+			t.Errorf("%s left open (fd %s)", target, fd.Name())
+		}
 	}
 }
