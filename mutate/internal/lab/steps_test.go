@@ -765,3 +765,18 @@ func TestFilesClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishUnhashable: a tree that cannot be hashed again after the run
+// ends it with a configuration error and no report.
+func TestFinishUnhashable(t *testing.T) {
+	reports := filepath.Join(t.TempDir(), "reports")
+	var out bytes.Buffer
+	l := &lab{stdout: &out, stderr: &bytes.Buffer{}, cfg: config.Config{ReportDir: reports, Jobs: 1}}
+	e := exitOf(t, l.finish(&discover.Discovery{}, &schedule.Judgement{}, report.Machine{}))
+	if e.Code != exitcode.Config || e.Reason == "" {
+		t.Errorf("exit %v %q, want a configuration error", e.Code, e.Reason)
+	}
+	if _, err := os.Stat(reports); err == nil || out.Len() != 0 {
+		t.Errorf("a report written (%v) or a summary printed: %q", err, out.String())
+	}
+}

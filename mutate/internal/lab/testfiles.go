@@ -32,8 +32,13 @@ func testLocations(prog *load.Program, outcomes []mutant.Outcome) map[string]rep
 	if prog == nil {
 		return out
 	}
-	fset := token.NewFileSet()
+	paths := make([]string, 0, len(pkgs))
 	for pkg := range pkgs {
+		paths = append(paths, pkg)
+	}
+	sort.Strings(paths) // the same files parsed in the same order every run
+	fset := token.NewFileSet()
+	for _, pkg := range paths {
 		dir := prog.Dir(pkg)
 		if dir == "" { //gathermut:equivalent(branch-if) the glob of a relative pattern gives relative names, which filepath.Rel against the absolute root below refuses
 			continue
