@@ -71,6 +71,10 @@ func TestDescribeSettings(t *testing.T) {
 	if got := describeSettings("m", c); strings.Contains(got, "outside the packages named exactly") {
 		t.Errorf("only patterns with ...: %q", got)
 	}
+	c.Patterns, c.Exclude = []string{"./a", "./b"}, []string{"gen"}
+	if got := describeSettings("m", c); !strings.Contains(got, "; excluding gen outside the packages named exactly; operators") {
+		t.Errorf("one exclusion, two packages named exactly: %q", got)
+	}
 }
 
 // TestBackendLine: a score per backend, only when a run had any but Go.

@@ -34,8 +34,9 @@ func (l *lab) applyProject() error {
 		return exitcode.Fail(exitcode.Config, "%v", err)
 	}
 	if goNames == nil || len(goNames) > 0 {
+		//gathermut:equivalent(branch-if) unreachable: GoOperatorNames refused every name SelectOperators does not know
 		if l.ops, err = operator.SelectOperators(goNames); err != nil {
-			return exitcode.Fail(exitcode.Config, "%v", err)
+			return exitcode.Fail(exitcode.Config, "%v", err) //gathermut:equivalent(zero-return) unreachable (see above)
 		}
 	}
 	l.progressf("mutate: %s\n", describeSettings(l.module, l.cfg))
@@ -108,8 +109,10 @@ func ReportDirOutside(cfg config.Config) string {
 
 // VersionLine is what --version prints: the tool's version, the module
 // and version it was built from, and the Go toolchain and platform.
-func VersionLine() string {
-	inv := selfInvocation()
+func VersionLine() string { return versionLine(selfInvocation()) }
+
+// versionLine is VersionLine for the tool started as inv.
+func versionLine(inv Invocation) string {
 	from := ""
 	if inv.Module != "" {
 		from = inv.Package + " in " + inv.Module

@@ -133,7 +133,8 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 		}
 		byWhy[why] = append(byWhy[why], o.Mutant.ID)
 	}
-	sort.Slice(whys, func(i, j int) bool { return len(byWhy[whys[i]]) > len(byWhy[whys[j]]) })
+	// the largest group first; groups of one size in the order met
+	sort.SliceStable(whys, func(i, j int) bool { return len(byWhy[whys[i]]) > len(byWhy[whys[j]]) })
 	for _, why := range whys {
 		ids := byWhy[why]
 		list := strings.Join(ids, ", ")

@@ -105,6 +105,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 		}
 		return name, ""
 	}
+	//gathermut:equivalent(logical) where filepath.Separator is '/' the two tests are one
 	if !strings.ContainsRune(inv.Arg0, filepath.Separator) && !strings.ContainsRune(inv.Arg0, '/') {
 		return config.ShellWord(inv.Arg0), "" // found on PATH
 	}
@@ -116,7 +117,7 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 	if err != nil {
 		return name, ""
 	}
-	rel = filepath.ToSlash(rel)
+	rel = filepath.ToSlash(rel) //gathermut:equivalent(remove-stmt) where filepath.Separator is '/' ToSlash returns its argument
 	if !strings.Contains(rel, "/") {
 		rel = "./" + rel
 	}
@@ -127,13 +128,20 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 // test (Invocation.ToolCommand).
 func (l *lab) toolCommand() (tool, dir string) {
 	inv := selfInvocation()
-	toolRoot := ""
-	if inv.GoRun && inv.Module != l.module && !released(inv.Module, inv.Version) && inv.Cwd != "" {
+	return inv.ToolCommand(l.root, l.module, inv.checkout(l.module), goModRequires(filepath.Join(l.root, "go.mod")))
+}
+
+// checkout is the root of the tool's checkout that go run built it from,
+// for a run on another module (module): the module at the directory the
+// tool started in, when it is the tool's; "" otherwise (not go run, the
+// module under test, a released version the go command can fetch).
+func (inv Invocation) checkout(module string) string {
+	if inv.GoRun && inv.Module != module && !released(inv.Module, inv.Version) && inv.Cwd != "" {
 		if r, m, err := load.ModuleRoot(inv.Cwd); err == nil && m == inv.Module {
-			toolRoot = r
+			return r
 		}
 	}
-	return inv.ToolCommand(l.root, l.module, toolRoot, goModRequires(filepath.Join(l.root, "go.mod")))
+	return ""
 }
 
 // goModRequires reads the module paths and versions a go.mod requires

@@ -29,6 +29,14 @@ func TestToolCommand(t *testing.T) {
 		{"go run from a dirty checkout", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101-abcdef+dirty", GoRun: true},
 			"example.com/app", "/home/u/tools/gm", nil, "go run -C ../../tools/gm ./mutate", "../../src/app"},
 		{"go run, checkout unknown", row, "example.com/app", "", nil, "mutate", ""},
+		{"go run, checkout unknown, named by its package", Invocation{Package: "example.com/gm/cmd/gm", Module: "example.com/gm", GoRun: true, Arg0: "/tmp/go-build1/b001/exe/x"},
+			"example.com/app", "", nil, "gm", ""},
+		{"go run, no build info", Invocation{GoRun: true, Arg0: "/tmp/go-build1/b001/exe/tool"}, "example.com/app", "", nil, "tool", ""},
+		{"go run of an unstamped build the module does not require", Invocation{Package: "example.com/gm/mutate", Module: "example.com/gm", GoRun: true},
+			"example.com/app", "", map[string]string{"example.com/other": ""}, "mutate", ""},
+		{"go run in the tool's own module, main package at its root", Invocation{Package: "example.com/gm", Module: "example.com/gm", GoRun: true},
+			"example.com/gm", "", nil, "go run .", ""},
+		{"go run from a checkout the module root cannot name", row, "example.com/app", "gm", nil, "mutate", ""},
 		{"go run of a stamped version of a module no proxy serves", Invocation{Package: "gathermut/mutate", Module: "gathermut", Version: "v0.0.0-20260101000000-abcdef123456", GoRun: true},
 			"example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
 		{"a binary on PATH", Invocation{Arg0: "mutate", Package: "gathermut/mutate", Module: "gathermut", Cwd: "/elsewhere"}, "example.com/app", "", nil, "mutate", ""},
@@ -37,12 +45,21 @@ func TestToolCommand(t *testing.T) {
 		{"a binary by relative path from a subdirectory", Invocation{Arg0: "../bin/mutate", Cwd: root + "/pkg"}, "example.com/app", "", nil, "bin/mutate", ""},
 		{"a binary in the module root", Invocation{Arg0: "./mutate", Cwd: root}, "example.com/app", "", nil, "./mutate", ""},
 		{"a binary by absolute path", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
+		{"a binary by absolute path from elsewhere", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/home/u"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
 		{"a path that needs quotes", Invocation{Arg0: "/home/u/my tools/mutate", Cwd: "/"}, "example.com/app", "", nil, "'../../my tools/mutate'", ""},
 	} {
 		tool, dir := c.inv.ToolCommand(root, c.module, c.toolRoot, c.requires)
 		if tool != c.tool || dir != c.dir {
 			t.Errorf("%s: %q --dir %q, want %q --dir %q", c.name, tool, dir, c.tool, c.dir)
 		}
+	}
+	// a binary whose path does not relate to the root: its name
+	if tool, dir := (Invocation{Arg0: "bin/gm", Cwd: "/x"}).ToolCommand("app", "example.com/app", "", nil); tool != "gm" || dir != "" {
+		t.Errorf("unrelated binary path: %q --dir %q, want gm", tool, dir)
+	}
+	// relative paths, where only one way between them is known: no -C
+	if tool, dir := row.ToolCommand("app", "example.com/app", "../gm", nil); tool != "mutate" || dir != "" {
+		t.Errorf("relative root and checkout: %q --dir %q, want mutate", tool, dir)
 	}
 }
 
@@ -66,7 +83,9 @@ func TestGoRunBinary(t *testing.T) {
 
 func TestGoModRequires(t *testing.T) {
 	gomod := filepath.Join(t.TempDir(), "go.mod")
-	data := "module example.com/app\n\ngo 1.22\n\nrequire example.com/one v1.2.3\n\nrequire (\n\texample.com/gm v0.3.0 // indirect\n\t\"example.com/quoted\" v0.0.1\n)\n\nreplace example.com/gm => ../gm\n"
+	data := "module example.com/app\n\ngo 1.22\n\nrequire example.com/one v1.2.3\n\nrequire (\n\texample.com/gm v0.3.0 // indirect\n\t\"example.com/quoted\" v0.0.1\n\tbroken\n)\n\nreplace example.com/gm => ../gm\n" +
+		// neither an exclude block nor a malformed require names a requirement
+		"exclude (\n\texample.com/ex v1.0.0\n)\nrequire\nrequire example.com/noversion\n"
 	if err := os.WriteFile(gomod, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -82,5 +101,40 @@ func TestGoModRequires(t *testing.T) {
 	}
 	if goModRequires(filepath.Join(t.TempDir(), "none")) != nil {
 		t.Errorf("a missing go.mod gave requirements")
+	}
+}
+
+// TestCheckout: the tool's checkout is the module go run was started in,
+// when that module is the tool's and not the one under test, and the
+// version is not one the go command can fetch.
+func TestCheckout(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, _ := filepath.Abs(filepath.Join(wd, "..", "..", ".."))
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	devel := Invocation{GoRun: true, Module: "gathermut", Package: "gathermut/mutate", Version: "(devel)", Cwd: wd}
+	with := func(f func(*Invocation)) Invocation { inv := devel; f(&inv); return inv }
+	for _, c := range []struct {
+		name   string
+		inv    Invocation
+		module string
+		want   string
+	}{
+		{"go run from the checkout, on another module", devel, "example.com/app", repo},
+		{"the module under test is the tool's", devel, "gathermut", ""},
+		{"not go run", with(func(i *Invocation) { i.GoRun = false }), "example.com/app", ""},
+		{"a released version", with(func(i *Invocation) { i.Module, i.Version = "example.com/gm", "v1.0.0" }), "example.com/app", ""},
+		{"no working directory", with(func(i *Invocation) { i.Cwd = "" }), "example.com/app", ""},
+		{"started in another module", with(func(i *Invocation) { i.Cwd = other }), "example.com/app", ""},
+		{"started outside any module", with(func(i *Invocation) { i.Cwd = t.TempDir() }), "example.com/app", ""},
+	} {
+		if got := c.inv.checkout(c.module); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -58,8 +58,9 @@ func (l *lab) useOwnTemp() error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("lab: %w", err)
 		}
+		//gathermut:equivalent(branch-if) unreachable: os.Setenv fails only for a key with '=' or NUL (these are constants) or a value with NUL (a path has none)
 		if err := os.Setenv(env, dir); err != nil {
-			return fmt.Errorf("lab: set %s: %w", env, err)
+			return fmt.Errorf("lab: set %s: %w", env, err) //gathermut:equivalent(zero-return) unreachable (see above)
 		}
 	}
 	return nil
@@ -73,15 +74,20 @@ var (
 
 // paths are the absolute paths reports must not name.
 func (l *lab) paths() report.Paths {
-	goEnvOnce.Do(func() {
-		out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE").Output()
-		if err == nil {
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-			if len(lines) == 3 {
-				goRoot, modPath, goCache = strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
-			}
-		}
-	})
+	goEnvOnce.Do(func() { goRoot, modPath, goCache = goEnvPaths() })
 	home, _ := os.UserHomeDir()
 	return report.Paths{Root: l.root, Temp: l.tmp, GoRoot: goRoot, ModCache: modPath, GoCache: goCache, TempDir: l.sysTemp, GoTempDir: l.sysGoTemp, Home: home}
+}
+
+// goEnvPaths asks the go command for GOROOT, GOMODCACHE and GOCACHE;
+// all "" when it does not answer with the three.
+func goEnvPaths() (root, modCache, cache string) {
+	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE", "GOCACHE").Output()
+	if err == nil {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(lines) == 3 {
+			return strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
+		}
+	}
+	return "", "", ""
 }
