@@ -178,6 +178,13 @@ func TestIdentityCases(t *testing.T) {
 	if a, b := g.Identity(mutant.Mutant{Catalog: &catalog.Entry{ID: "a"}}), g.Identity(mutant.Mutant{Catalog: &catalog.Entry{ID: "b"}}); a == b {
 		t.Error("two catalog entries share an identity")
 	}
+	checkIdentityOutsideDecls(t, g, gm)
+}
+
+// checkIdentityOutsideDecls is TestIdentityCases' part for mutants outside
+// every declaration of keyModule (g) and its copy with moved code (gm).
+func checkIdentityOutsideDecls(t *testing.T, g, gm *Graph) {
+	t.Helper()
 	// outside every declaration, and past a declaration's end: by the
 	// edit's line, or, where the file does not read or there is no edit,
 	// by the mutant's id (and edit)

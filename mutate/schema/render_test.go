@@ -67,81 +67,7 @@ func (e entry) make(t *testing.T, src string) schema.Entry {
 // nested sites, probes, and the numbering of sites and coverage.
 func TestRender(t *testing.T) {
 	const src = "package p\n\nfunc f(x int) int {\n\tif x > 0 { x = 1 }\n\treturn x + 1\n}\n"
-	for _, c := range []struct {
-		name    string
-		entries []entry
-		want    string // the rendered function body (from "\tif" to the end)
-		cover   map[int][]int
-		consts  map[string][]int
-		next    int
-	}{
-		{name: "expr", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}},
-			want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; }; return x + 1 }()\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "expr-shared", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x * 1"}},
-			want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; case 2: return x * 1; }; return x + 1 }()\n}\n",
-			cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
-		{name: "expr-no-cover", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1", noCover: true}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x * 1"}},
-			want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; case 2: return x * 1; }; return x + 1 }()\n}\n",
-			cover: map[int][]int{2: {5}}, next: 6},
-		{name: "stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}},
-			want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return x + 1 }\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "stmt-two", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 3, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: ""}},
-			want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else if A == 3 {  } else { H[5] = 1; return x + 1 }\n}\n",
-			cover: map[int][]int{1: {5}, 3: {5}}, next: 6},
-		{name: "stmt-else", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InElse, at: "x = 1", text: "x = 2"}},
-			want:  "\tif x > 0 { { if A == 1 { x = 2 } else { H[5] = 1; x = 1 } } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "stmt-func", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InFunc, at: "x = 1", text: "x = 2"}},
-			want:  "\tif x > 0 { func() { if A == 1 { x = 2 } else { H[5] = 1; x = 1 } }() }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "block", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}},
-			want:  "\tif x > 0 { if A == 1 {} else { H[5] = 1;  x = 1 } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "block-two", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}, {n: 2, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{ x = 2 }"}},
-			want:  "\tif x > 0 { if A == 1 {} else if A == 2 { x = 2 } else { H[5] = 1;  x = 1 } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
-		{name: "block-without-brace", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "x = 1", text: "{}"}},
-			want:  "\tif x > 0 { { if A == 1 {} else { H[5] = 1; {x = 1} } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "probe", entries: []entry{{n: 1, kind: "probe", at: "return"}},
-			want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; return x + 1\n}\n",
-			cover: map[int][]int{1: {5}}, next: 6},
-		{name: "probe-shared", entries: []entry{{n: 1, kind: "probe", at: "return"}, {n: 2, kind: "probe", at: "return"}},
-			want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; return x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
-		{name: "no-site", entries: []entry{{n: 1, kind: "none"}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}},
-			want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 2: return x - 1; }; return x + 1 }()\n}\n",
-			cover: map[int][]int{2: {5}}, next: 6},
-		{name: "probe-before-stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 2, kind: "probe", at: "return"}},
-			want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; if A == 1 { return 0 } else { H[6] = 1; return x + 1 }\n}\n",
-			cover: map[int][]int{1: {6}, 2: {5}}, next: 7},
-		{name: "probe-after-expr", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: "probe", at: "x + 1", probeAfter: true}},
-			want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; }; return x + 1 }()H[6] = 1; \n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "probe-inside-stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 2, kind: "probe", at: "x + 1"}},
-			want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return H[6] = 1; x + 1 }\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "nested", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}},
-			want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return func() int { H[6] = 1; switch A { case 2: return x - 1; }; return x + 1 }() }\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "siblings", entries: []entry{{n: 3, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: mutant.ExprSite, at: "1 }", text: "2 }"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "if x > 0 { x = 1 }", text: ""}},
-			want:  "\tif A == 1 {  } else { H[5] = 1; if x > 0 { x = func() int { H[6] = 1; switch A { case 2: return 2 }; }; return 1 } }() }\n\treturn func() int { H[7] = 1; switch A { case 3: return x - 1; }; return x + 1 }()\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}, 3: {7}}, next: 8},
-		{name: "stmt-over-expr", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "x = 1", text: "x"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "x = 1", text: "x = 2"}},
-			want:  "\tif x > 0 { if A == 1 { x = 2 } else { H[5] = 1; func() int { H[6] = 1; switch A { case 2: return x; }; return x = 1 }() } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "block-over-expr", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "{ x = 1 }", text: "x"}, {n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}},
-			want:  "\tif x > 0 { if A == 1 {} else { H[5] = 1; {func() int { H[6] = 1; switch A { case 2: return x; }; return { x = 1 } }()} }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "stmt-over-block", entries: []entry{{n: 2, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "{ x = 1 }", text: "{ x = 2 }"}},
-			want:  "\tif x > 0 if A == 1 { { x = 2 } } else { H[5] = 1; { if A == 2 {} else { H[6] = 1;  x = 1 } } }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
-		{name: "const-over-stmt", entries: []entry{{n: 2, kind: mutant.StmtSite, form: mutant.InList, at: "x = 1", text: "x = 3"}, {n: 1, kind: mutant.ConstSite, at: "x = 1", name: "x", value: "1", text: "2"}},
-			want:  "\tif x > 0 { var x int = func() int { H[5] = 1; switch A { case 1: return 2; }; return 1 }() }\n\treturn x + 1\n}\n",
-			cover: map[int][]int{1: {5}, 2: {6}}, consts: map[string][]int{"x": {1}}, next: 7},
-	} {
+	for _, c := range renderCases {
 		t.Run(c.name, func(t *testing.T) {
 			var entries []schema.Entry
 			for _, e := range c.entries {
@@ -170,6 +96,86 @@ func TestRender(t *testing.T) {
 			}
 		})
 	}
+}
+
+// renderCase is one of TestRender's cases.
+type renderCase struct {
+	name    string
+	entries []entry
+	want    string // the rendered function body (from "\tif" to the end)
+	cover   map[int][]int
+	consts  map[string][]int
+	next    int
+}
+
+// renderCases are TestRender's cases.
+var renderCases = []renderCase{
+	{name: "expr", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}},
+		want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; }; return x + 1 }()\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "expr-shared", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x * 1"}},
+		want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; case 2: return x * 1; }; return x + 1 }()\n}\n",
+		cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
+	{name: "expr-no-cover", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1", noCover: true}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x * 1"}},
+		want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; case 2: return x * 1; }; return x + 1 }()\n}\n",
+		cover: map[int][]int{2: {5}}, next: 6},
+	{name: "stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}},
+		want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return x + 1 }\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "stmt-two", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 3, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: ""}},
+		want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else if A == 3 {  } else { H[5] = 1; return x + 1 }\n}\n",
+		cover: map[int][]int{1: {5}, 3: {5}}, next: 6},
+	{name: "stmt-else", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InElse, at: "x = 1", text: "x = 2"}},
+		want:  "\tif x > 0 { { if A == 1 { x = 2 } else { H[5] = 1; x = 1 } } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "stmt-func", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InFunc, at: "x = 1", text: "x = 2"}},
+		want:  "\tif x > 0 { func() { if A == 1 { x = 2 } else { H[5] = 1; x = 1 } }() }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "block", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}},
+		want:  "\tif x > 0 { if A == 1 {} else { H[5] = 1;  x = 1 } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "block-two", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}, {n: 2, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{ x = 2 }"}},
+		want:  "\tif x > 0 { if A == 1 {} else if A == 2 { x = 2 } else { H[5] = 1;  x = 1 } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
+	{name: "block-without-brace", entries: []entry{{n: 1, kind: mutant.BlockSite, at: "x = 1", text: "{}"}},
+		want:  "\tif x > 0 { { if A == 1 {} else { H[5] = 1; {x = 1} } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "probe", entries: []entry{{n: 1, kind: "probe", at: "return"}},
+		want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; return x + 1\n}\n",
+		cover: map[int][]int{1: {5}}, next: 6},
+	{name: "probe-shared", entries: []entry{{n: 1, kind: "probe", at: "return"}, {n: 2, kind: "probe", at: "return"}},
+		want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; return x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {5}}, next: 6},
+	{name: "no-site", entries: []entry{{n: 1, kind: "none"}, {n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}},
+		want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 2: return x - 1; }; return x + 1 }()\n}\n",
+		cover: map[int][]int{2: {5}}, next: 6},
+	{name: "probe-before-stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 2, kind: "probe", at: "return"}},
+		want:  "\tif x > 0 { x = 1 }\n\tH[5] = 1; if A == 1 { return 0 } else { H[6] = 1; return x + 1 }\n}\n",
+		cover: map[int][]int{1: {6}, 2: {5}}, next: 7},
+	{name: "probe-after-expr", entries: []entry{{n: 1, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: "probe", at: "x + 1", probeAfter: true}},
+		want:  "\tif x > 0 { x = 1 }\n\treturn func() int { H[5] = 1; switch A { case 1: return x - 1; }; return x + 1 }()H[6] = 1; \n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "probe-inside-stmt", entries: []entry{{n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}, {n: 2, kind: "probe", at: "x + 1"}},
+		want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return H[6] = 1; x + 1 }\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "nested", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "return x + 1", text: "return 0"}},
+		want:  "\tif x > 0 { x = 1 }\n\tif A == 1 { return 0 } else { H[5] = 1; return func() int { H[6] = 1; switch A { case 2: return x - 1; }; return x + 1 }() }\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "siblings", entries: []entry{{n: 3, kind: mutant.ExprSite, at: "x + 1", text: "x - 1"}, {n: 2, kind: mutant.ExprSite, at: "1 }", text: "2 }"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "if x > 0 { x = 1 }", text: ""}},
+		want:  "\tif A == 1 {  } else { H[5] = 1; if x > 0 { x = func() int { H[6] = 1; switch A { case 2: return 2 }; }; return 1 } }() }\n\treturn func() int { H[7] = 1; switch A { case 3: return x - 1; }; return x + 1 }()\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}, 3: {7}}, next: 8},
+	{name: "stmt-over-expr", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "x = 1", text: "x"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "x = 1", text: "x = 2"}},
+		want:  "\tif x > 0 { if A == 1 { x = 2 } else { H[5] = 1; func() int { H[6] = 1; switch A { case 2: return x; }; return x = 1 }() } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "block-over-expr", entries: []entry{{n: 2, kind: mutant.ExprSite, at: "{ x = 1 }", text: "x"}, {n: 1, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}},
+		want:  "\tif x > 0 { if A == 1 {} else { H[5] = 1; {func() int { H[6] = 1; switch A { case 2: return x; }; return { x = 1 } }()} }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "stmt-over-block", entries: []entry{{n: 2, kind: mutant.BlockSite, at: "{ x = 1 }", text: "{}"}, {n: 1, kind: mutant.StmtSite, form: mutant.InList, at: "{ x = 1 }", text: "{ x = 2 }"}},
+		want:  "\tif x > 0 if A == 1 { { x = 2 } } else { H[5] = 1; { if A == 2 {} else { H[6] = 1;  x = 1 } } }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, next: 7},
+	{name: "const-over-stmt", entries: []entry{{n: 2, kind: mutant.StmtSite, form: mutant.InList, at: "x = 1", text: "x = 3"}, {n: 1, kind: mutant.ConstSite, at: "x = 1", name: "x", value: "1", text: "2"}},
+		want:  "\tif x > 0 { var x int = func() int { H[5] = 1; switch A { case 1: return 2; }; return 1 }() }\n\treturn x + 1\n}\n",
+		cover: map[int][]int{1: {5}, 2: {6}}, consts: map[string][]int{"x": {1}}, next: 7},
 }
 
 // TestRenderConst: a constant made a variable in place, or taken out of

@@ -21,9 +21,7 @@ func TestSpell(t *testing.T) {
 	}
 	p := types.NewPackage("m/p", "p")
 	q := types.NewPackage("m/q", "q")
-	named := func(pkg *types.Package, name string, u types.Type) *types.Named {
-		return types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), u, nil)
-	}
+	named := spellNamed
 	intT := types.Typ[types.Int]
 	qD, qd := named(q, "D", types.Typ[types.Float64]), named(q, "d", intT)
 	own := named(p, "own", intT)
@@ -37,19 +35,8 @@ func TestSpell(t *testing.T) {
 		}
 		return it
 	}
-	field := func(pkg *types.Package, name string, typ types.Type) *types.Struct {
-		return types.NewStruct([]*types.Var{types.NewField(token.NoPos, pkg, name, typ, false)}, nil)
-	}
-	sig := func(params, results []types.Type) *types.Signature {
-		var ps, rs []*types.Var
-		for _, x := range params {
-			ps = append(ps, types.NewParam(token.NoPos, p, "", x))
-		}
-		for _, x := range results {
-			rs = append(rs, types.NewParam(token.NoPos, p, "", x))
-		}
-		return types.NewSignatureType(nil, nil, nil, types.NewTuple(ps...), types.NewTuple(rs...), false)
-	}
+	field := spellField
+	sig := func(params, results []types.Type) *types.Signature { return spellSig(p, params, results) }
 	method := types.NewFunc(token.NoPos, p, "M", sig(nil, nil))
 	for _, c := range []struct {
 		name string
@@ -96,4 +83,27 @@ func TestSpell(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spellNamed is a named type of pkg with underlying type u.
+func spellNamed(pkg *types.Package, name string, u types.Type) *types.Named {
+	return types.NewNamed(types.NewTypeName(token.NoPos, pkg, name, nil), u, nil)
+}
+
+// spellField is a struct with one field of pkg.
+func spellField(pkg *types.Package, name string, typ types.Type) *types.Struct {
+	return types.NewStruct([]*types.Var{types.NewField(token.NoPos, pkg, name, typ, false)}, nil)
+}
+
+// spellSig is a function type of package p with unnamed parameters and
+// results.
+func spellSig(p *types.Package, params, results []types.Type) *types.Signature {
+	var ps, rs []*types.Var
+	for _, x := range params {
+		ps = append(ps, types.NewParam(token.NoPos, p, "", x))
+	}
+	for _, x := range results {
+		rs = append(rs, types.NewParam(token.NoPos, p, "", x))
+	}
+	return types.NewSignatureType(nil, nil, nil, types.NewTuple(ps...), types.NewTuple(rs...), false)
 }
