@@ -101,6 +101,8 @@ flags (the defaults are those in force here):
   --no-schemata         build every mutant on its own instead of in one schema binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
+  --no-killer-map       do not run each mutant's likely killers first (the tests that killed it, or
+                        mutants of its function, before); verdicts are the same, only slower
   --sarif FILE          also write the findings (survivors, mutants no test covers, catalog mutants
                         not killed by their expected test, errors) as SARIF 2.1.0, for code scanning
   --annotations github  also print the findings as GitHub workflow-command annotations on stdout
@@ -180,6 +182,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
 	fs.BoolVar(&c.NoCache, "no-cache", false, "neither read nor write the discovery and baseline caches")
+	fs.BoolVar(&c.NoKillerMap, "no-killer-map", false, "do not run each mutant's likely killers first (same verdicts, slower)")
 	fs.Func("exclude", "make no generic mutants in files matching this glob", func(s string) error {
 		for _, g := range strings.Split(s, ",") {
 			if g = strings.TrimSpace(g); g != "" {

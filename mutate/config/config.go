@@ -50,6 +50,10 @@ type Config struct {
 	Verbose   bool     `json:"verbose"`  // print each verdict as it comes
 	Schemata  bool     `json:"schemata"` // schema builds (false: one overlay build per mutant)
 	NoCache   bool     `json:"noCache"`  // do not read or write the discovery cache
+	// NoKillerMap runs each mutant's covering tests in cost tiers only,
+	// without the killer map's predicted killers first (package
+	// selection): the verdicts are the same, only the order differs.
+	NoKillerMap bool `json:"noKillerMap,omitempty"`
 	// Incremental reuses the verdicts of earlier runs whose inputs are
 	// unchanged: "" off, IncrementalDefault for the file in the user
 	// cache dir, else the cache file's path.

@@ -84,6 +84,10 @@ type TestOutcome struct {
 	Action  string        // "pass", "fail", "skip", or "run" when it never finished
 	Elapsed time.Duration //
 	Output  string        // its output, trimmed
+	// FailedSubtests are the innermost subtests that failed, by their
+	// full names ("TestX/Q4_K/w1"), in the order they failed: a failing
+	// subtest's parents fail with it and are left out.
+	FailedSubtests []string
 }
 
 // Result is the result of one run of a test binary.
@@ -287,6 +291,9 @@ func parseEvents(r io.Reader, res *Result, watch *watchdog) *strings.Builder {
 				outputs[top].WriteString(ev.Output)
 			}
 		case "pass", "fail", "skip":
+			if sub && ev.Action == "fail" {
+				t.FailedSubtests = innermost(t.FailedSubtests, ev.Test)
+			}
 			if !sub {
 				t.Action = ev.Action
 				t.Elapsed = time.Duration(ev.Elapsed * float64(time.Second))
@@ -306,6 +313,18 @@ func parseEvents(r io.Reader, res *Result, watch *watchdog) *strings.Builder {
 		res.Tests[name].Output = Limit(b.String(), maxOutput)
 	}
 	return &pkgOut
+}
+
+// innermost adds a failed subtest to failed, the innermost failures so
+// far: test2json reports a parent's failure after its children's, so a
+// name that prefixes one already there is a parent and is left out.
+func innermost(failed []string, name string) []string {
+	for _, f := range failed {
+		if strings.HasPrefix(f, name+"/") {
+			return failed
+		}
+	}
+	return append(failed, name)
 }
 
 // Limit cuts s to n bytes, marking the cut.

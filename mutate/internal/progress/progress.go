@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,11 @@ type Line struct {
 	phaseDone, phaseTotal int
 
 	beat *Heartbeat // the heartbeat of w, when w is one
+
+	// tail counts the tail tests running now (Running), by name: a
+	// test that copies the module and runs go test on it holds a worker
+	// for a minute, and the line says so.
+	tail map[string]int
 }
 
 // New starts the progress of total mutants (0: a phase's counter) on
@@ -110,6 +116,42 @@ func (p *Line) Watch(ctx context.Context) func() {
 	return func() { close(stop) }
 }
 
+// Running says that a worker runs a tail test (one that costs seconds,
+// such as a whole-suite nested test) until the returned func is called:
+// the line names it meanwhile.
+func (p *Line) Running(test string) func() {
+	p.mu.Lock()
+	if p.tail == nil {
+		p.tail = map[string]int{}
+	}
+	p.tail[test]++
+	p.draw(true)
+	p.mu.Unlock()
+	return func() {
+		p.mu.Lock()
+		if p.tail[test]--; p.tail[test] <= 0 {
+			delete(p.tail, test)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// waitingOn names the tail tests running now; p.mu held.
+func (p *Line) waitingOn() string {
+	if len(p.tail) == 0 {
+		return ""
+	}
+	var names []string
+	for name, n := range p.tail {
+		if n > 1 {
+			name = fmt.Sprintf("%s ×%d", name, n)
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return "  running " + strings.Join(names, ", ")
+}
+
 // draw redraws the line on a terminal, at most every 100 ms unless
 // forced; p.mu held.
 func (p *Line) draw(force bool) {
@@ -140,7 +182,7 @@ func (p *Line) line() string {
 	if p.done > 0 {
 		eta = (time.Duration(float64(elapsed) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
 	}
-	return fmt.Sprintf("%d/%d judged  %s  ETA %s", p.done, p.total, counts, eta)
+	return fmt.Sprintf("%d/%d judged  %s  ETA %s%s", p.done, p.total, counts, eta, p.waitingOn())
 }
 
 // judging is the time spent judging: from the start to the interrupt, or

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/testbin"
 )
@@ -38,51 +39,25 @@ func (p pkgRun) runPattern() string {
 	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
-// Cost tiers of a mutant's selected tests, by baseline time. go test runs
-// the tests of one process in source order whatever -test.run says, and
-// -test.failfast stops at the first failure, so a killed mutant pays for
-// every test before its killer in that order. A mutant's selection of one
-// package therefore runs in processes of rising cost, each only if the
-// ones before did not decide the mutant: the tiny tests (below tinyTest),
-// then the other quick ones (below slowTest), then each slow test alone,
-// quickest first. A process costs about as much as a tiny test (10-30 ms
-// on the row), little next to a quick or slow one.
-const (
-	tinyTest = 25 * time.Millisecond
-	slowTest = 250 * time.Millisecond
-)
+// costTiers splits a selection into its cost tiers and its tail
+// (selection.Tiers), each a process of its own package. Expected killers
+// stay together in one process: they must all run.
+func costTiers(p pkgRun, killers bool) (tiers, tail []pkgRun) {
+	groups, late := selection.Tiers(p.tests, func(t *TestBaseline) time.Duration { return t.Elapsed }, killers)
+	for _, g := range groups {
+		tiers = append(tiers, pkgRun{pkg: p.pkg, tests: g})
+	}
+	for _, t := range late {
+		tail = append(tail, pkgRun{pkg: p.pkg, tests: []*TestBaseline{t}})
+	}
+	return tiers, tail
+}
 
-// byCost splits a selection into its cost tiers (see tinyTest), in the
-// order they run; empty tiers are left out, and ties among slow tests keep
-// the selection's order, so the split depends only on the baseline.
-// Expected killers stay together in one process: they must all run.
+// byCost is a selection's processes in the order they run: its cost
+// tiers, then its tail.
 func byCost(p pkgRun, killers bool) []pkgRun {
-	if killers || len(p.tests) < 2 {
-		return []pkgRun{p}
-	}
-	tiny, quick := pkgRun{pkg: p.pkg}, pkgRun{pkg: p.pkg}
-	var slow []*TestBaseline
-	for _, t := range p.tests {
-		switch {
-		case t.Elapsed < tinyTest:
-			tiny.tests = append(tiny.tests, t)
-		case t.Elapsed < slowTest:
-			quick.tests = append(quick.tests, t)
-		default:
-			slow = append(slow, t)
-		}
-	}
-	slices.SortStableFunc(slow, func(a, b *TestBaseline) int { return cmp.Compare(a.Elapsed, b.Elapsed) })
-	var out []pkgRun
-	for _, g := range []pkgRun{tiny, quick} {
-		if len(g.tests) > 0 {
-			out = append(out, g)
-		}
-	}
-	for _, t := range slow {
-		out = append(out, pkgRun{pkg: p.pkg, tests: []*TestBaseline{t}})
-	}
-	return out
+	tiers, tail := costTiers(p, killers)
+	return append(tiers, tail...)
 }
 
 // step is one run of a mutant's tests in one observing package: its
@@ -196,11 +171,13 @@ func compileError(out string) string {
 	return strings.TrimSpace(out)
 }
 
-// goTests is the backend of a Go mutant: its observing packages' tests,
-// step by step (steps), each on the package's schema test binary when
-// the mutant is switched in it, else on a build of its own through
-// -overlay. The verdict does not depend on which: the same tests run in
-// the same order.
+// goTests is the backend of a Go mutant: its predicted killers first
+// (predicted, from the killer map), then its observing packages' tests,
+// step by step (steps), each package's in cost tiers, then the tail of
+// every package (costTiers), each on the package's schema test binary
+// when the mutant is switched in it, else on a build of its own through
+// -overlay. The verdict depends on neither the binary nor the order: the
+// same tests run until one decides.
 type goTests struct{ r *Runner }
 
 func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
@@ -209,20 +186,48 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return res
 	}
 	j := &goJudging{Runner: g.r, m: m, expected: expectedSet(m), v: verdict{skipped: map[string]string{}},
-		res: mutant.Result{Mode: mutant.ModeOverlay}, bins: map[string]string{}}
+		res: mutant.Result{Mode: mutant.ModeOverlay}, bins: map[string]string{}, ranWhole: map[string]bool{}}
 	defer j.close()
-	for i, st := range steps {
-		if final, done := j.step(ctx, i, st, expectedByPkg[st.path]); done {
-			return final
-		}
-		if j.stop {
-			break
-		}
+	if final, done := j.judgeSteps(ctx, steps, expectedByPkg); done {
+		return final
 	}
 	if !j.ran {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
-	return timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
+	out := timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
+	out.CoveredBy = uniq(out.CoveredBy)
+	if out.Status == mutant.Killed && j.Killers != nil {
+		j.Killers.Learn(killerKey(m), j.v.killers)
+	}
+	return out
+}
+
+// judgeSteps runs the predicted killers, the steps and the tail until
+// one decides; done when the result is final (an error, an interrupt).
+func (j *goJudging) judgeSteps(ctx context.Context, steps []step, expectedByPkg map[string]map[string]bool) (mutant.Result, bool) {
+	if final, done := j.predicted(ctx, steps); done || j.stop {
+		return final, done
+	}
+	for i, st := range steps {
+		if final, done := j.step(ctx, i, st, expectedByPkg[st.path]); done || j.stop {
+			return final, done
+		}
+	}
+	slices.SortStableFunc(j.tail, func(a, b tailRun) int { return cmp.Compare(a.p.tests[0].Elapsed, b.p.tests[0].Elapsed) })
+	for _, t := range j.tail {
+		finished := j.runningTail(t.p)
+		final, done := j.runGroup(ctx, t.tb, t.p, "")
+		finished()
+		if done || j.stop {
+			return final, done
+		}
+	}
+	return mutant.Result{}, false
+}
+
+// killerKey is what the killer map knows of a mutant.
+func killerKey(m mutant.Mutant) selection.Key {
+	return selection.Key{ID: m.ID, Package: m.Package, File: m.File, Func: m.Func}
 }
 
 // goJudging is one Go mutant's judging in progress.
@@ -235,12 +240,23 @@ type goJudging struct {
 	bins     map[string]string // package -> its overlay test binary, built once
 	dir      string            // the mutant's temp dir, with its overlay
 	overlay  string
+	// ranWhole are the tests ("pkg.Test") the predicted killers ran
+	// whole: the steps leave them out. tail is every package's tail
+	// (costTiers), run after every step.
+	ranWhole map[string]bool
+	tail     []tailRun
 
 	buildTime, runTime time.Duration
 	builds, runs       int
 	ran                bool   // a selection was not empty
 	stop               bool   // the mutant is decided: no more steps
 	slowWhy            string // where a slow test process first timed out (timeouts.go)
+}
+
+// tailRun is one test of a package's tail and the binary it runs on.
+type tailRun struct {
+	tb testBinary
+	p  pkgRun
 }
 
 // close removes the mutant's temp dir and adds its time to the run's.
@@ -251,23 +267,103 @@ func (j *goJudging) close() {
 	j.timing.add(j.buildTime, j.runTime, j.builds, j.runs)
 }
 
-// step runs one step's selection of tests; done when the mutant's
-// result is final (an error, an interrupt, a build that fails).
-func (j *goJudging) step(ctx context.Context, i int, st step, expected map[string]bool) (mutant.Result, bool) {
+// predicted runs the killer map's predicted killers of the mutant
+// (selection.Map.Predict) that cover it, in one process per package, in
+// the order predicted; a whole test that ran is left out of the steps.
+// Catalog mutants, and runs without a killer map, skip it.
+func (j *goJudging) predicted(ctx context.Context, steps []step) (mutant.Result, bool) {
+	if j.Killers == nil || j.m.Catalog != nil {
+		return mutant.Result{}, false
+	}
+	preds := j.Killers.Predict(killerKey(j.m))
+	var pkgs []string
+	for _, r := range preds {
+		if !slices.Contains(pkgs, r.Package) {
+			pkgs = append(pkgs, r.Package)
+		}
+	}
+	for _, path := range pkgs {
+		i := slices.IndexFunc(steps, func(s step) bool { return s.path == path && !s.killers })
+		if i < 0 {
+			continue
+		}
+		if final, done := j.predictedIn(ctx, i, steps[i], preds); done || j.stop {
+			return final, done
+		}
+	}
+	return mutant.Result{}, false
+}
+
+// predictedIn runs the predicted killers of one package that cover the
+// mutant, in one process.
+func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []selection.Ref) (mutant.Result, bool) {
+	pb, final, done := j.stepBaseline(ctx, st)
+	if done || pb == nil {
+		return final, done
+	}
+	covering := j.selection(pb, st, j.m, nil)
+	var refs []selection.Ref
+	p := pkgRun{pkg: pb}
+	for _, r := range preds {
+		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == r.Test })
+		if r.Package != st.path || k < 0 {
+			continue
+		}
+		refs = append(refs, r)
+		if !slices.Contains(p.tests, covering.tests[k]) {
+			p.tests = append(p.tests, covering.tests[k])
+		}
+	}
+	if len(refs) == 0 {
+		return mutant.Result{}, false
+	}
+	j.ran = true
+	j.res.CoveredBy = append(j.res.CoveredBy, prefixed(pb.Path, covering.names())...)
+	tb, final, done := j.binary(ctx, i, st, pb, p)
+	if done {
+		return final, true
+	}
+	if final, done := j.runGroup(ctx, tb, p, selection.Pattern(refs)); done {
+		return final, true
+	}
+	for _, r := range refs {
+		if r.Sub == "" {
+			j.ranWhole[st.path+"."+r.Test] = true
+		}
+	}
+	return mutant.Result{}, false
+}
+
+// stepBaseline is the baseline of a step's package; done when the
+// mutant's result is final (an error, an interrupt); nil when the
+// package has none.
+func (j *goJudging) stepBaseline(ctx context.Context, st step) (*PackageBaseline, mutant.Result, bool) {
 	pb, err := j.pkgBaseline(ctx, st.path)
 	if err != nil {
 		if red, ok := isRed(err); ok {
 			j.red(red)
 		}
 		if ctx.Err() != nil {
-			return j.res, true
+			return nil, j.res, true
 		}
-		return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: j.res.Mode, Commands: j.res.Commands}, true
+		return nil, mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: j.res.Mode, Commands: j.res.Commands}, true
 	}
-	if pb == nil {
-		return mutant.Result{}, false
+	return pb, mutant.Result{}, false
+}
+
+// step runs one step's selection of tests, but for the tests the
+// predicted killers ran whole, in cost tiers; its tail waits for every
+// other step. done when the mutant's result is final (an error, an
+// interrupt, a build that fails).
+func (j *goJudging) step(ctx context.Context, i int, st step, expected map[string]bool) (mutant.Result, bool) {
+	pb, final, done := j.stepBaseline(ctx, st)
+	if done || pb == nil {
+		return final, done
 	}
 	p := j.selection(pb, st, j.m, expected)
+	if !st.killers {
+		p.tests = slices.DeleteFunc(p.tests, func(t *TestBaseline) bool { return j.ranWhole[st.path+"."+t.Name] })
+	}
 	if len(p.tests) == 0 {
 		return mutant.Result{}, false
 	}
@@ -277,7 +373,16 @@ func (j *goJudging) step(ctx context.Context, i int, st step, expected map[strin
 	if done {
 		return final, true
 	}
-	return j.runTiers(ctx, tb, p, st.killers)
+	tiers, tail := costTiers(p, st.killers)
+	for _, t := range tail {
+		j.tail = append(j.tail, tailRun{tb: tb, p: t})
+	}
+	for _, group := range tiers {
+		if final, done := j.runGroup(ctx, tb, group, ""); done || j.stop {
+			return final, done
+		}
+	}
+	return mutant.Result{}, false
 }
 
 // testBinary is the test binary a step runs, the environment that
@@ -355,43 +460,67 @@ func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (str
 	return bin, mutant.Result{}, false
 }
 
-// runTiers runs a step's tests in their cost tiers (byCost), each only
-// if the ones before did not decide the mutant; it sets stop when one
-// did, and is done when the result is final (an error, an interrupt).
-func (j *goJudging) runTiers(ctx context.Context, tb testBinary, p pkgRun, killers bool) (mutant.Result, bool) {
-	for _, group := range byCost(p, killers) {
-		t0 := time.Now()
-		opts := j.testOptions(tb, group)
-		hitsFile, hitsEnv := j.evidenceHits(tb.r)
+// runGroup runs one process of a mutant's tests (a tier, a tail test,
+// or the predicted killers with their run pattern; "" runs the group's
+// tests whole), its timeout confirmed (timeouts.go); it sets stop when
+// the process decided the mutant, and is done when the result is final
+// (an error, an interrupt).
+func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun, pattern string) (mutant.Result, bool) {
+	t0 := time.Now()
+	opts := j.testOptions(tb, group)
+	if pattern != "" {
+		opts.Run = pattern
+	}
+	hitsFile, hitsEnv := j.evidenceHits(tb.r)
+	opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
+	run, err := j.testProcess(ctx, group.pkg.Path, opts)
+	j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
+	j.runTime += time.Since(t0)
+	j.runs++
+	if run != nil {
+		j.res.Commands = append(j.res.Commands, run.Command)
+	}
+	if err == nil && run.TimedOut {
+		// the rerun alone counts what it ran with a hits file of its own
+		hitsFile, hitsEnv = j.evidenceHits(tb.r)
 		opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
-		run, err := j.testProcess(ctx, group.pkg.Path, opts)
+		run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
 		j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
-		j.runTime += time.Since(t0)
-		j.runs++
-		if run != nil {
-			j.res.Commands = append(j.res.Commands, run.Command)
-		}
-		if err == nil && run.TimedOut {
-			// the rerun alone counts what it ran with a hits file of its own
-			hitsFile, hitsEnv = j.evidenceHits(tb.r)
-			opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
-			run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
-			j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return j.res, true
-			}
-			j.res.Status, j.res.Why = mutant.Error, err.Error()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
 			return j.res, true
 		}
-		j.v.add(group.pkg.Path, run)
-		if j.v.timedOut != "" || (len(j.v.failed) > 0 && (j.m.Catalog == nil || anyIn(j.v.failed, j.expected))) {
-			j.stop = true
-			break
-		}
+		j.res.Status, j.res.Why = mutant.Error, err.Error()
+		return j.res, true
+	}
+	j.v.add(group.pkg.Path, run)
+	if j.v.timedOut != "" || (len(j.v.failed) > 0 && (j.m.Catalog == nil || anyIn(j.v.failed, j.expected))) {
+		j.stop = true
 	}
 	return mutant.Result{}, false
+}
+
+// runningTail tells the progress line that a worker runs a tail test,
+// until the func it returns is called.
+func (j *goJudging) runningTail(p pkgRun) func() {
+	if j.Running == nil {
+		return func() {}
+	}
+	return j.Running(p.pkg.Path + "." + p.tests[0].Name)
+}
+
+// uniq keeps the first of each string, in order.
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // testOptions runs one tier: its tests alone, each held to its own

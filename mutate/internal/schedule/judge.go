@@ -15,6 +15,7 @@ import (
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/internal/discover"
 	"gathermut/mutate/internal/progress"
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/operator"
@@ -261,10 +262,19 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	}
 	line := progress.New(s.Stderr, len(ms), time.Now())
 	line.Verbose = s.cfg.Verbose
+	runner.Running = line.Running
+	if !s.cfg.NoKillerMap {
+		runner.Killers = selection.Open(s.prog.Module, s.root)
+	}
 	stopWatch := line.Watch(ctx)
 	outcomes := runner.Run(ctx, ms, line.Update)
 	stopWatch()
 	line.Finish()
+	if runner.Killers != nil {
+		if err := runner.Killers.Save(); err != nil {
+			s.progressf("mutate: killer map not saved (the next run orders its tests without it): %v\n", err)
+		}
+	}
 	// the time spent judging: up to the interrupt, if one came
 	j.Timing.Mutants = line.JudgingTime().Seconds()
 	j.Timing.FallbackBuilds, j.Timing.Builds = runner.timing.overlayBuilds.Seconds(), runner.timing.builds

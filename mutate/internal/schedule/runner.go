@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
 )
@@ -70,6 +71,13 @@ type Runner struct {
 	// measured for the timeout floor, 0 when the floor was given.
 	aloneMu sync.Mutex
 	startup time.Duration
+	// Killers, when set, is the run's killer map: a Go mutant runs its
+	// predicted killers first and teaches the map what killed it
+	// (package selection). Running, when set, is told of each tail test
+	// a worker runs, until the func it returns is called (the progress
+	// line names them).
+	Killers *selection.Map
+	Running func(test string) func()
 }
 
 // timing adds up where workers spent their time.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/testbin"
 )
@@ -18,6 +19,10 @@ type verdict struct {
 	excerpt  strings.Builder
 	exitCode int
 	signal   string // the signal that ended a test process (a timeout's kill)
+	// killers are the failed tests as the killer map learns them: each
+	// failed test's innermost failed subtests, or the test itself when
+	// none of its subtests failed (or it crashed).
+	killers []selection.Ref
 }
 
 func (v *verdict) add(pkg string, run *testbin.Result) {
@@ -28,11 +33,17 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 		v.signal = run.Signal
 	}
 	var failedHere, running []string
+	newKillers := len(v.killers)
+	defer func() {
+		added := v.killers[newKillers:]
+		sort.Slice(added, func(i, j int) bool { return added[i].String() < added[j].String() })
+	}()
 	for name, t := range run.Tests {
 		id := pkg + "." + name
 		switch t.Action {
 		case "fail":
 			failedHere = append(failedHere, id)
+			v.killers = append(v.killers, failedRefs(pkg, name, t.FailedSubtests)...)
 			v.ran = append(v.ran, id)
 			v.excerpt.WriteString(testbin.Limit(t.Output, 2<<10))
 		case "pass":
@@ -59,12 +70,28 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 		if len(running) > 0 {
 			failedHere = running
 			v.ran = append(v.ran, running...)
+			for _, id := range running {
+				v.killers = append(v.killers, selection.Ref{Package: pkg, Test: strings.TrimPrefix(id, pkg+".")})
+			}
 		} else {
 			failedHere = []string{pkg + " (test binary)"}
 		}
 		v.excerpt.WriteString(testbin.Limit(run.Output, 2<<10))
 	}
 	v.failed = append(v.failed, failedHere...)
+}
+
+// failedRefs are a failed test's refs for the killer map: its innermost
+// failed subtests, else the test.
+func failedRefs(pkg, test string, subtests []string) []selection.Ref {
+	if len(subtests) == 0 {
+		return []selection.Ref{{Package: pkg, Test: test}}
+	}
+	out := make([]selection.Ref, len(subtests))
+	for i, s := range subtests {
+		out[i] = selection.SubtestRef(pkg, s)
+	}
+	return out
 }
 
 func (v *verdict) result(res mutant.Result, m mutant.Mutant, expected map[string]bool) mutant.Result {

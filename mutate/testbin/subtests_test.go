@@ -1,0 +1,50 @@
+package testbin
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// subtestEvents are test2json events of a table-driven test: a nested
+// subtest fails (its parents fail after it), a sibling passes, another
+// top-level subtest fails on its own.
+const subtestEvents = `{"Action":"run","Test":"TestTable"}
+{"Action":"run","Test":"TestTable/Q4_K"}
+{"Action":"run","Test":"TestTable/Q4_K/w1"}
+{"Action":"fail","Test":"TestTable/Q4_K/w1","Elapsed":0.01}
+{"Action":"fail","Test":"TestTable/Q4_K","Elapsed":0.01}
+{"Action":"run","Test":"TestTable/Q8_0"}
+{"Action":"pass","Test":"TestTable/Q8_0","Elapsed":0.01}
+{"Action":"run","Test":"TestTable/IQ2_S"}
+{"Action":"fail","Test":"TestTable/IQ2_S","Elapsed":0.01}
+{"Action":"fail","Test":"TestTable","Elapsed":0.03}
+{"Action":"run","Test":"TestPlain"}
+{"Action":"fail","Test":"TestPlain","Elapsed":0.01}
+`
+
+// TestFailedSubtests: a test's innermost failing subtests are recorded
+// by their full names, parents left out; a test without subtests has
+// none.
+func TestFailedSubtests(t *testing.T) {
+	res := &Result{Tests: map[string]*TestOutcome{}}
+	parseEvents(strings.NewReader(subtestEvents), res, nil)
+	cases := []struct {
+		test string
+		want []string
+	}{
+		{"TestTable", []string{"TestTable/Q4_K/w1", "TestTable/IQ2_S"}},
+		{"TestPlain", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.test, func(t *testing.T) {
+			got := res.Tests[c.test]
+			if got == nil || got.Action != "fail" {
+				t.Fatalf("outcome %+v", got)
+			}
+			if !slices.Equal(got.FailedSubtests, c.want) {
+				t.Errorf("failed subtests %q, want %q", got.FailedSubtests, c.want)
+			}
+		})
+	}
+}
