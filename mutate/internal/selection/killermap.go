@@ -28,10 +28,10 @@ type Key struct {
 // entry is one mutant's killers, with where it lives (for the
 // function, file and package counts of a map read back).
 type entry struct {
-	Package string   `json:"package"`
-	File    string   `json:"file"`
-	Func    string   `json:"func"`
-	Killers []Ref    `json:"killers"`
+	Package string `json:"package"`
+	File    string `json:"file"`
+	Func    string `json:"func"`
+	Killers []Ref  `json:"killers"`
 }
 
 // stored is the map as the cache keeps it.
