@@ -78,6 +78,10 @@ type Runner struct {
 	// line names them).
 	Killers *selection.Map
 	Running func(test string) func()
+	// drained is closed once every mutant of Run has been taken by a
+	// worker: a timeout's confirmation waits for it (timeouts.go); nil
+	// outside Run.
+	drained chan struct{}
 }
 
 // timing adds up where workers spent their time.
@@ -121,11 +125,15 @@ func (r *Runner) Run(ctx context.Context, ms []mutant.Mutant, done func(mutant.O
 	out := make([]mutant.Outcome, len(ms))
 	var mu sync.Mutex
 	q := r.newQueue(ms)
-	next := func() (int, bool) {
+	next := r.trackDrain(func() (int, bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		return q.next()
-	}
+	}, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(q.pending) == 0
+	})
 	runWorkers(ctx, r.Opts.Jobs, next, func(ctx context.Context, i int) {
 		m := ms[i]
 		var res mutant.Result
@@ -195,6 +203,20 @@ func (q *queue) next() (int, bool) {
 		q.r.kernel.claimed.Store(true)
 	}
 	return i, true
+}
+
+// trackDrain wraps a queue's next so that r.drained closes once empty
+// says every item has been taken (awaitDrained waits for it).
+func (r *Runner) trackDrain(next func() (int, bool), empty func() bool) func() (int, bool) {
+	r.drained = make(chan struct{})
+	var once sync.Once
+	return func() (int, bool) {
+		i, ok := next()
+		if !ok || empty() {
+			once.Do(func() { close(r.drained) })
+		}
+		return i, ok
+	}
 }
 
 // firstPackage is the package whose baseline a mutant needs first, or ""

@@ -29,7 +29,11 @@ import (
 // mutant's tier, a kernel mutant's process, expected killers or not) runs
 // again alone, with every process slot of the run held (and every GPU
 // slot, for tests that use the GPU) and twice the time, before its
-// timeout counts: if it passes the doubled limit again the verdict is
+// timeout counts. The rerun waits until every mutant of the run has been
+// taken by a worker, its worker's turn lent meanwhile (awaitDrained): a
+// confirmation holds every slot, and the other workers go on judging
+// until then instead of idling behind it (the row's 51 confirmations
+// held all 16 slots for 18% of a run). Then: if it passes the doubled limit again the verdict is
 // "timed out (confirmed)"; if it finishes, that run decides and the
 // verdict is "slow, then killed" or "slow, then survived"
 // (Result.Timeout says which; package outcome counts them apart).
@@ -167,6 +171,7 @@ func (r *Runner) rerunAlone(ctx context.Context, gpu slots, o testbin.Options) (
 	if base := o.TestTimeout; base != nil {
 		o.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
 	}
+	r.awaitDrained(ctx)
 	release, err := r.holdAll(ctx, gpu)
 	if err != nil {
 		return nil, err
@@ -176,6 +181,26 @@ func (r *Runner) rerunAlone(ctx context.Context, gpu slots, o testbin.Options) (
 	run, err := testbin.Run(ctx, o)
 	r.timing.addRerun(time.Since(t0))
 	return run, err
+}
+
+// awaitDrained waits, with the caller's turn lent to another worker,
+// until every mutant of the run has been taken (or ctx ends); outside
+// Run it returns at once.
+func (r *Runner) awaitDrained(ctx context.Context) {
+	if r.drained == nil {
+		return
+	}
+	select {
+	case <-r.drained:
+		return
+	default:
+	}
+	lend(ctx, func() {
+		select {
+		case <-r.drained:
+		case <-ctx.Done():
+		}
+	})
 }
 
 // holdAll takes every process slot (the GPU's first, when given: the

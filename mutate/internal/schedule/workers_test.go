@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -146,5 +147,46 @@ func TestLendOutsidePool(t *testing.T) {
 	lend(context.Background(), func() { ran = true })
 	if !ran {
 		t.Error("lend outside a pool did not run its wait")
+	}
+}
+
+// TestConfirmationWaitsForTheQueue: a timeout's confirmation (which then
+// holds every slot) waits until every item has been taken, lending its
+// worker's turn meanwhile, so the other items go on without it; with one
+// job, a confirmation that kept its turn would never see the queue drain.
+func TestConfirmationWaitsForTheQueue(t *testing.T) {
+	for _, jobs := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d jobs", jobs), func(t *testing.T) {
+			const items = 6
+			r := &Runner{}
+			var taken atomic.Int32
+			var takenAtConfirm int32
+			inner := counter(items)
+			next := r.trackDrain(func() (int, bool) {
+				i, ok := inner()
+				if ok {
+					taken.Add(1)
+				}
+				return i, ok
+			}, func() bool { return taken.Load() == items })
+			done := make(chan struct{})
+			go func() {
+				runWorkers(context.Background(), jobs, next, func(ctx context.Context, i int) {
+					if i == 0 {
+						r.awaitDrained(ctx)
+						takenAtConfirm = taken.Load()
+					}
+				})
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("the confirmation kept its worker's turn: the queue never drained")
+			}
+			if takenAtConfirm != items {
+				t.Errorf("the confirmation ran when %d of %d items were taken, want all", takenAtConfirm, items)
+			}
+		})
 	}
 }
