@@ -275,7 +275,7 @@ func (j *goJudging) predicted(ctx context.Context, steps []step) (mutant.Result,
 	if j.Killers == nil || j.m.Catalog != nil {
 		return mutant.Result{}, false
 	}
-	preds := j.Killers.Predict(killerKey(j.m))
+	preds, own := j.Killers.Predict(killerKey(j.m))
 	var pkgs []string
 	for _, r := range preds {
 		if !slices.Contains(pkgs, r.Package) {
@@ -287,7 +287,7 @@ func (j *goJudging) predicted(ctx context.Context, steps []step) (mutant.Result,
 		if i < 0 {
 			continue
 		}
-		if final, done := j.predictedIn(ctx, i, steps[i], preds); done || j.stop {
+		if final, done := j.predictedIn(ctx, i, steps[i], preds, own); done || j.stop {
 			return final, done
 		}
 	}
@@ -295,8 +295,9 @@ func (j *goJudging) predicted(ctx context.Context, steps []step) (mutant.Result,
 }
 
 // predictedIn runs the predicted killers of one package that cover the
-// mutant, in one process.
-func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []selection.Ref) (mutant.Result, bool) {
+// mutant, in one process; tail tests only when the mutant's own entry
+// (own) names them.
+func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []selection.Ref, own bool) (mutant.Result, bool) {
 	pb, final, done := j.stepBaseline(ctx, st)
 	if done || pb == nil {
 		return final, done
@@ -306,7 +307,7 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 	p := pkgRun{pkg: pb}
 	for _, r := range preds {
 		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == r.Test })
-		if r.Package != st.path || k < 0 {
+		if r.Package != st.path || k < 0 || (!own && covering.tests[k].Elapsed >= selection.TailTest) {
 			continue
 		}
 		refs = append(refs, r)

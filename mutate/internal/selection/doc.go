@@ -35,6 +35,10 @@
 //     shows the previous run's top three killers of a function contain a
 //     new mutant's killer 95% of the time, and each extra one costs a
 //     test's run when the prediction misses.
+//   - A prediction from other mutants (function, file, package) leaves
+//     out tail tests (TailTest): one costs more than the tiers it would
+//     spare. A mutant's own entry is kept whatever it costs: the cheaper
+//     tests passed the last time.
 //   - Catalog mutants are not reordered: they run their expected killers
 //     first, as the catalog says.
 package selection

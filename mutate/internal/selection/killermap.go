@@ -154,24 +154,23 @@ func (m *Map) countLocked(e entry, d int) {
 func funcKey(pkg, file, fn string) string { return pkg + "\x00" + file + "\x00" + fn }
 
 // Predict returns the tests most likely to kill a mutant, at most
-// MaxPredicted: its own killers when the map has it, else the killers
-// of most mutants of its function, then its file, then its package.
-func (m *Map) Predict(k Key) []Ref {
+// MaxPredicted: its own killers when the map has it (own), else the
+// killers of most mutants of its function, then its file, then its
+// package.
+func (m *Map) Predict(k Key) (refs []Ref, own bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var names []Ref
 	if e, ok := m.mutants[k.ID]; ok {
-		names = append(names, e.Killers...)
-	} else {
-		for _, counts := range []map[Ref]int{
-			m.byFunc[funcKey(k.Package, k.File, k.Func)],
-			m.byFile[k.Package+"\x00"+k.File],
-			m.byPkg[k.Package],
-		} {
-			names = appendTop(names, counts)
-		}
+		return slices.Clone(e.Killers), true
 	}
-	return names
+	for _, counts := range []map[Ref]int{
+		m.byFunc[funcKey(k.Package, k.File, k.Func)],
+		m.byFile[k.Package+"\x00"+k.File],
+		m.byPkg[k.Package],
+	} {
+		refs = appendTop(refs, counts)
+	}
+	return refs, false
 }
 
 // appendTop appends counts' refs, most counted first (ties by name), that

@@ -54,8 +54,9 @@ func TestPredict(t *testing.T) {
 	m := newLearned()
 	for _, c := range predictCases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := m.Predict(c.key); !slices.Equal(got, c.want) {
-				t.Errorf("Predict = %v, want %v", got, c.want)
+			got, own := m.Predict(c.key)
+			if !slices.Equal(got, c.want) || own != (c.key.ID != "new") {
+				t.Errorf("Predict = %v (own %v), want %v", got, own, c.want)
 			}
 		})
 	}
@@ -68,7 +69,7 @@ func TestLearnReplaces(t *testing.T) {
 	m.Learn(Key{"a1", "m/gather", "kq.go", "decodeQ4K"}, []Ref{bounds})
 	m.Learn(Key{"a2", "m/gather", "kq.go", "decodeQ4K"}, []Ref{bounds})
 	m.Learn(Key{"a2", "m/gather", "kq.go", "decodeQ4K"}, nil) // nothing learned
-	got := m.Predict(Key{"new", "m/gather", "kq.go", "decodeQ4K"})
+	got, _ := m.Predict(Key{"new", "m/gather", "kq.go", "decodeQ4K"})
 	if want := []Ref{bounds, oracleQ8, golden}; !slices.Equal(got, want) {
 		t.Errorf("Predict = %v, want %v", got, want)
 	}
@@ -90,7 +91,7 @@ func TestSaveOpen(t *testing.T) {
 	}
 	again := Open("m", "/src/m")
 	for _, c := range predictCases {
-		if got := again.Predict(c.key); !slices.Equal(got, c.want) {
+		if got, _ := again.Predict(c.key); !slices.Equal(got, c.want) {
 			t.Errorf("%s: reopened Predict = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -1,0 +1,143 @@
+package lab
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"gathermut/mutate/config"
+	"gathermut/mutate/exitcode"
+	"gathermut/mutate/mutant"
+)
+
+// tableModule is table-driven: TestTable checks each codec in a subtest
+// of its name, TestSuite stands for a whole-suite nested test (slow at
+// baseline: it sleeps past selection.TailTest when no mutant is switched
+// in, as a module copy and a go test would take), and only it checks
+// Hidden.
+var tableModule = map[string]string{
+	"go.mod": "module table\n\ngo 1.26\n",
+	"codec/codec.go": `// Package codec has one function per codec.
+package codec
+
+// A decodes codec A.
+func A(x int) int { return (x + 1) * 2 } // want killed
+
+// B decodes codec B.
+func B(x int) int { return (x + 3) * 5 } // want killed
+
+// Hidden is checked only by the whole-suite test.
+func Hidden(x int) int { return x - 7 } // want killed
+`,
+	"codec/codec_test.go": `package codec
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+func TestTable(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		f         func(int) int
+		in, want  int
+	}{{"A", A, 1, 4}, {"B", B, 2, 25}} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.f(c.in); got != c.want {
+				t.Errorf("%s(%d) = %d, want %d", c.name, c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestSuite(t *testing.T) {
+	if m := os.Getenv("GATHERMUT_MUTANT"); m == "" || m == "0" {
+		time.Sleep(3500 * time.Millisecond)
+	}
+	if Hidden(10) != 3 || A(0) != 2 {
+		t.Error("the suite")
+	}
+}
+`,
+}
+
+// runTable runs tableModule's mutants with the arith operator, the
+// killer map on or off, its caches in cache.
+func runTable(t *testing.T, dir, cache string, noMap bool) pipelineRun {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Jobs, cfg.Operators, cfg.NoKillerMap = 1, []string{"arith"}, noMap
+	res := runPipelineWith(t, dir, cfg, cache)
+	if res.code != exitcode.OK {
+		t.Fatalf("exit %d (%s)\n%s%s", res.code, res.reason, res.stdout, res.stderr)
+	}
+	return res
+}
+
+// runPatterns are the -test.run patterns of a mutant's test processes.
+func runPatterns(o mutant.Outcome) []string {
+	var out []string
+	for _, c := range o.Result.Commands {
+		if _, after, ok := strings.Cut(c, "-test.run "); ok {
+			out = append(out, strings.Trim(strings.Fields(after)[0], "'"))
+		}
+	}
+	return out
+}
+
+// TestPipelineKillerMap: verdicts are the same with the killer map and
+// without it; a mutant of a function whose killer the map knows runs that
+// killer's subtest alone first (within the first run, learned from the
+// function's first mutant, and on the second run from its own entry); the
+// whole-suite test runs only for the mutants nothing cheaper kills, after
+// every other test.
+func TestPipelineKillerMap(t *testing.T) {
+	dir := writeModule(t, tableModule)
+	wants := wantedVerdicts(tableModule)
+	cache := t.TempDir()
+	first := runTable(t, dir, cache, false)
+	checkWanted(t, "first run", wants, first.outcomes)
+	second := runTable(t, dir, cache, false)
+	plain := runTable(t, dir, t.TempDir(), true)
+	for id, o := range plain.outcomes {
+		for _, run := range []pipelineRun{first, second} {
+			if got := run.outcomes[id].Result.Status; got != o.Result.Status {
+				t.Errorf("%s: %s with the killer map, %s without", id, got, o.Result.Status)
+			}
+		}
+	}
+	subtestFirst := map[string]string{"codec.A": `^TestTable$/^A$`, "codec.B": `^TestTable$/^B$`}
+	for id, o := range second.outcomes {
+		pats := runPatterns(o)
+		if len(pats) == 0 {
+			t.Fatalf("%s ran no test process: %v", id, o.Result.Commands)
+		}
+		want := subtestFirst[o.Mutant.Package[len("table/"):]+"."+o.Mutant.Func]
+		if o.Mutant.Func == "Hidden" {
+			want = `^TestSuite$`
+		}
+		if pats[0] != want {
+			t.Errorf("second run: %s first ran %q, want %q; covered by %v\n%v", id, pats[0], want, o.Result.CoveredBy, o.Result.Commands)
+		}
+	}
+	for id, o := range first.outcomes {
+		pats := runPatterns(o)
+		suite := slices.IndexFunc(pats, func(p string) bool { return strings.Contains(p, "TestSuite") })
+		switch {
+		case o.Mutant.Func == "Hidden" && suite != len(pats)-1:
+			t.Errorf("first run: %s ran the whole-suite test before others: %q", id, pats)
+		case o.Mutant.Func != "Hidden" && suite >= 0:
+			t.Errorf("first run: %s ran the whole-suite test though TestTable kills it: %q", id, pats)
+		}
+	}
+	learnedInRun := 0
+	for _, o := range first.outcomes {
+		if pats := runPatterns(o); o.Mutant.Func != "Hidden" && strings.HasPrefix(pats[0], subtestFirst["codec."+o.Mutant.Func]) {
+			learnedInRun++
+		}
+	}
+	if learnedInRun < 2 {
+		t.Errorf("first run: %d mutants ran a subtest learned earlier in the run first, want one of A's and one of B's", learnedInRun)
+	}
+}
