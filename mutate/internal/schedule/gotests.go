@@ -21,6 +21,9 @@ import (
 type pkgRun struct {
 	pkg   *PackageBaseline
 	tests []*TestBaseline
+	// run, when set, is the process's -test.run pattern (predicted
+	// killers, subtests among them); else its tests run whole.
+	run string
 }
 
 func (p pkgRun) names() []string {
@@ -32,6 +35,9 @@ func (p pkgRun) names() []string {
 }
 
 func (p pkgRun) runPattern() string {
+	if p.run != "" {
+		return p.run
+	}
 	var quoted []string
 	for _, n := range p.names() {
 		quoted = append(quoted, regexp.QuoteMeta(n))
@@ -216,7 +222,7 @@ func (j *goJudging) judgeSteps(ctx context.Context, steps []step, expectedByPkg 
 	slices.SortStableFunc(j.tail, func(a, b tailRun) int { return cmp.Compare(a.p.tests[0].Elapsed, b.p.tests[0].Elapsed) })
 	for _, t := range j.tail {
 		finished := j.runningTail(t.p)
-		final, done := j.runGroup(ctx, t.tb, t.p, "")
+		final, done := j.runGroup(ctx, t.tb, t.p)
 		finished()
 		if done || j.stop {
 			return final, done
@@ -324,7 +330,8 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 	if done {
 		return final, true
 	}
-	if final, done := j.runGroup(ctx, tb, p, selection.Pattern(refs)); done {
+	p.run = selection.Pattern(refs)
+	if final, done := j.runGroup(ctx, tb, p); done {
 		return final, true
 	}
 	for _, r := range refs {
@@ -379,7 +386,7 @@ func (j *goJudging) step(ctx context.Context, i int, st step, expected map[strin
 		j.tail = append(j.tail, tailRun{tb: tb, p: t})
 	}
 	for _, group := range tiers {
-		if final, done := j.runGroup(ctx, tb, group, ""); done || j.stop {
+		if final, done := j.runGroup(ctx, tb, group); done || j.stop {
 			return final, done
 		}
 	}
@@ -462,16 +469,12 @@ func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (str
 }
 
 // runGroup runs one process of a mutant's tests (a tier, a tail test,
-// or the predicted killers with their run pattern; "" runs the group's
-// tests whole), its timeout confirmed (timeouts.go); it sets stop when
-// the process decided the mutant, and is done when the result is final
-// (an error, an interrupt).
-func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun, pattern string) (mutant.Result, bool) {
+// or the predicted killers), its timeout confirmed (timeouts.go); it
+// sets stop when the process decided the mutant, and is done when the
+// result is final (an error, an interrupt).
+func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (mutant.Result, bool) {
 	t0 := time.Now()
 	opts := j.testOptions(tb, group)
-	if pattern != "" {
-		opts.Run = pattern
-	}
 	hitsFile, hitsEnv := j.evidenceHits(tb.r)
 	opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
 	run, err := j.testProcess(ctx, group.pkg.Path, opts)

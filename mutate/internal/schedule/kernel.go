@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/kernel"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/operator"
@@ -345,19 +346,29 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 		return mutant.Result{Status: mutant.Error, Why: err.Error(), Mode: res.Mode}
 	}
 	first, rest := kernelCandidates(bs, n, killers)
+	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
 	var groups []pkgRun
 	if len(first.tests) > 0 {
 		groups = append(groups, first)
+	}
+	if pred, whole, ok := r.kernelPredicted(m, rest); ok {
+		groups = append(groups, pred)
+		rest.tests = slices.DeleteFunc(slices.Clone(rest.tests), func(t *TestBaseline) bool { return whole[t.Name] })
 	}
 	if len(rest.tests) > 0 {
 		groups = append(groups, byCost(rest, false)...)
 	}
 	if len(groups) == 0 {
 		res.Status, res.Why, res.Mode = mutant.Survived, "not covered by any test", mutant.ModeStatic
+		res.CoveredBy = nil
 		return res
 	}
-	res.CoveredBy = append(prefixed(pb.Path, first.names()), prefixed(pb.Path, rest.names())...)
 	v := verdict{skipped: map[string]string{}}
+	defer func() {
+		if r.Killers != nil && len(v.failed) > 0 && v.timedOut == "" {
+			r.Killers.Learn(killerKey(m), v.killers)
+		}
+	}()
 	slowWhy := ""
 	for _, g := range groups {
 		opts := r.kernelOptions(pb, g, m, env)
@@ -387,6 +398,38 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 		}
 	}
 	return timeoutVerdict(v.result(res, m, expected), slowWhy)
+}
+
+// kernelPredicted is a generic kernel mutant's predicted killers among
+// the tests that ran its code (rest), as one process (package selection;
+// tail tests only from the mutant's own entry); false when the run has
+// no killer map or none of them covers it. whole are the tests it runs
+// whole: the tiers leave them out.
+func (r *Runner) kernelPredicted(m mutant.Mutant, rest pkgRun) (p pkgRun, whole map[string]bool, ok bool) {
+	if r.Killers == nil || m.Catalog != nil {
+		return pkgRun{}, nil, false
+	}
+	preds, own := r.Killers.Predict(killerKey(m))
+	p, whole = pkgRun{pkg: rest.pkg}, map[string]bool{}
+	var refs []selection.Ref
+	for _, ref := range preds {
+		k := slices.IndexFunc(rest.tests, func(t *TestBaseline) bool { return t.Name == ref.Test })
+		if ref.Package != rest.pkg.Path || k < 0 || (!own && rest.tests[k].Elapsed >= selection.TailTest) {
+			continue
+		}
+		refs = append(refs, ref)
+		if ref.Sub == "" {
+			whole[ref.Test] = true
+		}
+		if !slices.Contains(p.tests, rest.tests[k]) {
+			p.tests = append(p.tests, rest.tests[k])
+		}
+	}
+	if len(refs) == 0 {
+		return pkgRun{}, nil, false
+	}
+	p.run = selection.Pattern(refs)
+	return p, whole, true
 }
 
 // kernelKillers returns a kernel mutant's expected killers, by TestID
