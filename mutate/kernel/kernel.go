@@ -51,6 +51,9 @@ type Sources struct {
 	Recipe *catalog.Kernel
 	Files  map[string][]byte
 	Units  map[string][]*cxx.Source
+	// Cache keeps schema libraries across runs (libcache.go); off with
+	// --no-cache.
+	Cache bool
 }
 
 // Read reads and parses the recipe's sources.
@@ -88,6 +91,9 @@ type Library struct {
 	// Rounds is how many builds it took (a build whose compiler points
 	// into a mutant's code drops the mutant and builds again).
 	Rounds int
+	// Cached: the library was read from the cache (libcache.go), not
+	// built now.
+	Cached bool
 }
 
 // Build builds the library for backend from the sources with the files in
@@ -185,7 +191,7 @@ func (s *Sources) BuildSchema(ctx context.Context, backend Backend, env, dir str
 		if err != nil {
 			return nil, dropped, "", err
 		}
-		lib, out, err := s.Build(ctx, backend, filepath.Join(dir, fmt.Sprintf("round%d", round)), s.schemaFiles(sch))
+		lib, out, err := s.buildCached(ctx, backend, filepath.Join(dir, fmt.Sprintf("round%d", round)), s.schemaFiles(sch))
 		lastOut = out
 		if err == nil {
 			lib.Rounds = round
@@ -214,7 +220,7 @@ func (s *Sources) buildUnparsed(ctx context.Context, backend Backend, dir string
 	for _, n := range muts {
 		dropped[n.Num] = "the kernel recipe names no Entry file, so the kernel is not parsed"
 	}
-	lib, out, err := s.Build(ctx, backend, filepath.Join(dir, "round1"), nil)
+	lib, out, err := s.buildCached(ctx, backend, filepath.Join(dir, "round1"), nil)
 	if err != nil {
 		return nil, dropped, out, fmt.Errorf("the unmutated kernel does not build: %s", firstErrorLine(out))
 	}

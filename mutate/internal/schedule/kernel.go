@@ -174,7 +174,10 @@ func (ks *kernelState) backendFor(m mutant.Mutant) (*backendState, string) {
 func (r *Runner) prepareKernel(ctx context.Context) {
 	k, ks := r.Opts.Kernel, &r.kernel
 	var err error
-	if ks.src, err = kernel.Read(r.Prog.Root, k); err != nil {
+	if ks.src, err = kernel.Read(r.Prog.Root, k); err == nil {
+		ks.src.Cache = !r.Opts.NoCache
+	}
+	if err != nil {
 		ks.err = "kernel sources: " + err.Error()
 		return
 	}
@@ -303,8 +306,12 @@ func (r *Runner) prepareBackend(ctx context.Context, bs *backendState) {
 	bs.base = pb
 	r.kernelMu.Lock()
 	defer r.kernelMu.Unlock()
-	r.kernelNotes = append(r.kernelNotes, fmt.Sprintf("kernel on %s: schema of %d mutants in %d round(s) (%d built on their own), %d tests each alone (%.1f s)",
-		bs.backend, len(lib.Switched), lib.Rounds, len(dropped), len(pb.Names), pb.Elapsed.Seconds()))
+	from := ""
+	if lib.Cached {
+		from = ", the library from the cache"
+	}
+	r.kernelNotes = append(r.kernelNotes, fmt.Sprintf("kernel on %s: schema of %d mutants in %d round(s) (%d built on their own%s), %d tests each alone (%.1f s)",
+		bs.backend, len(lib.Switched), lib.Rounds, len(dropped), from, len(pb.Names), pb.Elapsed.Seconds()))
 }
 
 // gpuSlotsFor returns the GPU slots a backend's test processes take: the

@@ -31,6 +31,9 @@ type Options struct {
 	// compile checks) then builds no GPU backend, whose tests would run
 	// only their parts that need no device.
 	NoGPU string
+	// NoCache: --no-cache; the kernel schema library is then built, not
+	// read from the cache.
+	NoCache bool
 }
 
 // Runner runs mutants against the tests that can observe them.
