@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 
 	"gathermut/gather"
@@ -32,47 +30,41 @@ func modelFileName(codec gguf.Type, dense bool) string {
 // TestModelHashes regenerates every test model in memory and compares its
 // sha256 with testdata/models.sha256 (go test ./engine -run TestModelHashes
 // -update rewrites the list). Each file is under 8 MiB and a second
-// generation gives the same bytes.
+// generation gives the same bytes. Each codec is a subtest named as
+// gguf.Type prints it, which compares its two lines (packed, dense), so
+// that -run '^TestModelHashes$/^Q4_K$' checks one codec.
 func TestModelHashes(t *testing.T) {
-	var list strings.Builder
-	for _, codec := range gather.Admitted() {
-		for _, dense := range []bool{false, true} {
-			var a, b bytes.Buffer
-			if err := WriteTestModel(&a, codec, dense); err != nil {
-				t.Fatal(err)
+	g := newGoldenList(t, hashFile, 2, "go test ./engine -run TestModelHashes -update", "the generator makes")
+	for i, codec := range gather.Admitted() {
+		t.Run(codec.String(), func(t *testing.T) {
+			for d, dense := range []bool{false, true} {
+				g.check(2*i+d, modelHashLine(t, codec, dense), func(got, want string) {
+					t.Errorf("generated %q, %s has %q", got, hashFile, want)
+				})
 			}
-			if err := WriteTestModel(&b, codec, dense); err != nil {
-				t.Fatal(err)
-			}
-			name := modelFileName(codec, dense)
-			if !bytes.Equal(a.Bytes(), b.Bytes()) {
-				t.Errorf("%s: two generations differ", name)
-			}
-			if a.Len() >= maxModelBytes {
-				t.Errorf("%s: %d bytes, want under %d", name, a.Len(), maxModelBytes)
-			}
-			sum := sha256.Sum256(a.Bytes())
-			fmt.Fprintf(&list, "%s  %s\n", hex.EncodeToString(sum[:]), name)
-		}
+		})
 	}
-	if *update {
-		if err := os.WriteFile(hashFile, []byte(list.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	g.finish(t)
+}
+
+// modelHashLine generates codec's test model twice, checks that the two
+// are the same bytes and under maxModelBytes, and returns its line of the
+// hash list: the hex sha256, two spaces, the file name.
+func modelHashLine(t *testing.T, codec gguf.Type, dense bool) string {
+	var a, b bytes.Buffer
+	if err := WriteTestModel(&a, codec, dense); err != nil {
+		t.Fatal(err)
 	}
-	want, err := os.ReadFile(hashFile)
-	if err != nil {
-		t.Fatalf("%v (run go test ./engine -run TestModelHashes -update to create it)", err)
+	if err := WriteTestModel(&b, codec, dense); err != nil {
+		t.Fatal(err)
 	}
-	got := strings.Split(list.String(), "\n")
-	exp := strings.Split(string(want), "\n")
-	if len(got) != len(exp) {
-		t.Fatalf("%s lists %d lines, the generator makes %d", hashFile, len(exp), len(got))
+	name := modelFileName(codec, dense)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("%s: two generations differ", name)
 	}
-	for i := range got {
-		if got[i] != exp[i] {
-			t.Errorf("generated %q, %s has %q", got[i], hashFile, exp[i])
-		}
+	if a.Len() >= maxModelBytes {
+		t.Errorf("%s: %d bytes, want under %d", name, a.Len(), maxModelBytes)
 	}
+	sum := sha256.Sum256(a.Bytes())
+	return fmt.Sprintf("%s  %s", hex.EncodeToString(sum[:]), name)
 }

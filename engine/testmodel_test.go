@@ -151,20 +151,22 @@ func TestTestVocab(t *testing.T) {
 // refused.
 func TestFixScales(t *testing.T) {
 	for _, codec := range gather.Admitted() {
-		c, _ := gather.CodecOf(codec)
-		packed := make([]byte, 3*c.Traits.BlockBytes)
-		rng := splitMix64{state: uint64(codec)}
-		rng.fill(packed)
-		want := append([]byte(nil), packed...)
-		if err := c.SetUnitScales(want); err != nil {
-			t.Fatalf("%v: %v", codec, err)
-		}
-		if err := fixScales(codec, packed); err != nil {
-			t.Fatalf("%v: %v", codec, err)
-		}
-		if !bytes.Equal(packed, want) {
-			t.Errorf("%v: fixScales differs from the row's SetUnitScales", codec)
-		}
+		t.Run(codec.String(), func(t *testing.T) {
+			c, _ := gather.CodecOf(codec)
+			packed := make([]byte, 3*c.Traits.BlockBytes)
+			rng := splitMix64{state: uint64(codec)}
+			rng.fill(packed)
+			want := append([]byte(nil), packed...)
+			if err := c.SetUnitScales(want); err != nil {
+				t.Fatalf("%v: %v", codec, err)
+			}
+			if err := fixScales(codec, packed); err != nil {
+				t.Fatalf("%v: %v", codec, err)
+			}
+			if !bytes.Equal(packed, want) {
+				t.Errorf("%v: fixScales differs from the row's SetUnitScales", codec)
+			}
+		})
 	}
 	for _, c := range []struct {
 		codec gguf.Type

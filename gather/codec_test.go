@@ -41,39 +41,41 @@ func TestSetUnitScales(t *testing.T) {
 	defer setAccel(accelAvailable())
 	setAccel(accelAvailable())
 	for _, c := range codecTable {
-		packed := make([]byte, 64*c.Traits.BlockBytes)
-		rng := splitMix{state: 0x5ca1e ^ uint64(c.Type)}
-		for i := range packed {
-			packed[i] = byte(rng.next())
-		}
-		if err := c.SetUnitScales(packed); err != nil {
-			t.Fatalf("%v: %v", c.Type, err)
-		}
-		for b := 0; b < len(packed); b += c.Traits.BlockBytes {
-			for _, f := range c.Scales {
-				if got := readScale(t, packed[b:], f); got != f.Unit {
-					t.Fatalf("%v block %d: field %s = %#x, want its unit %#x", c.Type, b/c.Traits.BlockBytes, f.Name, got, f.Unit)
+		t.Run(c.Type.String(), func(t *testing.T) {
+			packed := make([]byte, 64*c.Traits.BlockBytes)
+			rng := splitMix{state: 0x5ca1e ^ uint64(c.Type)}
+			for i := range packed {
+				packed[i] = byte(rng.next())
+			}
+			if err := c.SetUnitScales(packed); err != nil {
+				t.Fatalf("%v: %v", c.Type, err)
+			}
+			for b := 0; b < len(packed); b += c.Traits.BlockBytes {
+				for _, f := range c.Scales {
+					if got := readScale(t, packed[b:], f); got != f.Unit {
+						t.Fatalf("%v block %d: field %s = %#x, want its unit %#x", c.Type, b/c.Traits.BlockBytes, f.Name, got, f.Unit)
+					}
 				}
 			}
-		}
-		decoders := []runDecoder{c.decode}
-		if c.fast != nil {
-			decoders = append(decoders, c.fast)
-		}
-		for k, dec := range decoders {
-			vals := make([]float32, 64*c.Traits.BlockElems)
-			dec(packed, vals)
-			var peak float64
-			for _, v := range vals {
-				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-					t.Fatalf("%v decoder %d: decoded %v", c.Type, k, v)
+			decoders := []runDecoder{c.decode}
+			if c.fast != nil {
+				decoders = append(decoders, c.fast)
+			}
+			for k, dec := range decoders {
+				vals := make([]float32, 64*c.Traits.BlockElems)
+				dec(packed, vals)
+				var peak float64
+				for _, v := range vals {
+					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+						t.Fatalf("%v decoder %d: decoded %v", c.Type, k, v)
+					}
+					peak = max(peak, math.Abs(float64(v)))
 				}
-				peak = max(peak, math.Abs(float64(v)))
+				if peak > 1.07 || peak <= 0.25 {
+					t.Errorf("%v decoder %d: largest |value| %v, want within (0.25, 1.07]", c.Type, k, peak)
+				}
 			}
-			if peak > 1.07 || peak <= 0.25 {
-				t.Errorf("%v decoder %d: largest |value| %v, want within (0.25, 1.07]", c.Type, k, peak)
-			}
-		}
+		})
 	}
 	c := codecs[gguf.TypeQ4_0]
 	if err := c.SetUnitScales(make([]byte, 19)); err == nil || err.Error() != "gather: Q4_0: 19 bytes are not whole blocks of 18" {

@@ -62,8 +62,25 @@ func run(t *testing.T, ss []gathertest.Subject, check func(gathertest.Subject) e
 // TestEmbeddingMatrix gathers every table type x id type x out type x width
 // x selection x byte offset (0-3, of the table, ids and out alike) through
 // Embedding, and compares out with the reference; nothing before or after
-// out's rows may change (gathertest.CheckGathers).
-func TestEmbeddingMatrix(t *testing.T) { run(t, embeddingSubjects(t), gathertest.CheckGathers) }
+// out's rows may change (gathertest.CheckGathers). Each table type is a
+// subtest named as gguf.Type prints it ("Q4_K", "BF16"), so that
+// -run '^TestEmbeddingMatrix$/^Q4_K$' checks one codec
+// (gathertest.CheckGathersOf).
+func TestEmbeddingMatrix(t *testing.T) {
+	for _, s := range embeddingSubjects(t) {
+		types, err := gathertest.TierTypes(s.Op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, typ := range types {
+			t.Run(typ.String(), func(t *testing.T) {
+				if err := gathertest.CheckGathersOf(s, typ); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+}
 
 // TestEmbeddingValidation: every refusal of the table, through Embedding,
 // with its exact error, out untouched and the next call working

@@ -126,35 +126,37 @@ func TestDecodes(t *testing.T) {
 // copies.
 func TestCodecTable(t *testing.T) {
 	for i, c := range codecTable {
-		tr, ok := gguf.FindGgmlTraits(c.Type)
-		if !ok || tr != c.Traits {
-			t.Errorf("%v: row traits %+v, gguf has %+v (known %v)", c.Type, c.Traits, tr, ok)
-		}
-		if bf16Chunk%c.Traits.BlockElems != 0 {
-			t.Errorf("%v: bf16Chunk %d is not whole blocks of %d", c.Type, bf16Chunk, c.Traits.BlockElems)
-		}
-		if i > 0 && codecTable[i-1].Type >= c.Type {
-			t.Errorf("%v: row after %v, want GGML id order", c.Type, codecTable[i-1].Type)
-		}
-		if codecs[c.Type] != &codecTable[i] {
-			t.Errorf("%v: the index does not point at its row", c.Type)
-		}
-		if got, ok := CodecOf(c.Type); !ok || got.Type != c.Type || !slices.Equal(got.Scales, c.Scales) {
-			t.Errorf("CodecOf(%v) = %+v, %v", c.Type, got, ok)
-		}
-		if c.decode == nil {
-			t.Errorf("%v: no decoder", c.Type)
-		}
-		end := 0
-		for _, f := range c.Scales {
-			if f.Offset < end || f.Encoding.size() == 0 || f.Offset+f.Encoding.size() > c.Traits.BlockBytes {
-				t.Errorf("%v: scale field %+v has no encoding, or overlaps the previous one or the block end", c.Type, f)
+		t.Run(c.Type.String(), func(t *testing.T) {
+			tr, ok := gguf.FindGgmlTraits(c.Type)
+			if !ok || tr != c.Traits {
+				t.Errorf("%v: row traits %+v, gguf has %+v (known %v)", c.Type, c.Traits, tr, ok)
 			}
-			end = f.Offset + f.Encoding.size()
-		}
-		if len(c.Scales) == 0 {
-			t.Errorf("%v: no scale field", c.Type)
-		}
+			if bf16Chunk%c.Traits.BlockElems != 0 {
+				t.Errorf("%v: bf16Chunk %d is not whole blocks of %d", c.Type, bf16Chunk, c.Traits.BlockElems)
+			}
+			if i > 0 && codecTable[i-1].Type >= c.Type {
+				t.Errorf("%v: row after %v, want GGML id order", c.Type, codecTable[i-1].Type)
+			}
+			if codecs[c.Type] != &codecTable[i] {
+				t.Errorf("%v: the index does not point at its row", c.Type)
+			}
+			if got, ok := CodecOf(c.Type); !ok || got.Type != c.Type || !slices.Equal(got.Scales, c.Scales) {
+				t.Errorf("CodecOf(%v) = %+v, %v", c.Type, got, ok)
+			}
+			if c.decode == nil {
+				t.Errorf("%v: no decoder", c.Type)
+			}
+			end := 0
+			for _, f := range c.Scales {
+				if f.Offset < end || f.Encoding.size() == 0 || f.Offset+f.Encoding.size() > c.Traits.BlockBytes {
+					t.Errorf("%v: scale field %+v has no encoding, or overlaps the previous one or the block end", c.Type, f)
+				}
+				end = f.Offset + f.Encoding.size()
+			}
+			if len(c.Scales) == 0 {
+				t.Errorf("%v: no scale field", c.Type)
+			}
+		})
 	}
 	if _, ok := CodecOf(gguf.TypeF32); ok {
 		t.Error("CodecOf(F32) found a row")
@@ -354,43 +356,45 @@ func TestScaleFieldsScaleOutput(t *testing.T) {
 	defer setAccel(accelAvailable())
 	setAccel(accelAvailable())
 	for _, c := range codecTable {
-		rng := splitMix{state: 0x5ca1e ^ uint64(c.Type)}
-		blocks := make([]byte, 4*c.Traits.BlockBytes)
-		for i := range blocks {
-			blocks[i] = byte(rng.next())
-		}
-		scaled := func(twice bool) []byte {
-			p := append([]byte(nil), blocks...)
-			for b := 0; b < len(p); b += c.Traits.BlockBytes {
-				for _, f := range c.Scales {
-					setScale(t, p[b+f.Offset:], f.Encoding, twice)
+		t.Run(c.Type.String(), func(t *testing.T) {
+			rng := splitMix{state: 0x5ca1e ^ uint64(c.Type)}
+			blocks := make([]byte, 4*c.Traits.BlockBytes)
+			for i := range blocks {
+				blocks[i] = byte(rng.next())
+			}
+			scaled := func(twice bool) []byte {
+				p := append([]byte(nil), blocks...)
+				for b := 0; b < len(p); b += c.Traits.BlockBytes {
+					for _, f := range c.Scales {
+						setScale(t, p[b+f.Offset:], f.Encoding, twice)
+					}
+				}
+				return p
+			}
+			base, twice := scaled(false), scaled(true)
+			decoders := []runDecoder{c.decode}
+			if c.fast != nil {
+				decoders = append(decoders, c.fast)
+			}
+			for k, dec := range decoders {
+				a := make([]float32, 4*c.Traits.BlockElems)
+				b := make([]float32, len(a))
+				dec(base, a)
+				dec(twice, b)
+				nonzero := 0
+				for i := range a {
+					if math.Float32bits(b[i]) != math.Float32bits(2*a[i]) {
+						t.Fatalf("%s decoder %d: element %d: %g with doubled scales, %g without", c.Traits.Name, k, i, b[i], a[i])
+					}
+					if a[i] != 0 {
+						nonzero++
+					}
+				}
+				if nonzero == 0 {
+					t.Fatalf("%s decoder %d: every element is zero", c.Traits.Name, k)
 				}
 			}
-			return p
-		}
-		base, twice := scaled(false), scaled(true)
-		decoders := []runDecoder{c.decode}
-		if c.fast != nil {
-			decoders = append(decoders, c.fast)
-		}
-		for k, dec := range decoders {
-			a := make([]float32, 4*c.Traits.BlockElems)
-			b := make([]float32, len(a))
-			dec(base, a)
-			dec(twice, b)
-			nonzero := 0
-			for i := range a {
-				if math.Float32bits(b[i]) != math.Float32bits(2*a[i]) {
-					t.Fatalf("%s decoder %d: element %d: %g with doubled scales, %g without", c.Traits.Name, k, i, b[i], a[i])
-				}
-				if a[i] != 0 {
-					nonzero++
-				}
-			}
-			if nonzero == 0 {
-				t.Fatalf("%s decoder %d: every element is zero", c.Traits.Name, k)
-			}
-		}
+		})
 	}
 }
 
@@ -461,27 +465,29 @@ func TestDequantizeLargeRun(t *testing.T) {
 	setAccel(accelAvailable())
 	const blocks = 300
 	for _, c := range codecTable {
-		rng := splitMix{state: 0x1a29e ^ uint64(c.Type)}
-		packed := make([]byte, blocks*c.Traits.BlockBytes)
-		for i := range packed {
-			packed[i] = byte(rng.next())
-		}
-		decoders := []runDecoder{c.decode}
-		if c.fast != nil {
-			decoders = append(decoders, c.fast)
-		}
-		for k, dec := range decoders {
-			whole := make([]float32, blocks*c.Traits.BlockElems)
-			dec(packed, whole)
-			for b := range blocks {
-				one := make([]float32, c.Traits.BlockElems)
-				dec(packed[b*c.Traits.BlockBytes:(b+1)*c.Traits.BlockBytes], one)
-				for i, v := range one {
-					if w := whole[b*c.Traits.BlockElems+i]; math.Float32bits(w) != math.Float32bits(v) {
-						t.Fatalf("%s decoder %d: block %d element %d: %#x in the run, %#x alone", c.Traits.Name, k, b, i, math.Float32bits(w), math.Float32bits(v))
+		t.Run(c.Type.String(), func(t *testing.T) {
+			rng := splitMix{state: 0x1a29e ^ uint64(c.Type)}
+			packed := make([]byte, blocks*c.Traits.BlockBytes)
+			for i := range packed {
+				packed[i] = byte(rng.next())
+			}
+			decoders := []runDecoder{c.decode}
+			if c.fast != nil {
+				decoders = append(decoders, c.fast)
+			}
+			for k, dec := range decoders {
+				whole := make([]float32, blocks*c.Traits.BlockElems)
+				dec(packed, whole)
+				for b := range blocks {
+					one := make([]float32, c.Traits.BlockElems)
+					dec(packed[b*c.Traits.BlockBytes:(b+1)*c.Traits.BlockBytes], one)
+					for i, v := range one {
+						if w := whole[b*c.Traits.BlockElems+i]; math.Float32bits(w) != math.Float32bits(v) {
+							t.Fatalf("%s decoder %d: block %d element %d: %#x in the run, %#x alone", c.Traits.Name, k, b, i, math.Float32bits(w), math.Float32bits(v))
+						}
 					}
 				}
 			}
-		}
+		})
 	}
 }

@@ -118,4 +118,18 @@
 // at those positions the plugin decodes values 62/60, 3.3% too large (plugin
 // issue #129). This package decodes them as llama.cpp does, and its oracle
 // vectors come from llama.cpp's decoder.
+//
+// # Tests that loop over the codecs
+//
+// A test that checks every codec (or table type) in one function runs each
+// in a subtest whose name is the type as gguf.Type prints it, with the
+// oracle cases beneath ("Q4_K", "Q4_K/w1"), here, in hipkern and in
+// engine, so that one codec runs alone with -run '^TestX$/^Q4_K$': the
+// mutation tool can then test a mutant in one codec's decoder with that
+// codec's subtests. Such a subtest makes its data from the codec alone (a
+// generator seeded by the type, not one shared with the codecs before
+// it), checks what holds for all codecs outside the subtests, and gets the
+// same verdict alone as in the full run. The scale fields' units are
+// pinned literally by TestCodecScaleFields, so that a change to one fails
+// here and not only in engine's model hashes and golden logits.
 package gather

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -117,13 +116,32 @@ func isNaN16(h uint16) bool { return h&0x7fff > 0x7f80 }
 // copied to offsets 0..3 of a larger buffer so it starts unaligned, and
 // compares f32 bits and bf16 words exactly (a NaN only as a NaN).
 //
-// It runs once per decoder set: the portable decoders alone, then, where
-// this CPU has them, with the accelerated decoders installed.
+// Each case is a subtest named by its codec, as gguf.Type prints it, and
+// case ("Q4_K/w1"), so that one codec's cases run alone with -run
+// '^TestDequantizeOracle$/^Q4_K$' (the mutation tool runs one codec's
+// subtest for a mutant in its decoder); its files are read in the subtest,
+// so a failure under -test.failfast stops the reading. Within it the rows
+// are decoded once per decoder set ("portable/off0".."off3"): the portable
+// decoders alone, then, where this CPU has them, with the accelerated
+// decoders installed ("accel/off0"..).
 func TestDequantizeOracle(t *testing.T) {
 	defer setAccel(accelAvailable())
-	for _, accel := range accelModes() {
-		setAccel(accel)
-		t.Run(decoderSet(accel), testDequantizeOracle)
+	for _, c := range readOracleIndex(t) {
+		t.Run(gguf.Type(c.GgmlType).String()+"/"+c.Case, func(t *testing.T) {
+			d := loadOracleCase(t, c)
+			m := d.meta
+			typ := gguf.Type(m.GgmlType)
+			tr, ok := gguf.FindGgmlTraits(typ)
+			if !ok || tr.Name != m.Codec || tr.BlockElems != m.BlockElems || tr.BlockBytes != m.BlockBytes {
+				t.Fatalf("%s: traits %+v (known %v) do not match the oracle's %s %d/%d", c.Dir, tr, ok, m.Codec, m.BlockElems, m.BlockBytes)
+			}
+			for _, accel := range accelModes() {
+				setAccel(accel)
+				for off := range 4 {
+					t.Run(fmt.Sprintf("%s/off%d", decoderSet(accel), off), func(t *testing.T) { checkOracleRows(t, typ, d, off) })
+				}
+			}
+		})
 	}
 }
 
@@ -143,64 +161,44 @@ func decoderSet(accel bool) string {
 	return "portable"
 }
 
-// failedFast reports whether t has failed under -test.failfast, when no
-// further case will run: the loops over oracle cases then stop reading
-// their files (the mutation runs use -test.failfast).
-func failedFast(t *testing.T) bool {
-	f := flag.Lookup("test.failfast")
-	return t.Failed() && f != nil && f.Value.String() == "true"
-}
-
-func testDequantizeOracle(t *testing.T) {
-	for _, c := range readOracleIndex(t) {
-		if failedFast(t) {
-			return
+// checkOracleRows decodes each row of d's table, copied to byte offset off
+// of a buffer of 0xa5 bytes, with Dequantize and DequantizeBF16, and
+// compares the bits with the oracle's (a NaN only as a NaN).
+func checkOracleRows(t *testing.T, typ gguf.Type, d oracleData, off int) {
+	m := d.meta
+	buf := make([]byte, off+m.RowBytes+8)
+	f32 := make([]float32, m.Cols)
+	bf := make([]uint16, m.Cols)
+	for r := range m.Rows {
+		for i := range buf {
+			buf[i] = 0xa5 // bytes around the row must not matter
 		}
-		d := loadOracleCase(t, c)
-		m := d.meta
-		typ := gguf.Type(m.GgmlType)
-		tr, ok := gguf.FindGgmlTraits(typ)
-		if !ok || tr.Name != m.Codec || tr.BlockElems != m.BlockElems || tr.BlockBytes != m.BlockBytes {
-			t.Fatalf("%s: traits %+v (known %v) do not match the oracle's %s %d/%d", c.Dir, tr, ok, m.Codec, m.BlockElems, m.BlockBytes)
+		copy(buf[off:], d.packed[r*m.RowBytes:(r+1)*m.RowBytes])
+		row := buf[off : off+m.RowBytes]
+		if err := Dequantize(typ, row, f32); err != nil {
+			t.Fatalf("row %d: Dequantize: %v", r, err)
 		}
-		for off := range 4 {
-			t.Run(fmt.Sprintf("%s/%s/off%d", m.Codec, m.Case, off), func(t *testing.T) {
-				buf := make([]byte, off+m.RowBytes+8)
-				f32 := make([]float32, m.Cols)
-				bf := make([]uint16, m.Cols)
-				for r := range m.Rows {
-					for i := range buf {
-						buf[i] = 0xa5 // bytes around the row must not matter
-					}
-					copy(buf[off:], d.packed[r*m.RowBytes:(r+1)*m.RowBytes])
-					row := buf[off : off+m.RowBytes]
-					if err := Dequantize(typ, row, f32); err != nil {
-						t.Fatalf("row %d: Dequantize: %v", r, err)
-					}
-					if err := DequantizeBF16(typ, row, bf); err != nil {
-						t.Fatalf("row %d: DequantizeBF16: %v", r, err)
-					}
-					bad := 0
-					for col := range m.Cols {
-						i := r*m.Cols + col
-						want, got := d.f32[i], math.Float32bits(f32[col])
-						if got != want && !(isNaN32(want) && isNaN32(got)) {
-							if bad++; bad <= 5 {
-								t.Errorf("row %d col %d: f32 %#08x (%g), want %#08x (%g)", r, col, got, f32[col], want, math.Float32frombits(want))
-							}
-						}
-						wb, gb := d.bf16[i], bf[col]
-						if gb != wb && !(isNaN16(wb) && isNaN16(gb)) {
-							if bad++; bad <= 5 {
-								t.Errorf("row %d col %d: bf16 %#04x, want %#04x", r, col, gb, wb)
-							}
-						}
-					}
-					if bad > 5 {
-						t.Errorf("row %d: %d mismatches in all", r, bad)
-					}
+		if err := DequantizeBF16(typ, row, bf); err != nil {
+			t.Fatalf("row %d: DequantizeBF16: %v", r, err)
+		}
+		bad := 0
+		for col := range m.Cols {
+			i := r*m.Cols + col
+			want, got := d.f32[i], math.Float32bits(f32[col])
+			if got != want && !(isNaN32(want) && isNaN32(got)) {
+				if bad++; bad <= 5 {
+					t.Errorf("row %d col %d: f32 %#08x (%g), want %#08x (%g)", r, col, got, f32[col], want, math.Float32frombits(want))
 				}
-			})
+			}
+			wb, gb := d.bf16[i], bf[col]
+			if gb != wb && !(isNaN16(wb) && isNaN16(gb)) {
+				if bad++; bad <= 5 {
+					t.Errorf("row %d col %d: bf16 %#04x, want %#04x", r, col, gb, wb)
+				}
+			}
+		}
+		if bad > 5 {
+			t.Errorf("row %d: %d mismatches in all", r, bad)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package hipkern
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -55,7 +56,10 @@ func (b gpuBuffer) Bytes() ([]byte, error) {
 // declines, refusals, empty requests, bad ids, gathers and statistics as
 // the CPU providers', except that after a bad id the rows at valid
 // positions may have been written (see the package doc) and out is placed
-// only at addresses its element size divides.
+// only at addresses its element size divides. The gathers of each table
+// type are a subtest named as gguf.Type prints it ("Q4_K": -run
+// '^TestGPUConformance$/^Q4_K$' checks one codec), the other checks one
+// per provider named by its operation ("EmbeddingQuant").
 func TestGPUConformance(t *testing.T) {
 	needGPU(t)
 	for _, op := range []gather.Op{gather.OpEmbeddingQuant, gather.OpEmbeddingFloat} {
@@ -63,9 +67,27 @@ func TestGPUConformance(t *testing.T) {
 		if len(ps) != 1 {
 			t.Fatalf("%d %s providers on the GPU, want 1", len(ps), op)
 		}
-		s := gathertest.Subject{Provider: ps[0], Op: op, Memory: gpuMemory{t, gpu0}, PartialRows: true}
-		if err := gathertest.TestProvider(s); err != nil {
-			t.Error(err)
+		subject := func(t *testing.T) gathertest.Subject {
+			return gathertest.Subject{Provider: ps[0], Op: op, Memory: gpuMemory{t, gpu0}, PartialRows: true}
+		}
+		t.Run(string(op), func(t *testing.T) {
+			s := subject(t)
+			err := errors.Join(gathertest.CheckDeclines(s), gathertest.CheckRefusals(s), gathertest.CheckEmpty(s),
+				gathertest.CheckBadIDs(s), gathertest.CheckStats(s))
+			if err != nil {
+				t.Error(err)
+			}
+		})
+		types, err := gathertest.TierTypes(op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, typ := range types {
+			t.Run(typ.String(), func(t *testing.T) {
+				if err := gathertest.CheckGathersOf(subject(t), typ); err != nil {
+					t.Error(err)
+				}
+			})
 		}
 	}
 }

@@ -55,15 +55,18 @@ func widthsFor(typ gguf.Type) []int64 {
 // TestGPUGatherMatchesCPU: every codec and float type, both id widths, both
 // output types, every width of widthsFor and table (and ids) byte offsets
 // 0..3, on random tables whose first blocks carry edge scales (withEdges);
-// every row is gathered. The GPU output is byte-identical to the CPU
+// every row is gathered. Each type is a subtest named as gguf.Type prints
+// it, with tables from a generator seeded by the type alone, so that
+// -run '^TestGPUGatherMatchesCPU$/^Q4_K$' checks one codec as a full run
+// does. The GPU output is byte-identical to the CPU
 // provider's, and nothing after out is written. Output offsets k*elem for k = 1..3 take the kernel's
 // unvectorized store path, offset 0 the 16-byte one.
 func TestGPUGatherMatchesCPU(t *testing.T) {
 	needGPU(t)
-	rng := rand.New(rand.NewPCG(1, 2))
 	const vocab, n = 11, 13
 	for _, typ := range tableTypes() {
 		t.Run(typ.String(), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2+uint64(typ))) // the type's tables, whichever subtests run
 			for _, hidden := range widthsFor(typ) {
 				table := randomTable(rng, typ, vocab, hidden)
 				withEdges(typ, table)
@@ -530,6 +533,9 @@ type oracleCase struct {
 // bit for bit, NaNs included. Each case runs twice: with the table at byte offset 1 (the kernel reads it
 // byte by byte) and at offset 0 (it reads aligned words), there over the
 // first rows whose bytes are whole words (every row, in all but one case).
+// Each case is a subtest named by its codec, as gguf.Type prints it, and
+// case ("Q4_K/w1"), so that -run '^TestGPUOracle$/^Q4_K$' runs one codec's
+// cases; the index must hold each case once per admitted codec.
 func TestGPUOracle(t *testing.T) {
 	needGPU(t)
 	root := filepath.Join("..", "testdata", "oracle")
@@ -541,73 +547,82 @@ func TestGPUOracle(t *testing.T) {
 	if err := json.Unmarshal(idx, &cases); err != nil {
 		t.Fatal(err)
 	}
-	ran := map[string]int{}
+	listed := map[string]int{}
 	for _, c := range cases {
 		if c.Extra {
 			continue
 		}
-		typ := gguf.Type(c.Type)
-		read := func(name string) []byte {
-			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Dir), name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b
-		}
-		packed := read("packed.bin")
-		rowBytes := int64(len(packed)) / c.Rows
-		for _, off := range []int{1, 0} {
-			rows := c.Rows
-			if off == 0 {
-				for rows > 1 && rows*rowBytes%4 != 0 {
-					rows--
-				}
-			}
-			ids := make([]int64, rows)
-			for i := range ids {
-				ids[i] = rows - 1 - int64(i)
-			}
-			tp := upload(t, gpu0, packed[:rows*rowBytes], off)
-			ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
-			outs := map[gguf.Type][]byte{}
-			for _, o := range []struct {
-				typ  gguf.Type
-				file string
-			}{{gguf.TypeF32, "f32.bin"}, {gguf.TypeBF16, "bf16.bin"}} {
-				ref := read(o.file)
-				row := int(c.Cols) * outSize(o.typ)
-				want := make([]byte, 0, len(ref))
-				for _, id := range ids {
-					want = append(want, ref[int(id)*row:int(id+1)*row]...)
-				}
-				got, tail, err := gpuRun(t, gpu0, typ, rows, c.Cols, tp, gguf.TypeI64, ip, rows, o.typ, 0)
-				if err != nil {
-					t.Fatalf("%s %v, table offset %d: %v", c.Dir, o.typ, off, err)
-				}
-				if d := diffOracle(got, want, outSize(o.typ)); d != "" {
-					t.Errorf("%s %v, table offset %d: GPU differs from the oracle: %s", c.Dir, o.typ, off, d)
-				}
-				checkGuard(t, tail, c.Dir)
-				outs[o.typ] = got
-			}
-			// The bf16 output is the f32 output rounded by gather.F32ToBF16,
-			// bit for bit, NaNs included (their top bits kept, quiet bit set).
-			f32, bf16 := outs[gguf.TypeF32], outs[gguf.TypeBF16]
-			for e := 0; 4*e < len(f32); e++ {
-				u := binary.LittleEndian.Uint32(f32[4*e:])
-				want := gather.F32ToBF16(math.Float32frombits(u))
-				if got := binary.LittleEndian.Uint16(bf16[2*e:]); got != want {
-					t.Errorf("%s, table offset %d, element %d: bf16 out %#04x, but the f32 out %#08x rounds to %#04x",
-						c.Dir, off, e, got, u, want)
-					break
-				}
-			}
-		}
-		ran[c.Case]++
+		listed[c.Case]++
+		t.Run(gguf.Type(c.Type).String()+"/"+c.Case, func(t *testing.T) { gpuOracleCase(t, root, c) })
 	}
 	for _, name := range []string{"w1", "w3", "w5", "scales", "zeros"} {
-		if ran[name] != len(gather.Admitted()) {
-			t.Errorf("ran %d oracle cases %s, want one per admitted codec (%d)", ran[name], name, len(gather.Admitted()))
+		if listed[name] != len(gather.Admitted()) {
+			t.Errorf("the index lists %d oracle cases %s of admitted codecs, want one per admitted codec (%d)", listed[name], name, len(gather.Admitted()))
+		}
+	}
+}
+
+// gpuOracleCase is TestGPUOracle's check of one oracle case c (under root).
+func gpuOracleCase(t *testing.T, root string, c oracleCase) {
+	typ := gguf.Type(c.Type)
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(c.Dir), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	packed := read("packed.bin")
+	rowBytes := int64(len(packed)) / c.Rows
+	for _, off := range []int{1, 0} {
+		rows := c.Rows
+		if off == 0 {
+			for rows > 1 && rows*rowBytes%4 != 0 {
+				rows--
+			}
+		}
+		ids := make([]int64, rows)
+		for i := range ids {
+			ids[i] = rows - 1 - int64(i)
+		}
+		tp := upload(t, gpu0, packed[:rows*rowBytes], off)
+		ip := upload(t, gpu0, encodeIDs(gguf.TypeI64, ids), 0)
+		outs := map[gguf.Type][]byte{}
+		for _, o := range []struct {
+			typ  gguf.Type
+			file string
+		}{{gguf.TypeF32, "f32.bin"}, {gguf.TypeBF16, "bf16.bin"}} {
+			ref := read(o.file)
+			row := int(c.Cols) * outSize(o.typ)
+			want := make([]byte, 0, len(ref))
+			for _, id := range ids {
+				want = append(want, ref[int(id)*row:int(id+1)*row]...)
+			}
+			got, tail, err := gpuRun(t, gpu0, typ, rows, c.Cols, tp, gguf.TypeI64, ip, rows, o.typ, 0)
+			if err != nil {
+				t.Fatalf("%s %v, table offset %d: %v", c.Dir, o.typ, off, err)
+			}
+			if d := diffOracle(got, want, outSize(o.typ)); d != "" {
+				t.Errorf("%s %v, table offset %d: GPU differs from the oracle: %s", c.Dir, o.typ, off, d)
+			}
+			checkGuard(t, tail, c.Dir)
+			outs[o.typ] = got
+		}
+		checkBF16OfF32(t, outs[gguf.TypeF32], outs[gguf.TypeBF16], fmt.Sprintf("%s, table offset %d", c.Dir, off))
+	}
+}
+
+// checkBF16OfF32 checks that the bf16 output is the f32 output rounded by
+// gather.F32ToBF16, bit for bit, NaNs included (their top bits kept, quiet
+// bit set); it reports the first element that is not.
+func checkBF16OfF32(t *testing.T, f32, bf16 []byte, what string) {
+	t.Helper()
+	for e := 0; 4*e < len(f32); e++ {
+		u := binary.LittleEndian.Uint32(f32[4*e:])
+		want := gather.F32ToBF16(math.Float32frombits(u))
+		if got := binary.LittleEndian.Uint16(bf16[2*e:]); got != want {
+			t.Errorf("%s, element %d: bf16 out %#04x, but the f32 out %#08x rounds to %#04x", what, e, got, u, want)
+			return
 		}
 	}
 }

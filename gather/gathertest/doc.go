@@ -25,7 +25,9 @@
 //   - CheckGathers: random tables of every type of the tier (with edge
 //     scales in their first blocks), many widths and selections, both id
 //     and out types, unaligned tables and ids; out must be exactly
-//     Reference's bytes, and nothing around out may change.
+//     Reference's bytes, and nothing around out may change. Each type's
+//     tables depend on the type alone, and CheckGathersOf checks one type
+//     (of TierTypes), so that a test can run a subtest per table type.
 //   - CheckStats: in a registry, the provider's calls and refusals count
 //     as selections, and behind a declining provider as a fallback.
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -51,8 +52,9 @@ func TestProvider(s Subject) error {
 	)
 }
 
-// tierTypes returns the table types of op.
-func tierTypes(op gather.Op) ([]gguf.Type, error) {
+// TierTypes returns the table types of op's tier: the admitted codecs for
+// gather.OpEmbeddingQuant, F32, F16 and BF16 for gather.OpEmbeddingFloat.
+func TierTypes(op gather.Op) ([]gguf.Type, error) {
 	switch op {
 	case gather.OpEmbeddingQuant:
 		return gather.Admitted(), nil
@@ -132,7 +134,7 @@ func (r *report) usable(s Subject) bool {
 		r.errorf("the subject needs a provider and a memory")
 		return false
 	}
-	if _, err := tierTypes(s.Op); err != nil {
+	if _, err := TierTypes(s.Op); err != nil {
 		r.errorf("%v", err)
 		return false
 	}
@@ -305,7 +307,7 @@ func CheckRefusals(s Subject) error {
 func CheckDeclines(s Subject) error {
 	return check(s, "declines", func(r *report) {
 		p := s.Provider
-		types, _ := tierTypes(s.Op)
+		types, _ := TierTypes(s.Op)
 		for _, t := range types {
 			if !p.Supports(t) {
 				r.errorf("does not support %v, a type of its tier", t)
@@ -358,7 +360,7 @@ func CheckDeclines(s Subject) error {
 // bytes behind the tensors, and writes nothing.
 func CheckEmpty(s Subject) error {
 	return check(s, "empty requests", func(r *report) {
-		types, _ := tierTypes(s.Op)
+		types, _ := TierTypes(s.Op)
 		tt := types[len(types)-1] // IQ1_XXXS, or BF16
 		tr, _ := gguf.FindGgmlTraits(tt)
 		w := int64(tr.BlockElems)
@@ -615,62 +617,92 @@ func idPatterns(rng *rand.Rand, vocab int64) map[string][]int64 {
 // into both out types, with the table and the ids at byte offsets 0 to 3
 // and out likewise (at that many elements when not AnyOutAddress); out
 // must hold exactly Reference's bytes, and nothing around it may change.
+// Each type's tables come from a generator seeded by the type alone, so
+// CheckGathersOf checks one type with the same tables.
 func CheckGathers(s Subject) error {
 	return check(s, "gathers", func(r *report) {
-		const vocab = 16
-		rng := rand.New(rand.NewPCG(0x524f434d, 1))
-		types, _ := tierTypes(s.Op)
-		patterns := idPatterns(rng, vocab)
-		names := slices.Sorted(func(yield func(string) bool) {
-			for k := range patterns {
-				if !yield(k) {
-					return
-				}
-			}
-		})
+		types, _ := TierTypes(s.Op)
 		for _, tt := range types {
-			tr, _ := gguf.FindGgmlTraits(tt)
-			for _, hidden := range gatherWidths(tr.BlockElems) {
-				table, err := RandomTable(rng, tt, vocab, hidden)
+			if !gathersOf(s, r, tt) {
+				return
+			}
+		}
+	})
+}
+
+// CheckGathersOf is CheckGathers for one table type t of s's tier (a
+// test names a subtest per type with it); a type of no tier, or of the
+// other one, fails.
+func CheckGathersOf(s Subject, t gguf.Type) error {
+	return check(s, "gathers", func(r *report) {
+		if types, _ := TierTypes(s.Op); !slices.Contains(types, t) {
+			r.errorf("%v is not a table type of %v", t, s.Op)
+			return
+		}
+		gathersOf(s, r, t)
+	})
+}
+
+// gathersVocab is the rows of every table CheckGathers gathers from.
+const gathersVocab = 16
+
+// gathersOf runs CheckGathers for table type tt; it returns false when the
+// check cannot go on.
+func gathersOf(s Subject, r *report, tt gguf.Type) bool {
+	patterns := idPatterns(rand.New(rand.NewPCG(0x524f434d, 1)), gathersVocab)
+	rng := rand.New(rand.NewPCG(0x524f434d, 0x100+uint64(tt)))
+	tr, _ := gguf.FindGgmlTraits(tt)
+	for _, hidden := range gatherWidths(tr.BlockElems) {
+		table, err := RandomTable(rng, tt, gathersVocab, hidden)
+		if err != nil {
+			r.errorf("%v", err)
+			return false
+		}
+		WithEdges(tt, table)
+		if !gathersOfTable(s, r, tt, table, hidden, patterns) {
+			return false
+		}
+	}
+	return true
+}
+
+// gathersOfTable gathers every selection of patterns from table (of type
+// tt, hidden wide) at each byte offset, with both id types into both out
+// types; it returns false when the check cannot go on.
+func gathersOfTable(s Subject, r *report, tt gguf.Type, table []byte, hidden int64, patterns map[string][]int64) bool {
+	names := slices.Sorted(maps.Keys(patterns))
+	wants := map[string][]byte{} // by selection and out type
+	for off := range 4 {
+		tp, err := place(s.Memory, tt, []int64{gathersVocab, hidden}, table, off)
+		if err != nil {
+			r.errorf("%v: %v", tt, err)
+			return false
+		}
+		for _, name := range names {
+			ids := patterns[name]
+			for _, idType := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
+				ip, err := place(s.Memory, idType, []int64{int64(len(ids))}, EncodeIDs(idType, ids), off)
 				if err != nil {
-					r.errorf("%v", err)
-					return
+					r.errorf("%v: %v", tt, err)
+					return false
 				}
-				WithEdges(tt, table)
-				wants := map[string][]byte{} // by selection and out type
-				for off := range 4 {
-					tp, err := place(s.Memory, tt, []int64{vocab, hidden}, table, off)
-					if err != nil {
-						r.errorf("%v: %v", tt, err)
-						return
-					}
-					for _, name := range names {
-						ids := patterns[name]
-						for _, idType := range []gguf.Type{gguf.TypeI32, gguf.TypeI64} {
-							ip, err := place(s.Memory, idType, []int64{int64(len(ids))}, EncodeIDs(idType, ids), off)
-							if err != nil {
-								r.errorf("%v: %v", tt, err)
-								return
-							}
-							for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
-								what := fmt.Sprintf("%v width %d, %s %v ids, %v out, offset %d", tt, hidden, name, idType, outType, off)
-								key := name + outType.String()
-								if wants[key] == nil {
-									if wants[key], err = Reference(tt, table, hidden, ids, outType); err != nil {
-										r.errorf("%s: %v", what, err)
-										return
-									}
-								}
-								if !gatherOnce(s, r, what, tp, ip, wants[key], outType, off) {
-									return
-								}
-							}
+				for _, outType := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16} {
+					what := fmt.Sprintf("%v width %d, %s %v ids, %v out, offset %d", tt, hidden, name, idType, outType, off)
+					key := name + outType.String()
+					if wants[key] == nil {
+						if wants[key], err = Reference(tt, table, hidden, ids, outType); err != nil {
+							r.errorf("%s: %v", what, err)
+							return false
 						}
+					}
+					if !gatherOnce(s, r, what, tp, ip, wants[key], outType, off) {
+						return false
 					}
 				}
 			}
 		}
-	})
+	}
+	return true
 }
 
 // gatherOnce runs one gather of CheckGathers; it returns false when the
@@ -716,7 +748,7 @@ func (decliner) Embedding(out, table, ids *gather.Tensor) error {
 func CheckStats(s Subject) error {
 	return check(s, "stats", func(r *report) {
 		p, dev := s.Provider, s.Memory.Device()
-		types, _ := tierTypes(s.Op)
+		types, _ := TierTypes(s.Op)
 		base := baseType(s.Op)
 
 		reg := gather.NewRegistry()
