@@ -77,7 +77,8 @@
 //     GPU slots) are backends: backendFor picks one per mutant; the queue,
 //     the slots and the verdicts stay. The rerun that confirms a timeout
 //     is not a backend: every backend's timed-out test process goes
-//     through Runner.confirmTimeout (timeouts.go), which holds every slot.
+//     through Runner.confirmTimeout (timeouts.go), which waits for the
+//     queue to drain and reruns it with twice the time in one slot.
 //
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is

@@ -70,7 +70,8 @@ type Runner struct {
 	// processes ran (evidence.go).
 	evidence *evidenceLog
 	// aloneMu makes one rerun of a timed-out process at a time take
-	// every slot (holdAll); startup is the slowest test binary start-up
+	// the GPU slots (holdConfirm); startup is the slowest test binary
+	// start-up
 	// measured for the timeout floor, 0 when the floor was given.
 	aloneMu sync.Mutex
 	startup time.Duration

@@ -27,13 +27,13 @@ import (
 //
 // A test process that still passes its limit among the others (a Go
 // mutant's tier, a kernel mutant's process, expected killers or not) runs
-// again alone, with every process slot of the run held (and every GPU
-// slot, for tests that use the GPU) and twice the time, before its
-// timeout counts. The rerun waits until every mutant of the run has been
-// taken by a worker, its worker's turn lent meanwhile (awaitDrained): a
-// confirmation holds every slot, and the other workers go on judging
-// until then instead of idling behind it (the row's 51 confirmations
-// held all 16 slots for 18% of a run). Then: if it passes the doubled limit again the verdict is
+// again with twice the time before its timeout counts. The rerun waits
+// until every mutant of the run has been taken by a worker, its worker's
+// turn lent meanwhile (awaitDrained), then runs in one process slot (and
+// every GPU slot, for tests that use the GPU: holdConfirm): the other
+// workers go on judging meanwhile instead of idling behind it (the row's
+// 51 confirmations, each once holding all 16 slots, took 18% of a run).
+// Then: if it passes the doubled limit again the verdict is
 // "timed out (confirmed)"; if it finishes, that run decides and the
 // verdict is "slow, then killed" or "slow, then survived"
 // (Result.Timeout says which; package outcome counts them apart).
@@ -172,7 +172,7 @@ func (r *Runner) rerunAlone(ctx context.Context, gpu slots, o testbin.Options) (
 		o.TestTimeout = func(name string) time.Duration { return 2 * base(name) }
 	}
 	r.awaitDrained(ctx)
-	release, err := r.holdAll(ctx, gpu)
+	release, err := r.holdConfirm(ctx, gpu)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +181,39 @@ func (r *Runner) rerunAlone(ctx context.Context, gpu slots, o testbin.Options) (
 	run, err := testbin.Run(ctx, o)
 	r.timing.addRerun(time.Since(t0))
 	return run, err
+}
+
+// holdConfirm takes the slots a confirmation runs in: once every mutant
+// has been taken (awaitDrained), the process slot it needs and, for a
+// test that uses the GPU, every GPU slot. A hung mutant spins on one
+// core; twice its limit on a machine no busier than when it first timed
+// out tells a hang from a slow test, and the confirmations left at the
+// end of a run so run side by side instead of one at a time with every
+// slot (the row's 49 took 108 s of a 143 s run on 16 cores that way).
+func (r *Runner) holdConfirm(ctx context.Context, gpu slots) (func(), error) {
+	var held []slots
+	release := func() {
+		for _, s := range held {
+			s.release()
+		}
+	}
+	if gpu != nil {
+		r.aloneMu.Lock()
+		defer r.aloneMu.Unlock()
+		for range cap(gpu) {
+			if err := gpu.acquire(ctx); err != nil {
+				release()
+				return nil, err
+			}
+			held = append(held, gpu)
+		}
+	}
+	if err := r.slots.acquire(ctx); err != nil {
+		release()
+		return nil, err
+	}
+	held = append(held, r.slots)
+	return release, nil
 }
 
 // awaitDrained waits, with the caller's turn lent to another worker,
@@ -201,33 +234,6 @@ func (r *Runner) awaitDrained(ctx context.Context) {
 		case <-ctx.Done():
 		}
 	})
-}
-
-// holdAll takes every process slot (the GPU's first, when given: the
-// order every process takes them in), one caller at a time; the function
-// returned gives them back.
-func (r *Runner) holdAll(ctx context.Context, gpu slots) (func(), error) {
-	r.aloneMu.Lock()
-	defer r.aloneMu.Unlock()
-	var held []slots
-	release := func() {
-		for _, s := range held {
-			s.release()
-		}
-	}
-	for _, s := range []slots{gpu, r.slots} {
-		if s == nil {
-			continue
-		}
-		for range cap(s) {
-			if err := s.acquire(ctx); err != nil {
-				release()
-				return nil, err
-			}
-			held = append(held, s)
-		}
-	}
-	return release, nil
 }
 
 func (t *timing) addRerun(d time.Duration) {

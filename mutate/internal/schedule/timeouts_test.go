@@ -46,21 +46,28 @@ func TestFloorFor(t *testing.T) {
 	}
 }
 
-// TestHoldAll: a rerun alone holds every process slot and every GPU slot
-// it is given, so no other test process can start beside it, and gives
-// them all back.
-func TestHoldAll(t *testing.T) {
-	r := &Runner{slots: newSlots(3)}
-	gpu := newSlots(2)
-	release, err := r.holdAll(t.Context(), gpu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.slots) != 3 || len(gpu) != 2 {
-		t.Errorf("held %d of 3 slots and %d of 2 GPU slots", len(r.slots), len(gpu))
-	}
-	release()
-	if len(r.slots) != 0 || len(gpu) != 0 {
-		t.Errorf("after the release %d slots and %d GPU slots still held", len(r.slots), len(gpu))
+// TestHoldConfirm: a confirmation holds one process slot, so others run
+// beside it, and every GPU slot it is given (a GPU test alone on the
+// GPU), and gives them all back.
+func TestHoldConfirm(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		gpu     slots
+		wantGPU int
+	}{{"a CPU test", nil, 0}, {"a GPU test", newSlots(2), 2}} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &Runner{slots: newSlots(3)}
+			release, err := r.holdConfirm(t.Context(), c.gpu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.slots) != 1 || len(c.gpu) != c.wantGPU {
+				t.Errorf("held %d of 3 slots (want 1) and %d GPU slots (want %d)", len(r.slots), len(c.gpu), c.wantGPU)
+			}
+			release()
+			if len(r.slots) != 0 || len(c.gpu) != 0 {
+				t.Errorf("after the release %d slots and %d GPU slots still held", len(r.slots), len(c.gpu))
+			}
+		})
 	}
 }
