@@ -26,8 +26,8 @@ var concurrentCalls = []func(t *testing.T, r *Registry, name string){
 }
 
 // TestRegistryConcurrent (races in shared state): goroutines dispatch,
-// read, reset and switch the statistics, register providers and list them,
-// all at once on one registry. Under go test -race any of these that
+// read, reset and switch the statistics, register providers and list them
+// on one registry: each call paired with a dispatch, then all at once. Under go test -race any of these that
 // touches the providers or the counts outside its lock is reported (a
 // counter update moved out of statsMu, a reset or a registration done
 // before the lock is taken). Without -race the last phase, dispatches
@@ -39,6 +39,18 @@ func TestRegistryConcurrent(t *testing.T) {
 	r.EnableStats(true)
 	const goroutines, rounds = 4, 50
 	var wg sync.WaitGroup
+	// Pairs: one dispatch against one other call, 50 times each. Whichever
+	// takes the lock second is ordered after the first only through the
+	// lock, so a pair in the unlucky order is a race the detector sees.
+	for k := range rounds * len(concurrentCalls) {
+		wg.Go(func() {
+			if err := r.Embedding(gpuArgs(gguf.TypeQ8_0)); err != nil {
+				t.Error(err)
+			}
+		})
+		wg.Go(func() { concurrentCalls[k%len(concurrentCalls)](t, r, fmt.Sprintf("pair-%d", k)) })
+		wg.Wait()
+	}
 	for g := range goroutines {
 		wg.Go(func() {
 			for k := range rounds {
@@ -50,7 +62,7 @@ func TestRegistryConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got, want := len(r.Providers(OpEmbeddingQuant, GPU)), 2+goroutines*rounds/len(concurrentCalls); got != want {
+	if got, want := len(r.Providers(OpEmbeddingQuant, GPU)), 2+rounds+goroutines*rounds/len(concurrentCalls); got != want {
 		t.Fatalf("%d providers after the concurrent registrations, want %d", got, want)
 	}
 	r.ResetStats()
