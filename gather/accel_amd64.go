@@ -3,8 +3,9 @@ package gather
 //go:generate sh -c "cd internal/asmgen && go run . -out ../../decode_amd64.s -stubs ../../stubs_amd64.go -pkg gather -table ../../accel_table_amd64.go"
 
 // cpuHasAVX2 says whether this CPU runs the AVX2 decoders (AVX, AVX2 and
-// F16C, with the YMM state saved by the OS); init sets it with installAccel.
-var cpuHasAVX2 bool
+// F16C, with the YMM state saved by the OS). Its initializer decides and
+// installs them (installAccel), before any init function runs.
+var cpuHasAVX2 = installAccel(machineReads)
 
 // The decision (avx2F16C) is made in Go from the words the assembly reads
 // (cpuid, xgetbv in decode_amd64.s), so that a test can give it words, and
@@ -66,8 +67,6 @@ func (w cpuWords) avx2F16C() bool {
 
 // avx2Decoders (accel_table_amd64.go) maps each codec that has an AVX2
 // decoder to it; internal/asmgen writes it with decode_amd64.s.
-
-func init() { cpuHasAVX2 = installAccel(machineReads) }
 
 // installAccel decides from the words r reads whether the AVX2 decoders
 // may run, installs them only if so (removing them otherwise), and returns
