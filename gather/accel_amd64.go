@@ -3,14 +3,13 @@ package gather
 //go:generate sh -c "cd internal/asmgen && go run . -out ../../decode_amd64.s -stubs ../../stubs_amd64.go -pkg gather -table ../../accel_table_amd64.go"
 
 // cpuHasAVX2 says whether this CPU runs the AVX2 decoders (AVX, AVX2 and
-// F16C, with the YMM state saved by the OS).
-var cpuHasAVX2 = hasAVX2F16C()
+// F16C, with the YMM state saved by the OS). Its initializer decides and
+// installs them (installAccel), before any init function runs.
+var cpuHasAVX2 = installAccel(machineReads)
 
-// hasAVX2F16C reports whether the CPU has AVX, AVX2 and F16C and the OS
-// saves the YMM registers: the decision (avx2F16C) is made in Go from the
-// words the assembly reads (cpuid, xgetbv in decode_amd64.s), so that a
-// test can give it words, and reads, no machine here has.
-func hasAVX2F16C() bool { return readCPUWords(machineReads).avx2F16C() }
+// The decision (avx2F16C) is made in Go from the words the assembly reads
+// (cpuid, xgetbv in decode_amd64.s), so that a test can give it words, and
+// reads, no machine here has.
 
 // cpuReads are the machine reads readCPUWords makes: this CPU's
 // (machineReads), or made-up ones in tests.
@@ -69,7 +68,15 @@ func (w cpuWords) avx2F16C() bool {
 // avx2Decoders (accel_table_amd64.go) maps each codec that has an AVX2
 // decoder to it; internal/asmgen writes it with decode_amd64.s.
 
-func init() { setAccel(cpuHasAVX2) }
+// installAccel decides from the words r reads whether the AVX2 decoders
+// may run, installs them only if so (removing them otherwise), and returns
+// the decision: the install is a function of the decision, so that a test
+// can hand it words that say no.
+func installAccel(r cpuReads) bool {
+	on := readCPUWords(r).avx2F16C()
+	setAccel(on)
+	return on
+}
 
 // accelAvailable reports whether this machine has accelerated decoders.
 func accelAvailable() bool { return cpuHasAVX2 }

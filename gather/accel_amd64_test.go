@@ -204,7 +204,7 @@ func TestAccelInUse(t *testing.T) {
 	// Linux lists avx only when it saves the YMM state.
 	want := slices.Contains(flags, "avx") && slices.Contains(flags, "avx2") && slices.Contains(flags, "f16c")
 	if cpuHasAVX2 != want || accelAvailable() != want {
-		t.Fatalf("hasAVX2F16C() = %v, accelAvailable() = %v, /proc/cpuinfo flags say %v", cpuHasAVX2, accelAvailable(), want)
+		t.Fatalf("cpuHasAVX2 = %v, accelAvailable() = %v, /proc/cpuinfo flags say %v", cpuHasAVX2, accelAvailable(), want)
 	}
 	// As the package loaded (this file's tests run before any other
 	// calls setAccel): the AVX2 decoders are installed where the CPU runs

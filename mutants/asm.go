@@ -32,9 +32,9 @@ func asmEntries() []catalog.Entry {
 		{
 			ID: "asm-feature-check-inverted", Class: 14, Operator: catalog.ReplaceValue,
 			Target:      catalog.Target{Package: pkgGather, Func: "cpuHasAVX2"},
-			Replacement: "!hasAVX2F16C()",
+			Replacement: "!installAccel(machineReads)",
 			Killers:     []string{testAccelInUse},
-			Reason:      "the CPU check is read backwards: the AVX2 decoders are off where the CPU runs them (and on where it cannot)",
+			Reason:      "the CPU check's answer is reported backwards: the package says the AVX2 decoders are off where the CPU runs them (and on where it cannot), so every setAccel(accelAvailable()) installs them against the check",
 		},
 		{
 			ID: "asm-iq4nl-codebook-skipped", Class: 14, Operator: catalog.AsmText,
