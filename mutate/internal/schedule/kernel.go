@@ -343,9 +343,10 @@ func (r *Runner) gpuRun(ctx context.Context, o testbin.Options) (*testbin.Result
 // first (a catalog mutant), then the kernel package's other tests that
 // ran its code on the backend's schema (its site, or for a mutant built
 // on its own its function's probe), in processes of rising cost. A
-// process that times out is run again with twice the time after the queue drains, in one slot (every GPU slot on
-// too) and twice the time, before its timeout counts (timeouts.go): a
-// GPU shared by many processes can slow a correct test past its limit.
+// process that times out is run again with twice the time once the
+// queue has drained, in one slot (and every GPU slot, for the GPU
+// backend), before its timeout counts (timeouts.go): a GPU shared by
+// many processes can slow a correct test past its limit.
 func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendState, n int, env []string, res mutant.Result) mutant.Result {
 	pb := bs.base
 	expected, killers, err := kernelKillers(m, r.Opts.Kernel.Package)
