@@ -120,7 +120,17 @@
 //     mutate/schema says which and why) is built on its own, through an
 //     -overlay of its file, as without schemata. A schema build that fails
 //     drops the mutants the compiler's errors point into and builds again
-//     (they then get builds of their own).
+//     (they then get builds of their own). Every file the tool adds to or
+//     rewrites in a user's package (the switch, the rendered sites, the
+//     test wrapper of the one-process baseline) is Go 1.16: the module's
+//     go line sets the language version of every file of its packages,
+//     overlays included, and a go.mod without a go line means go 1.16, so
+//     the generated code uses no clear, min, max, range over an integer,
+//     generics or any (mutate/testdata/oldgo holds a module of each kind).
+//     A schema build that fails outside every mutant is a bug of the tool:
+//     the message names the file by what it is (a module file by its path,
+//     "the test wrapper mutate adds to the tests of package P"), and every
+//     mutant then gets its own build.
 //   - test: the baseline, then the mutants in a pool of -j workers, each
 //     a process of its package's schema binary (GATHERMUT_MUTANT=<its
 //     number>) or of its own build, under test2json; all child processes

@@ -107,10 +107,26 @@ func (sr *schemaRun) renderTestWrappers(r *render, replace map[string]string) (m
 				return nil, err
 			}
 			replace[orig] = dst
+			r.origin[dst] = wrapOrigin(sr.s.root, orig, obs)
 		}
 		out[obs] = w
 	}
 	return out, nil
+}
+
+// wrapOrigin says what a file of a package's wrapped tests is, in the
+// user's terms: a test file of the module with its tests renamed, or the
+// wrapper the tool adds.
+func wrapOrigin(root, orig, pkg string) string {
+	base := filepath.Base(orig)
+	if strings.HasPrefix(base, "gathermut_wrap") || strings.HasPrefix(base, "gathermut_xwrap") {
+		return "the test wrapper mutate adds to the tests of package " + pkg + " (" + base + ")"
+	}
+	rel, err := filepath.Rel(root, orig)
+	if err != nil {
+		rel = base
+	}
+	return filepath.ToSlash(rel) + " (as mutate rewrote it to wrap its tests)"
 }
 
 // testFunc is one test or fuzz target of a package's _test.go files.
