@@ -24,7 +24,7 @@
 // command prints on stderr says which packages, catalog, exclusions,
 // operators and threshold apply and where they came from:
 //
-//	mutate: module github.com/google/uuid: packages ./...; no catalog (defaults for a module without .gathermut.json)
+//	mutate: module github.com/google/uuid: packages ./... (defaults for a module without .gathermut.json)
 //
 // A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not

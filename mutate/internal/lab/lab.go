@@ -118,7 +118,11 @@ func (l *lab) list(d *discover.Discovery) error {
 		}
 		n++
 	}
-	fmt.Fprintf(l.stderr, "%d mutants in %s (%d generic packages)\n", len(d.Mutants), l.module, len(d.Generic))
+	kind := "package"
+	if l.cfg.Catalog != "" {
+		kind = "generic package" // the catalog's entries may reach others
+	}
+	fmt.Fprintf(l.stderr, "%s in %s (%s)\n", plural(len(d.Mutants), "mutant", "mutants"), l.module, plural(len(d.Generic), kind, kind+"s"))
 	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "mutant", "mutants") + " listed" + out.note(n)}
 }
 
