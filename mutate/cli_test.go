@@ -92,3 +92,18 @@ func floorText(d config.Duration) string {
 	}
 	return d.String()
 }
+
+// TestJSONFlag: --json is list's; other commands refuse it.
+func TestJSONFlag(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		fail bool
+	}{{"list", false}, {"all", true}} {
+		t.Run(c.cmd, func(t *testing.T) {
+			cfg, _, err := parse([]string{c.cmd, "--json"}, &bytes.Buffer{})
+			if (err != nil) != c.fail || (!c.fail && !cfg.JSON) {
+				t.Errorf("%s --json: err %v, JSON %v", c.cmd, err, cfg.JSON)
+			}
+		})
+	}
+}

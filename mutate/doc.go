@@ -497,6 +497,11 @@
 //     when not the default mutation; the row's reports keep their names).
 //   - mutate <command> -h prints that command's usage line and the flags,
 //     not the list of every command.
+//   - list --json prints one JSON object per mutant and line (id,
+//     operator, kind, package, file, line, column, func, original,
+//     replacement, the state decided before any test with its note, and
+//     the diff), for scripts; other commands refuse --json (all's report
+//     is JSON already).
 //   - Progress: on a terminal one line redraws itself; when stderr is not
 //     a terminal (CI, a file), a line saying where the run is comes after
 //     every 10 s without output (GATHERMUT_PROGRESS_EVERY), and each phase

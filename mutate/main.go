@@ -234,6 +234,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 		}
 		return nil
 	})
+	fs.BoolVar(&c.JSON, "json", false, "list: one JSON object per mutant and line")
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
@@ -388,6 +389,9 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
+	}
+	if cfg.JSON && cfg.Command != config.CmdList {
+		return cfg, nil, fmt.Errorf("--json is list's flag (%s writes its report as JSON already)", cfg.Command)
 	}
 	switch cfg.Command {
 	case config.CmdRun, config.CmdDiff:
