@@ -24,7 +24,7 @@
 // command prints on stderr says which packages, catalog, exclusions,
 // operators and threshold apply and where they came from:
 //
-//	mutate: module github.com/google/uuid: packages ./...; no catalog (defaults for a module without .gathermut.json)
+//	mutate: module github.com/google/uuid: packages ./... (defaults for a module without .gathermut.json)
 //
 // A pattern that matches nothing, or
 // a package that does not load, is a configuration error (exit 8), not
@@ -120,7 +120,17 @@
 //     mutate/schema says which and why) is built on its own, through an
 //     -overlay of its file, as without schemata. A schema build that fails
 //     drops the mutants the compiler's errors point into and builds again
-//     (they then get builds of their own).
+//     (they then get builds of their own). Every file the tool adds to or
+//     rewrites in a user's package (the switch, the rendered sites, the
+//     test wrapper of the one-process baseline) is Go 1.16: the module's
+//     go line sets the language version of every file of its packages,
+//     overlays included, and a go.mod without a go line means go 1.16, so
+//     the generated code uses no clear, min, max, range over an integer,
+//     generics or any (mutate/testdata/oldgo holds a module of each kind).
+//     A schema build that fails outside every mutant is a bug of the tool:
+//     the message names the file by what it is (a module file by its path,
+//     "the test wrapper mutate adds to the tests of package P"), and every
+//     mutant then gets its own build.
 //   - test: the baseline, then the mutants in a pool of -j workers, each
 //     a process of its package's schema binary (GATHERMUT_MUTANT=<its
 //     number>) or of its own build, under test2json; all child processes
@@ -233,7 +243,12 @@
 // Each test of a mutant's run is held, from when it starts, to
 // --timeout-factor (3) times its baseline time plus the floor, and the run
 // as a whole to the sum of those plus the floor: a hang costs about its
-// own test's limit. The floor is --timeout-floor when given; by default
+// own test's limit. --timeout sets either part in one flag: a number (5,
+// 5x) is the factor, a duration (2s) the floor; the limit stays the one
+// formula, so there is no third knob to reconcile with the other two (a
+// decision: a duration meaning "this many seconds per test, whatever the
+// baseline" would undo what the baseline times measure). The floor is
+// --timeout-floor when given; by default
 // (auto) it comes from this machine: before the mutants start, each test
 // binary built first is started three times with no test selected, and
 // the floor is five times the slowest start-up, at least 200ms (the
@@ -418,7 +433,15 @@
 // SARIF 2.1.0 log for code scanning (GitHub shows an uploaded log's
 // results on the pull request's changed lines): one result each at its
 // place, ruleId the operator or the catalog id, and a partial fingerprint
-// that keeps a survivor's identity when code above it moves.
+// that keeps a survivor's identity when code above it moves. Every
+// location's uri is relative to the repository root (the git work tree
+// holding the module: a module in a subfolder gets that folder in its
+// paths) and says so with uriBaseId SRCROOT, which originalUriBaseIds
+// defines without an absolute path (it differs on every machine; code
+// scanning resolves it to its checkout). The driver's informationUri is
+// the tool's package on pkg.go.dev where its import path can be fetched
+// (a domain first); a checkout-only build such as this repository's
+// gathermut/mutate has no public page, and the field is left out.
 // --annotations github prints the same findings as GitHub Actions
 // workflow commands on stdout (::warning file=...,line=...::...).
 //
@@ -462,7 +485,23 @@
 //   - The row's own words (mutant schemata, switched mutants, "no catalog
 //     mutants in this run") appear only when a catalog is configured, as
 //     in this repository; elsewhere the same lines speak of test binaries
-//     and say nothing of a catalog.
+//     and say nothing of a catalog. The same rule holds for the help
+//     (--catalog, --only-catalog, --gpu-jobs, --lang kernel and the bench
+//     commands are listed only with a catalog; they are still accepted),
+//     mutate operators (the GPU kernel family only with a catalog: kernel
+//     device code is reached only through a catalog's kernel recipe, so a
+//     catalog is what "kernel sources here" means), the first line (no
+//     "no catalog" clause), the markdown (no "Scores by backend" table of
+//     one row) and the reports' titles: "Mutation report: <module>" in
+//     the markdown and the HTML page's title (the report's name beside it
+//     when not the default mutation; the row's reports keep their names).
+//   - mutate <command> -h prints that command's usage line and the flags,
+//     not the list of every command.
+//   - list --json prints one JSON object per mutant and line (id,
+//     operator, kind, package, file, line, column, func, original,
+//     replacement, the state decided before any test with its note, and
+//     the diff), for scripts; other commands refuse --json (all's report
+//     is JSON already).
 //   - Progress: on a terminal one line redraws itself; when stderr is not
 //     a terminal (CI, a file), a line saying where the run is comes after
 //     every 10 s without output (GATHERMUT_PROGRESS_EVERY), and each phase

@@ -93,7 +93,7 @@ func TestForeignModuleNoFlags(t *testing.T) {
 	if res.code != exitcode.Survivors {
 		t.Fatalf("mutate all: exit %d, want %d (two equivalent survivors)\nstdout:\n%s\nstderr:\n%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
-	const wantFirst = "mutate: module example.com/foreign: packages ./...; no catalog (defaults for a module without .gathermut.json)"
+	const wantFirst = "mutate: module example.com/foreign: packages ./... (defaults for a module without .gathermut.json)"
 	if got := firstLine(res.stderr); got != wantFirst {
 		t.Errorf("first line %q, want %q", got, wantFirst)
 	}
@@ -401,7 +401,7 @@ func TestForeignProjectFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := runMutate(t, dir, nil, "list")
-	want := "mutate: module example.com/foreign: packages ./...; no catalog; excluding stack/limit_*.go; threshold 90% (settings of this module's .gathermut.json)"
+	want := "mutate: module example.com/foreign: packages ./...; excluding stack/limit_*.go; threshold 90% (settings of this module's .gathermut.json)"
 	if got := firstLine(res.stderr); res.code != exitcode.OK || got != want {
 		t.Errorf("first line %q (exit %d), want %q", got, res.code, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -58,39 +59,94 @@ func finalLine(w io.Writer, err error) exitcode.Code {
 func usage(cfg config.Config) string {
 	here, herr := lab.ModuleHere(cfg)
 	d := describeDefaults(here, herr)
-	return `usage: mutate <command> [flags] [args]
+	var cmds strings.Builder
+	for _, c := range commandHelp {
+		cmds.WriteString(commandLine(c.cmd.String(), c.args, c.desc))
+	}
+	return "usage: mutate <command> [flags] [args]\n\ncommands:\n" + cmds.String() + d.rowText(rowCommands) +
+		"  version                  print the version (also --version)\n\n" + d.intro + "\n\n" + flagsText(d) + exitcode.UsageText()
+}
 
-commands:
-  all   [packages]         run every mutant and write reports
-  list  [packages]         list the mutants
-  run   <id|glob> [pkgs]   run the mutants whose id matches (* and ? match anything; a,b,c for several)
-  diff  <id|glob> [pkgs]   print the mutants' diffs
-  merge <report.json...>   merge shard reports (refuses reports of different trees)
-  operators                list the mutation operators: the default set, the opt-in ones, which run here
-  bench                    seconds per mutant against gremlins, and where the time goes
+// commandUsage is one command's help (mutate list -h): its line, the
+// module's defaults, the flags and the exit statuses.
+func commandUsage(cfg config.Config) string {
+	here, herr := lab.ModuleHere(cfg)
+	d := describeDefaults(here, herr)
+	line := "bench [loop|pair] [--set NAME] [packages]\n\n" + rowBenchDoc
+	for _, c := range commandHelp {
+		if c.cmd == cfg.Command {
+			line = strings.TrimSpace(c.cmd.String()+" "+c.args) + "\n\n" + c.desc
+		}
+	}
+	return "usage: mutate " + line + "\n\n" + d.intro + "\n\n" + flagsText(d) + exitcode.UsageText()
+}
+
+// commandHelp is each command's line in the help.
+var commandHelp = []struct {
+	cmd        config.Command
+	args, desc string
+}{
+	{config.CmdAll, "[packages]", "run every mutant and write reports"},
+	{config.CmdList, "[packages]", "list the mutants (--json: one JSON object per mutant)"},
+	{config.CmdRun, "<id|glob> [pkgs]", "run the mutants whose id matches (* and ? match anything; a,b,c for several)"},
+	{config.CmdDiff, "<id|glob> [pkgs]", "print the mutants' diffs"},
+	{config.CmdMerge, "<report.json...>", "merge shard reports (refuses reports of different trees)"},
+	{config.CmdOperators, "", "list the mutation operators: the default set, the opt-in ones, which run here"},
+}
+
+// commandLine is a command's line in the list of commands.
+func commandLine(name, args, desc string) string {
+	head := name
+	if args != "" {
+		head = fmt.Sprintf("%-5s %s", name, args)
+	}
+	return fmt.Sprintf("  %-24s %s\n", head, desc)
+}
+
+// rowBenchDoc is what bench does, for bench -h.
+const rowBenchDoc = "seconds per mutant against gremlins and where the time goes; loop: the review loop; pair: two full runs side by side"
+
+// rowCommands are the commands of a module with a catalog: the bench
+// against gremlins and the project file's sets.
+const rowCommands = `  bench                    seconds per mutant against gremlins, and where the time goes
   bench --set NAME [pkgs]  time the project file's set NAME (mutate-self: the tool on itself), by package
   bench loop               the review loop on a copy of the module: a full run, then --incremental
                            with no change, a comment-only change and one function rewritten
   bench pair               two full runs side by side: their times and whether their verdicts agree
-  version                  print the version (also --version)
+`
 
-` + d.intro + `
+// rowText is text in a module with a catalog (the row's words: GPU jobs,
+// kernel code, the catalog, the bench), else nothing.
+func (d helpDefaults) rowText(text string) string {
+	if d.row {
+		return text
+	}
+	return ""
+}
 
-flags (the defaults are those in force here):
+// flagsText is the help's flags, with the defaults d.
+func flagsText(d helpDefaults) string {
+	langs := "go, asm"
+	if d.row {
+		langs += ", kernel"
+	}
+	return `flags (the defaults are those in force here):
   -j N                  parallel workers (default ` + fmt.Sprint(runtime.NumCPU()) + `, the CPUs here)
+  --timeout F|D         each test's limit in one flag: a number (5, 5x) is --timeout-factor,
+                        a duration (2s) is --timeout-floor
   --timeout-factor F    each test's timeout = F * its baseline time + floor (default 3)
   --timeout-floor D     constant part of each test's timeout (default auto: 5 times the slowest
                         start-up of a test binary, measured at the start of the run, at least 200ms)
   --strict-timeouts     a timed-out generic mutant fails the run (default: counted as detected)
-  --gpu-jobs N          test processes that use the GPU at once (default 2)
-  --lang L              kinds of code the generic operators mutate: go, asm, kernel (default: all)
+` + d.rowText(`  --gpu-jobs N          test processes that use the GPU at once (default 2)
+`) + `  --lang L              kinds of code the generic operators mutate: ` + langs + ` (default: all)
   --dir DIR             a directory of the module to test (default .)
   --report-dir DIR      where reports go (default ` + d.reportDir + `)
   --name NAME           report base name (default mutation, or the set's name; run: run)
   --set NAME            the settings of the project file's set NAME instead of its top level
-  --catalog PKG         catalog package, import path or ./dir (default ` + d.catalog + `; empty: none)
+` + d.rowText(`  --catalog PKG         catalog package, import path or ./dir (default `+d.catalog+`; empty: none)
   --only-catalog        only catalog mutants
-  --in-diff REF         only mutants on lines changed since git REF
+`) + `  --in-diff REF         only mutants on lines changed since git REF
   --shard K/N           shard K (0..N-1) of N that split the mutants by expected work
   --operators LIST      comma-separated operators; default and all name sets (default ` + d.operators + `;
                         mutate operators lists them)
@@ -98,7 +154,7 @@ flags (the defaults are those in force here):
                         added to ` + d.exclude + `)
   --threshold P         pass (exit 0) with survivors when the score is at least P percent (default ` + d.threshold + `)
   -v                    print each mutant's verdict on stderr as it finishes (a kill names its test)
-  --no-schemata         build every mutant on its own instead of in one schema binary per package
+  --no-schemata         build every mutant on its own instead of in one test binary per package
   --baseline-timeout D  the limit on one baseline test process (default 10m)
   --no-cache            neither read nor write the discovery and baseline caches
   --no-killer-map       do not run each mutant's likely killers first (the tests that killed it, or
@@ -110,12 +166,13 @@ flags (the defaults are those in force here):
                         unchanged (cache in the user cache dir, or FILE); the report marks them
   --version             print the version
 
-` + exitcode.UsageText()
+`
 }
 
 // helpDefaults are the help text's words for the defaults in force.
 type helpDefaults struct {
 	intro                                             string
+	row                                               bool // a catalog: the row's words too
 	reportDir, catalog, operators, exclude, threshold string
 }
 
@@ -136,7 +193,7 @@ func describeDefaults(here lab.Here, herr error) helpDefaults {
 	}
 	d.intro = fmt.Sprintf("here: module %s (%s): packages %s", here.Module, origin, strings.Join(c.Patterns, " "))
 	if c.Catalog != "" {
-		d.catalog = c.Catalog
+		d.catalog, d.row = c.Catalog, true
 	}
 	if len(c.Operators) > 0 {
 		d.operators = strings.Join(c.Operators, ",")
@@ -159,6 +216,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.IntVar(&c.Jobs, "j", runtime.NumCPU(), "parallel workers")
 	fs.Float64Var(&c.TimeoutFactor, "timeout-factor", c.TimeoutFactor, "each test's timeout = factor * its baseline time + floor")
 	fs.Func("timeout-floor", "the constant part of each test's timeout (auto: from the test binaries' start-up)", floorFlag(&c.TimeoutFloor))
+	fs.Func("timeout", "a factor (5, 5x: --timeout-factor) or a duration (2s: --timeout-floor)", timeoutFlag(c))
 	fs.IntVar(&c.GPUJobs, "gpu-jobs", 2, "test processes that use the GPU at once (kernel mutants judged on a GPU, and the kernel package's tests)")
 	fs.BoolVar(&c.StrictTimeouts, "strict-timeouts", false, "fail the run (exit 4) when a generic mutant times out, instead of counting it as detected")
 	fs.StringVar(&c.Dir, "dir", c.Dir, "directory inside the module to test")
@@ -178,6 +236,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 		}
 		return nil
 	})
+	fs.BoolVar(&c.JSON, "json", false, "list: one JSON object per mutant and line")
 	fs.BoolVar(&c.Verbose, "v", false, "print each mutant's verdict on stderr as it finishes")
 	fs.Func("baseline-timeout", "the limit on one baseline test process", durationFlag(&c.BaselineTimeout))
 	fs.BoolFunc("no-schemata", "build every mutant on its own (no mutant schemata)", func(string) error { c.Schemata = false; return nil })
@@ -203,7 +262,7 @@ func flags(c *config.Config, shard *string, operators *string, stderr io.Writer)
 	fs.StringVar(&c.SARIF, "sarif", "", "also write the findings as SARIF 2.1.0 to this file")
 	fs.StringVar(&c.Annotations, "annotations", "", "also print the findings as annotations: github (workflow commands on stdout)")
 	fs.Var(optionalPath{&c.Incremental}, "incremental", "reuse the verdicts of earlier runs whose inputs are unchanged (--incremental=FILE for another cache file)")
-	fs.Usage = func() { fmt.Fprint(stderr, usage(*c)) }
+	fs.Usage = func() { fmt.Fprint(stderr, commandUsage(*c)) }
 	return fs
 }
 
@@ -252,6 +311,28 @@ func floorFlag(d *config.Duration) func(string) error {
 			return nil
 		}
 		return durationFlag(d)(s)
+	}
+}
+
+// timeoutFlag reads --timeout, the one flag for a test's limit, as the
+// two it stands for: a number, with or without a trailing x, is the
+// factor on the test's baseline time (--timeout-factor); a duration is
+// the constant part (--timeout-floor). The limit stays one formula,
+// factor * baseline time + floor, whichever flag sets its parts.
+func timeoutFlag(c *config.Config) func(string) error {
+	return func(s string) error {
+		if f, err := strconv.ParseFloat(strings.TrimSuffix(s, "x"), 64); err == nil {
+			if f <= 0 {
+				return fmt.Errorf("a factor must be above 0, not %s", s)
+			}
+			c.TimeoutFactor = f
+			return nil
+		}
+		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+			c.TimeoutFloor = config.Duration(d)
+			return nil
+		}
+		return fmt.Errorf("%q is neither a factor (5, 5x) nor a duration (2s, 500ms)", s)
 	}
 }
 
@@ -311,6 +392,9 @@ func parse(args []string, stderr io.Writer) (config.Config, []string, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
+	}
+	if cfg.JSON && cfg.Command != config.CmdList {
+		return cfg, nil, fmt.Errorf("--json is list's flag (%s writes its report as JSON already)", cfg.Command)
 	}
 	switch cfg.Command {
 	case config.CmdRun, config.CmdDiff:

@@ -119,6 +119,9 @@ func operatorsCmd(cfg config.Config, stdout io.Writer) error {
 		if err != nil {
 			return exitcode.Fail(exitcode.Config, "%v", err)
 		}
+		if f.lang == "kernel" && (herr != nil || here.Config.Catalog == "") {
+			continue // kernel code is reached only through a catalog's kernel recipe
+		}
 		mutated := herr != nil || here.Config.Mutates(f.lang)
 		fmt.Fprintf(tw, "\n%s, %s (--lang %s):\n", f.title, f.when, f.lang)
 		for _, op := range f.ops {

@@ -78,6 +78,8 @@ type Config struct {
 	// Set is the project file's named set whose settings apply (--set).
 	Set   string   `json:"set,omitempty"`
 	Given Explicit `json:"given"` // the settings the command line gave
+	// JSON makes list print one JSON object per mutant (list --json).
+	JSON bool `json:"-"`
 }
 
 // Default returns the configuration of a plain "mutate all".

@@ -31,7 +31,7 @@ func SelectOperators(names []string) ([]*Operator, error) {
 		default:
 			op, ok := OperatorByName(name)
 			if !ok {
-				return nil, fmt.Errorf("operator: unknown operator %q (see mutate/operator's doc; \"default\" and \"all\" name sets)", name)
+				return nil, fmt.Errorf("unknown operator %q (mutate operators lists them; \"default\" and \"all\" name sets)", name)
 			}
 			add(op)
 		}
@@ -56,7 +56,7 @@ func GoOperatorNames(names []string) ([]string, error) {
 			out = append(out, n)
 		case isAsmOperator(n) || isKernelOperator(n):
 		default:
-			return nil, fmt.Errorf("operator: unknown operator %q (see mutate/operator's doc; \"default\" and \"all\" name sets)", n)
+			return nil, fmt.Errorf("unknown operator %q (mutate operators lists them; \"default\" and \"all\" name sets)", n)
 		}
 	}
 	return out, nil

@@ -44,7 +44,7 @@ func HTML(r *Report) ([]byte, error) {
 	if strings.Contains(strings.ToLower(viewerJS), "</script") {
 		return nil, fmt.Errorf("report: html: the embedded viewer holds </script and cannot be inlined")
 	}
-	title := "gathermut mutate: " + r.Gathermut.Name
+	title := "Mutation report: " + Title(r.Gathermut)
 	var b bytes.Buffer
 	b.Grow(len(viewerJS) + len(data) + 1024)
 	fmt.Fprintf(&b, `<!DOCTYPE html>

@@ -180,7 +180,7 @@ func TestHTMLRendersInBrowser(t *testing.T) {
 	// survived, timeout, no coverage, ignored, runtime error, compile
 	// error 1 each, detected 3, undetected 2, total 10
 	all := render(t, bin, page, "", "Mutation Score")
-	for _, want := range []string{"All files 60.00 75.00 2 1 1 1 1 1 1 3 2 10 ", "gathermut mutate: page", "p/p.go", "k/k.hip"} {
+	for _, want := range []string{"All files 60.00 75.00 2 1 1 1 1 1 1 3 2 10 ", "Mutation report: page", "p/p.go", "k/k.hip"} {
 		if !strings.Contains(all.Text, want) {
 			t.Errorf("the overview lacks %q:\n%.2000s", want, all.Text)
 		}

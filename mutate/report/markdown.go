@@ -54,7 +54,7 @@ func (md *mdReport) jsonName() string { return md.g.Name + ".json" }
 
 func (md *mdReport) render() string {
 	head := md.head()
-	tail := md.section("Scores by backend", md.scoreTable("Backend", backendKey, capPackages)) +
+	tail := md.section("Scores by backend", md.backendTable()) +
 		md.section("Scores by package", md.scoreTable("Package", packageKey, capPackages)) +
 		md.section("Scores by file", md.scoreTable("File", fileKey, capFiles)) +
 		md.section("Catalog", md.catalogTable()) +
@@ -80,7 +80,7 @@ func (md *mdReport) section(title, body string) string {
 func (md *mdReport) head() string {
 	g, s := md.g, md.g.Summary
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Mutation report: %s\n\n", g.Name)
+	fmt.Fprintf(&b, "# Mutation report: %s\n\n", Title(g))
 	fmt.Fprintf(&b, "**Exit %d**: %s\n\n", g.ExitCode, cellText(g.Reason, 600))
 	if g.Interrupted {
 		b.WriteString(interruptLine(g.Baseline.Interrupted, s))
@@ -750,6 +750,19 @@ func oneLine(s string) string {
 
 // backendKey groups outcomes by what judged them: Go, assembly, the
 // kernel on the host emulation or on a GPU (mutant.BackendOf).
+// backendTable is the scores by backend, where a run had more than one
+// (Go and assembly, a kernel's): a table of one row repeats the summary.
+func (md *mdReport) backendTable() string {
+	seen := map[string]bool{}
+	for _, o := range md.outcomes {
+		seen[backendKey(o)] = true
+	}
+	if len(seen) < 2 {
+		return ""
+	}
+	return md.scoreTable("Backend", backendKey, capPackages)
+}
+
 func backendKey(o mutant.Outcome) string { return mutant.BackendOf(o.Mutant, o.Result) }
 
 // slowOutcomes are the mutants whose test process timed out among the

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -30,10 +31,14 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool       sarifTool      `json:"tool"`
-	ColumnKind string         `json:"columnKind"`
-	Results    []sarifResult  `json:"results"`
-	Properties map[string]any `json:"properties,omitempty"`
+	Tool       sarifTool `json:"tool"`
+	ColumnKind string    `json:"columnKind"`
+	// OriginalURIBaseIDs defines SRCROOT, the base of every artifact's uri:
+	// the root of the repository (the module's git work tree), which a
+	// consumer such as code scanning knows as its checkout.
+	OriginalURIBaseIDs map[string]sarifBase `json:"originalUriBaseIds"`
+	Results            []sarifResult        `json:"results"`
+	Properties         map[string]any       `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -41,9 +46,10 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name    string      `json:"name"`
-	Version string      `json:"version,omitempty"`
-	Rules   []sarifRule `json:"rules"`
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
@@ -83,7 +89,37 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
+}
+
+// sarifBase is an entry of originalUriBaseIds: no uri (the repository's
+// place differs on every machine), what it stands for.
+type sarifBase struct {
+	Description sarifText `json:"description"`
+}
+
+// srcRoot is the uriBaseId of every artifact location.
+const srcRoot = "SRCROOT"
+
+// InformationURI is the tool's page for SARIF's informationUri: its
+// package's documentation on pkg.go.dev when its import path starts with a
+// domain (a module the go command can fetch), else "" (a checkout only,
+// with no public page: the field is left out).
+func InformationURI(pkg string) string {
+	first, _, _ := strings.Cut(pkg, "/")
+	if !strings.Contains(first, ".") {
+		return ""
+	}
+	return "https://pkg.go.dev/" + pkg
+}
+
+// toolPackage is the running tool's main package, for InformationURI.
+func toolPackage() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Path
+	}
+	return ""
 }
 
 type sarifRegion struct {
@@ -108,10 +144,11 @@ func SARIF(r *Report) ([]byte, error) {
 	}
 	g := r.Gathermut
 	run := sarifRun{
-		Tool:       sarifTool{Driver: sarifDriver{Name: "gathermut mutate", Version: g.Version, Rules: []sarifRule{}}},
-		ColumnKind: "unicodeCodePoints",
-		Results:    []sarifResult{},
-		Properties: map[string]any{"report": g.Name + ".json", "treeBefore": g.TreeBefore, "exitCode": g.ExitCode, "reason": g.Reason},
+		Tool:               sarifTool{Driver: sarifDriver{Name: "gathermut mutate", Version: g.Version, InformationURI: InformationURI(toolPackage()), Rules: []sarifRule{}}},
+		ColumnKind:         "unicodeCodePoints",
+		OriginalURIBaseIDs: map[string]sarifBase{srcRoot: {Description: sarifText{Text: "the root of the repository (the git work tree holding the module); every uri is relative to it"}}},
+		Results:            []sarifResult{},
+		Properties:         map[string]any{"report": g.Name + ".json", "treeBefore": g.TreeBefore, "exitCode": g.ExitCode, "reason": g.Reason},
 	}
 	ruleIndex := map[string]int{}
 	var ruleIDs []string
@@ -150,7 +187,7 @@ func SARIF(r *Report) ([]byte, error) {
 			res.Properties["diff"] = f.Mutant.Diff
 		}
 		if f.Path != "" {
-			loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(f.Path)}}}
+			loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(f.Path), URIBaseID: srcRoot}}}
 			if f.Region.Start.Line > 0 {
 				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Region.Start.Line, StartColumn: f.Region.Start.Column,
 					EndLine: f.Region.End.Line, EndColumn: f.Region.End.Column}

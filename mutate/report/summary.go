@@ -39,6 +39,20 @@ func CountsText(s outcome.Summary) string {
 		s.Counts[mutant.NotRun], s.Counts[mutant.Error], s.Counts[mutant.Ignored])
 }
 
+// Title is what a report is named after: the module it judged (with the
+// report's name when that is not the default "mutation"); the report's
+// name alone in the row's terms (RowTerms: gather-row, mutate-self), or
+// when the module is unknown.
+func Title(g Meta) string {
+	switch {
+	case RowTerms(g) || g.Module == "":
+		return g.Name
+	case g.Name == "" || g.Name == "mutation":
+		return g.Module
+	}
+	return g.Module + " (" + g.Name + ")"
+}
+
 // RowTerms reports whether a report speaks the row's own terms (mutant
 // schemata, catalog mutants): when its run had a catalog configured, as
 // this repository's project file does. A module without a catalog reads

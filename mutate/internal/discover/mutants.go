@@ -114,7 +114,11 @@ func (x *discoverer) load(genericPkgs []string) error {
 	if x.prog, err = load.Load(x.Root, patterns...); err != nil {
 		return err
 	}
-	x.progressf("mutate: loaded and type-checked %d packages (%.1f s)\n", len(x.prog.Targets), time.Since(t0).Seconds())
+	pkgs := "packages"
+	if len(x.prog.Targets) == 1 {
+		pkgs = "package"
+	}
+	x.progressf("mutate: loaded and type-checked %d %s (%.1f s)\n", len(x.prog.Targets), pkgs, time.Since(t0).Seconds())
 	return operator.CheckSuppressions(x.prog)
 }
 

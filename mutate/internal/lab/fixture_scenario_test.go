@@ -220,7 +220,7 @@ func TestPipelineProjectAndInDiff(t *testing.T) {
 	cfg := config.Default()
 	cfg.Jobs = 2
 	res := runPipeline(t, dir, cfg)
-	if res.code != exitcode.OK || !strings.Contains(res.stderr, "packages ./calc; no catalog; excluding calc/gen.go; threshold 50% (settings of this module's .gathermut.json)") ||
+	if res.code != exitcode.OK || !strings.Contains(res.stderr, "packages ./calc; excluding calc/gen.go; threshold 50% (settings of this module's .gathermut.json)") ||
 		!strings.Contains(res.stderr, "no generic mutants in 1 file by exclude globs, 1 declaration by //gathermut:ignore") {
 		t.Fatalf("exit %d (%s)\n%s", res.code, res.reason, res.stderr)
 	}
@@ -237,7 +237,7 @@ func TestPipelineProjectAndInDiff(t *testing.T) {
 	cfg = config.Default()
 	cfg.Jobs, cfg.Set, cfg.Command = 2, "use-only", config.CmdList
 	res = runPipeline(t, dir, cfg)
-	if res.code != exitcode.OK || !strings.Contains(res.stderr, "packages ./use; no catalog; operators zero-return (settings of set use-only in this module's .gathermut.json)") {
+	if res.code != exitcode.OK || !strings.Contains(res.stderr, "packages ./use; operators zero-return (settings of set use-only in this module's .gathermut.json)") {
 		t.Errorf("set: exit %d (%s)\n%s%s", res.code, res.reason, res.stdout, res.stderr)
 	}
 	cfg.Set = "none"

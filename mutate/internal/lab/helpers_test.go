@@ -56,7 +56,7 @@ func TestListNote(t *testing.T) {
 func TestDescribeSettings(t *testing.T) {
 	c := config.Default()
 	c.Patterns, c.Origin = []string{"./a/...", "./b"}, "origin"
-	if got := describeSettings("m", c); got != "module m: packages ./a/... ./b; no catalog (origin)" {
+	if got := describeSettings("m", c); got != "module m: packages ./a/... ./b (origin)" {
 		t.Errorf("plain: %q", got)
 	}
 	c.Catalog, c.Exclude, c.Operators, c.Threshold = "./cat", []string{"a/gen", "*_x.go"}, []string{"arith", "negate"}, config.Threshold{Percent: 80, Given: true}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -112,14 +113,50 @@ func (l *lab) list(d *discover.Discovery) error {
 	out := &closedWriter{w: l.stdout}
 	n := 0
 	for _, m := range d.Mutants {
-		fmt.Fprintf(out, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+		if l.cfg.JSON {
+			writeListJSON(out, m)
+		} else {
+			fmt.Fprintf(out, "%s\t%s\t%s:%d:%d\t%s\t%s -> %s%s\n", m.ID, m.Operator, m.File, m.Pos.Line, m.Pos.Column, m.Func, oneLine(m.Original), oneLine(m.Replacement), listNote(m))
+		}
 		if out.err != nil {
 			break //gathermut:equivalent(loop-control) after a failed write closedWriter drops every write and n is not counted: the same output and note
 		}
 		n++
 	}
-	fmt.Fprintf(l.stderr, "%d mutants in %s (%d generic packages)\n", len(d.Mutants), l.module, len(d.Generic))
+	kind := "package"
+	if l.cfg.Catalog != "" {
+		kind = "generic package" // the catalog's entries may reach others
+	}
+	fmt.Fprintf(l.stderr, "%s in %s (%s)\n", plural(len(d.Mutants), "mutant", "mutants"), l.module, plural(len(d.Generic), kind, kind+"s"))
 	return &exitcode.Exit{Code: exitcode.OK, Reason: plural(len(d.Mutants), "mutant", "mutants") + " listed" + out.note(n)}
+}
+
+// listJSON is a mutant as list --json prints it, one object per line.
+type listJSON struct {
+	ID          string `json:"id"`
+	Operator    string `json:"operator"`
+	Kind        string `json:"kind"`
+	Package     string `json:"package,omitempty"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	Func        string `json:"func,omitempty"`
+	Original    string `json:"original"`
+	Replacement string `json:"replacement"`
+	State       string `json:"state,omitempty"` // decided before any test: error, ignored, unviable
+	Note        string `json:"note,omitempty"`
+	Diff        string `json:"diff,omitempty"`
+}
+
+func writeListJSON(w io.Writer, m mutant.Mutant) {
+	state := map[mutant.State]string{mutant.Invalid: "error", mutant.Equivalent: "ignored", mutant.Unbuildable: "unviable"}[m.State]
+	note := ""
+	if state != "" {
+		note = m.Note
+	}
+	data, _ := json.Marshal(listJSON{ID: m.ID, Operator: m.Operator, Kind: string(m.Kind), Package: m.Package, File: m.File, Line: m.Pos.Line, Column: m.Pos.Column,
+		Func: m.Func, Original: m.Original, Replacement: m.Replacement, State: state, Note: note, Diff: m.Diff})
+	w.Write(append(data, '\n'))
 }
 
 // diffs prints every mutant's diff (or why it has none); a closed stdout

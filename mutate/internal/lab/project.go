@@ -46,9 +46,7 @@ func (l *lab) applyProject() error {
 // describeSettings is the first line of a run.
 func describeSettings(module string, c config.Config) string {
 	parts := []string{"packages " + strings.Join(c.Patterns, " ")}
-	if c.Catalog == "" {
-		parts = append(parts, "no catalog")
-	} else {
+	if c.Catalog != "" {
 		parts = append(parts, "catalog "+c.Catalog)
 	}
 	if len(c.Exclude) > 0 {

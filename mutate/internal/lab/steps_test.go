@@ -109,7 +109,7 @@ func TestListAndDiffs(t *testing.T) {
 		if out.writes > c.maxWritten {
 			t.Errorf("%s: %d writes to stdout, want at most %d", c.name, out.writes, c.maxWritten)
 		}
-		if !c.diff && errOut.String() != "2 mutants in m (1 generic packages)\n" {
+		if !c.diff && errOut.String() != "2 mutants in m (1 package)\n" {
 			t.Errorf("%s: stderr %q", c.name, errOut.String())
 		}
 	}
@@ -390,9 +390,9 @@ func TestApplyProject(t *testing.T) {
 		line               string
 		ops                int // -1: nil, 0: some, n: exactly n
 	}{
-		{"no project file", "", "", nil, "", "./...", "mutate: module example.com/m: packages ./...; no catalog (defaults for a module without .gathermut.json)\n", 0},
-		{"project file", project, "", nil, "", "./p/...", "mutate: module example.com/m: packages ./p/...; no catalog; threshold 80% (settings of this module's .gathermut.json)\n", 0},
-		{"a set with assembly operators only", project, "asm", nil, "", "./q", "mutate: module example.com/m: packages ./q; no catalog; operators asm-drop (settings of set asm in this module's .gathermut.json)\n", -1},
+		{"no project file", "", "", nil, "", "./...", "mutate: module example.com/m: packages ./... (defaults for a module without .gathermut.json)\n", 0},
+		{"project file", project, "", nil, "", "./p/...", "mutate: module example.com/m: packages ./p/...; threshold 80% (settings of this module's .gathermut.json)\n", 0},
+		{"a set with assembly operators only", project, "asm", nil, "", "./q", "mutate: module example.com/m: packages ./q; operators asm-drop (settings of set asm in this module's .gathermut.json)\n", -1},
 		{"one Go operator", project, "", []string{"negate"}, "", "./p/...", "", 1},
 		{"two Go operators", project, "", []string{"arith", "asm-drop", "negate"}, "", "./p/...", "", 2},
 		{"a set that does not exist", project, "none", nil, "--set none", "", "", 0},

@@ -69,6 +69,9 @@ type render struct {
 	dropped  map[string]string    // mutant id -> why a build dropped it
 	numbers  map[string]int       // mutant id -> its number (the run's)
 	tests    map[string]*wrapInfo // observing package -> its wrapped tests (testwrap.go)
+	// origin says, in the user's terms, what each file the render wrote
+	// is (rendered path -> "the test wrapper mutate adds to ...").
+	origin map[string]string
 	// probeNode maps the hits site of each function probe to the
 	// declaration it counts (probes.go; incremental runs only).
 	probeNode map[int]int32
@@ -168,12 +171,13 @@ func (s *scheduler) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager 
 			n += r.dropFor(out, s.root, dropped)
 		}
 		if n == 0 {
-			for _, out := range failures {
-				return nil, fmt.Errorf("schedule: the schema build fails where no mutant is: %s", firstLine(compileError(out)))
-			}
+			obs := slices.Sorted(maps.Keys(failures))[0]
+			return nil, fmt.Errorf("the test binaries with all mutants in them (the schema build) do not compile, "+
+				"and not because of a mutant: %s (a bug of mutate: please report it)", r.describeFailure(failures[obs], s.root))
 		}
 		if round >= 8 {
-			return nil, fmt.Errorf("schedule: the schema build still fails after %d rounds", round)
+			return nil, fmt.Errorf("the test binaries with all mutants in them (the schema build) still do not compile after "+
+				"%d builds, each without the mutants the previous one's errors pointed at", round)
 		}
 	}
 }
@@ -186,7 +190,7 @@ func (sr *schemaRun) render(dropped map[string]string) (*render, error) {
 	id := sr.renders
 	sr.mu.Unlock()
 	r := &render{
-		id: id, dir: filepath.Join(sr.dir, fmt.Sprintf("r%d", id)), pkgs: map[string]*schemaPkg{},
+		id: id, dir: filepath.Join(sr.dir, fmt.Sprintf("r%d", id)), pkgs: map[string]*schemaPkg{}, origin: map[string]string{},
 		site: map[string][]int{}, switched: map[string]bool{}, dropped: maps.Clone(dropped), numbers: sr.number,
 	}
 	paths := make([]string, 0, len(sr.byPkg))
@@ -320,6 +324,7 @@ func (sr *schemaRun) renderPackage(r *render, i int, path string, entries []sche
 		replace[orig] = out
 		pkg.files[out] = rel
 		pkg.files[orig] = rel
+		r.origin[out] = rel + " (as mutate rewrote it to switch its mutants)"
 	}
 	for _, m := range sr.byPkg[path] {
 		if s, ok := sp.Cover[sr.number[m.ID]]; ok {
@@ -351,6 +356,7 @@ func (sr *schemaRun) writeSupport(r *render, i int, path string, replace map[str
 		return err
 	}
 	replace[name] = out
+	r.origin[out] = "the file mutate adds to package " + path + " to switch its mutants"
 	return nil
 }
 
@@ -511,6 +517,31 @@ func isRed(err error) (*PackageBaseline, bool) {
 }
 
 var errorPos = regexp.MustCompile(`(\S+\.go):(\d+):(\d+)`)
+
+// describeFailure is a failed build's first error in the user's terms: the
+// file named by what it is (a file of the module by its module-relative
+// path, a file the tool wrote by what it is for), never by a temp path.
+func (r *render) describeFailure(out, root string) string {
+	line := firstLine(compileError(out))
+	m := errorPos.FindStringSubmatchIndex(line)
+	if m == nil {
+		return line
+	}
+	path := line[m[2]:m[3]]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	where, ok := r.origin[path]
+	if !ok {
+		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+			where = filepath.ToSlash(rel)
+		} else {
+			where = filepath.Base(path)
+		}
+	}
+	msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line[m[1]:]), ":"))
+	return fmt.Sprintf("%s, line %s: %s", where, line[m[4]:m[5]], msg)
+}
 
 // dropFor adds to dropped the switched mutants a failed build's errors
 // point into; it returns how many it added.

@@ -1,0 +1,3 @@
+module example.com/go116
+
+go 1.16
