@@ -51,6 +51,8 @@ TEXT ·mix(SB), NOSPLIT, $0-16
 	MOVQ x+0(FP), X0
 	MOVOU tbl<>(SB), X1
 	MOVOU tbl<>(SB), X1
+	VMOVDQU tbl<>(SB), X2 // a Y2 load (asm-wide-tail) reads 16 bytes past tbl, inside RODATA
+	VMOVDQU tbl<>(SB), X2
 	PXOR X1, X0
 	PSHUFD $0xb1, X0, X0
 	PADDD X1, X0
@@ -61,6 +63,7 @@ TEXT ·mix(SB), NOSPLIT, $0-16
 	XORQ $0x5a5a, AX
 	MOVQ AX, ret+8(FP)
 	MOVQ AX, ret+8(FP)
+	VZEROUPPER
 	RET
 
 DATA tbl<>+0(SB)/8, $0x0102030405060708
