@@ -189,6 +189,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 	}
 	on := func(op string) bool { return len(want) == 0 || want[op] }
 	tables := f.dataTables()
+	alignedSeen := map[string]bool{}
 	var out []Mutant
 	seen := map[string]bool{}
 	s := f.str()
@@ -240,7 +241,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 		if ins.Op == "VZEROUPPER" {
 			add("asm-drop-vzeroupper", ins.Start, ins.End, "")
 		}
-		memoryMoves(ins, add)
+		memoryMoves(ins, alignedSeen, add)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	if opts.PerClass > 0 {
@@ -395,14 +396,34 @@ func isMemory(o Operand) bool {
 	return strings.Contains(o.Text, "(") && !strings.HasPrefix(o.Text, "$")
 }
 
+// alignmentClass is what decides whether an aligned move of a memory
+// operand faults: its routine, mnemonic, base (and index) registers and
+// its displacement modulo 32 (the widest vector): two moves of one class
+// fault on the same inputs.
+func alignmentClass(ins *Instr, mem Operand) string {
+	d, base := int64(0), mem.Text
+	if p := strings.IndexByte(mem.Text, '('); p > 0 {
+		if v, err := strconv.ParseInt(mem.Text[:p], 0, 64); err == nil {
+			d, base = v, mem.Text[p:]
+		}
+	}
+	return ins.Routine + "\x00" + ins.Op + "\x00" + base + "\x00" + strconv.FormatInt(((d%32)+32)%32, 10)
+}
+
 // memoryMoves makes the asm-aligned-move and asm-wide-tail mutants of a
-// move with a memory operand.
-func memoryMoves(ins *Instr, add func(op string, start, end int, text string)) {
+// move with a memory operand; an aligned move is made once per alignment
+// class (seen).
+func memoryMoves(ins *Instr, seen map[string]bool, add func(op string, start, end int, text string)) {
 	if len(ins.Operands) != 2 {
 		return
 	}
 	src, dst := ins.Operands[0], ins.Operands[1]
-	if r, ok := alignedMoves[ins.Op]; ok && (isMemory(src) || isMemory(dst)) {
+	mem := src
+	if isMemory(dst) {
+		mem = dst
+	}
+	if r, ok := alignedMoves[ins.Op]; ok && isMemory(mem) && !seen[alignmentClass(ins, mem)] {
+		seen[alignmentClass(ins, mem)] = true
 		add("asm-aligned-move", ins.OpStart, ins.OpEnd, r)
 	}
 	if !isMemory(src) || isMemory(dst) {

@@ -125,9 +125,12 @@ func TestMutantsPerOperator(t *testing.T) {
 }
 
 // memoryRoutine holds every shape the memory operators look at: moves
-// to and from memory, between registers, loads into X and Y registers.
+// to and from memory, between registers, loads into X and Y registers;
+// the second store is 32 bytes from the first (the same alignment: no
+// second aligned-move mutant).
 const memoryRoutine = `TEXT ·m(SB), NOSPLIT, $0
 	VMOVUPS Y2, 32(CX)
+	VMOVUPS Y3, 64(CX)
 	VMOVDQU 2(AX), X1
 	VMOVDQU 4(AX), Y0
 	VMOVDQU X1, X2
@@ -149,18 +152,18 @@ func TestMemoryOperators(t *testing.T) {
 	}{
 		{"asm-aligned-move", []string{
 			"asm-aligned-move 2 ·m: VMOVUPS Y2, 32(CX) -> VMOVAPS Y2, 32(CX)",
-			"asm-aligned-move 3 ·m: VMOVDQU 2(AX), X1 -> VMOVDQA 2(AX), X1",
-			"asm-aligned-move 4 ·m: VMOVDQU 4(AX), Y0 -> VMOVDQA 4(AX), Y0",
-			"asm-aligned-move 6 ·m: MOVUPS (SI), X3 -> MOVAPS (SI), X3",
-			"asm-aligned-move 7 ·m: MOVOU X4, 16(DI) -> MOVOA X4, 16(DI)",
+			"asm-aligned-move 4 ·m: VMOVDQU 2(AX), X1 -> VMOVDQA 2(AX), X1",
+			"asm-aligned-move 5 ·m: VMOVDQU 4(AX), Y0 -> VMOVDQA 4(AX), Y0",
+			"asm-aligned-move 7 ·m: MOVUPS (SI), X3 -> MOVAPS (SI), X3",
+			"asm-aligned-move 8 ·m: MOVOU X4, 16(DI) -> MOVOA X4, 16(DI)",
 		}},
 		{"asm-wide-tail", []string{
-			"asm-wide-tail 3 ·m: VMOVDQU 2(AX), X1 -> VMOVDQU 2(AX), Y1",
-			"asm-wide-tail 8 ·m: VMOVD (SI), X5 -> VMOVQ (SI), X5",
-			"asm-wide-tail 9 ·m: VMOVQ 8(SI), X6 -> VMOVDQU 8(SI), X6",
-			"asm-wide-tail 12 ·m: VMOVAPS (SI), X8 -> VMOVAPS (SI), Y8",
+			"asm-wide-tail 4 ·m: VMOVDQU 2(AX), X1 -> VMOVDQU 2(AX), Y1",
+			"asm-wide-tail 9 ·m: VMOVD (SI), X5 -> VMOVQ (SI), X5",
+			"asm-wide-tail 10 ·m: VMOVQ 8(SI), X6 -> VMOVDQU 8(SI), X6",
+			"asm-wide-tail 13 ·m: VMOVAPS (SI), X8 -> VMOVAPS (SI), Y8",
 		}},
-		{"asm-drop-vzeroupper", []string{"asm-drop-vzeroupper 13 ·m: VZEROUPPER -> "}},
+		{"asm-drop-vzeroupper", []string{"asm-drop-vzeroupper 14 ·m: VZEROUPPER -> "}},
 	} {
 		t.Run(c.op, func(t *testing.T) {
 			got := mutantLines(t, memoryRoutine, Options{Operators: []string{c.op}})

@@ -203,6 +203,28 @@ func movable(s ast.Stmt) bool {
 	return false
 }
 
+// usesDeclared reports whether s uses a name that one of before declares
+// (moving s above them would not compile).
+func usesDeclared(p *Pass, s ast.Stmt, before []ast.Stmt) bool {
+	declared := map[types.Object]bool{}
+	for _, b := range before {
+		ast.Inspect(b, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && p.Info.Defs[id] != nil {
+				declared[p.Info.Defs[id]] = true
+			}
+			return true
+		})
+	}
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && declared[p.Info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // moved returns list with the statement at from placed at to (an index of
 // the list without it).
 func moved(list []ast.Stmt, from, to int) []ast.Stmt {
@@ -229,7 +251,7 @@ func unlockEarly(p *Pass, node ast.Node) []Rewrite {
 		}
 		if i+1 < len(list) && deferredUnlock(list[i+1]) == mu {
 			for k := i + 2; k < len(list); k++ {
-				if movable(list[k]) {
+				if movable(list[k]) && !usesDeclared(p, list[k], list[i+2:k]) {
 					out = append(out, Rewrite{Node: node, New: withList(node, moved(list, k, i)), SpanStart: s.Pos(), SpanEnd: list[k].End()})
 				}
 			}
@@ -263,8 +285,9 @@ func guardClause(s ast.Stmt) (*ast.IfStmt, bool) {
 // guardSwap: two adjacent guard clauses (if c { return ... }) swap
 // places, so that on an input both catch the other one answers. Not made
 // where the two return the same text (only a panicking condition could
-// tell) or test one value against two different constants (disjoint:
-// no input meets both).
+// tell), test one value against two different constants (disjoint: no
+// input meets both), or where the first is the error check of the call
+// before it (errorCheck).
 func guardSwap(p *Pass, node ast.Node) []Rewrite {
 	list, ok := stmtList(node)
 	if !ok {
@@ -274,7 +297,7 @@ func guardSwap(p *Pass, node ast.Node) []Rewrite {
 	for k := 0; k+1 < len(list); k++ {
 		a, ok1 := guardClause(list[k])
 		b, ok2 := guardClause(list[k+1])
-		if !ok1 || !ok2 || returnText(a) == returnText(b) || disjoint(p, a.Cond, b.Cond) {
+		if !ok1 || !ok2 || returnText(a) == returnText(b) || disjoint(p, a.Cond, b.Cond) || errorCheck(p, a) {
 			continue
 		}
 		swapped := slices.Clone(list)
@@ -282,6 +305,19 @@ func guardSwap(p *Pass, node ast.Node) []Rewrite {
 		out = append(out, Rewrite{Node: node, New: withList(node, swapped), SpanStart: a.Pos(), SpanEnd: b.End()})
 	}
 	return out
+}
+
+// errorCheck reports whether s is if err != nil { return ... } without
+// an init statement: the check of the call before it, whose other results
+// the guard after it reads and which Go's convention makes meaningless
+// beside a non-nil error (discardedResults' rule).
+func errorCheck(p *Pass, s *ast.IfStmt) bool {
+	b, ok := ast.Unparen(s.Cond).(*ast.BinaryExpr)
+	if s.Init != nil || !ok || b.Op != token.NEQ || !p.Info.Types[b.Y].IsNil() {
+		return false
+	}
+	t := p.Info.TypeOf(b.X)
+	return t != nil && types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 func returnText(s *ast.IfStmt) string {
