@@ -112,6 +112,13 @@ func TestOperators(t *testing.T) {
 		{"branch", "if (a) b = 1; else b = 2; if (k) {} if (true) b = 3; return b;", []string{"branch-if", "branch-true", "branch-false", "branch-else"}, []string{
 			"branch-false: a -> false", "branch-true: a -> true", "branch-if: b = 1; -> {}", "branch-else: b = 2; -> {}",
 			"branch-true: k -> true", "branch-if: b = 3; -> {}"}},
+		{"neg-form", "float d = x; float* q = (float*)y; q[0] = -d; q[1] = -x; q[2] = -q[a]; q[3] = -1.5f; return -a;", []string{"neg-form"}, []string{
+			"neg-form: -d -> (0 - d)", "neg-form: -x -> (0 - x)", "neg-form: -q[a] -> (0 - q[a])"}},
+		{"recip-div", "float d = x / 3.0f; d = x / 4.0f + x / (float)a; return a / b + (int)(d / x);", []string{"recip-div"}, []string{
+			"recip-div: x / 3.0f -> (x * (1.0f / 3.0f))", "recip-div: x / (float)a -> (x * (1.0f / (float)a))", "recip-div: d / x -> (d * (1.0f / x))"}},
+		{"guard-swap", "if (a == 0) return 1;\n  if (a > b) { return 2; }\n  if (k == 1) return 3;\n  if (k == 2) return 4;\n  if (b) return 4;\n  return 0;", []string{"guard-swap"}, []string{
+			"guard-swap: if (a == 0) return 1;\n  if (a > b) { return 2; } -> if (a > b) { return 2; }\n  if (a == 0) return 1;",
+			"guard-swap: if (a > b) { return 2; }\n  if (k == 1) return 3; -> if (k == 1) return 3;\n  if (a > b) { return 2; }"}},
 		{"loop-control", "for (;;) { if (a) continue; if (b) break; switch (k) { case 1: break; } while (a) { break; } } return 0;", []string{"loop-control"}, []string{
 			"loop-control: continue -> break", "loop-control: break -> continue", "loop-control: break -> continue"}},
 		{"a for's init is not removed", "int i; for (i = 0; i < a; i++) b++; return b;", []string{"remove-stmt"}, []string{"remove-stmt: b++; -> {}"}},
