@@ -105,9 +105,10 @@ func (g *gen) negForm(e *Expr) {
 }
 
 // recipDiv: x / n -> (x * (1.0f / n)) on floats, not where n is a literal
-// power of two (an exact reciprocal: the same value).
+// power of two (an exact reciprocal: the same value) nor where x is the
+// literal 1 (1 * (1 / n) is 1 / n).
 func (g *gen) recipDiv(e *Expr) {
-	if e.Op != "/" || !g.on("recip-div") || !g.floatExpr(e) || constantExpr(e.X) && constantExpr(e.Y) {
+	if e.Op != "/" || !g.on("recip-div") || !g.floatExpr(e) || constantExpr(e.X) && constantExpr(e.Y) || g.unitLiteral(e.X) {
 		return
 	}
 	if y := e.Y; y.Kind == LitExpr && y.First == y.Last {
@@ -122,6 +123,15 @@ func (g *gen) recipDiv(e *Expr) {
 	xs, xe := g.span(e.X.First, e.X.Last)
 	ys, ye := g.span(e.Y.First, e.Y.Last)
 	g.add("recip-div", ExprSite, ss, se, ss, se, "("+g.src.text(xs, xe)+" * (1.0f / "+g.src.text(ys, ye)+"))", e.Const)
+}
+
+// unitLiteral reports whether e is a literal 1 (1, 1.0f, 1.f).
+func (g *gen) unitLiteral(e *Expr) bool {
+	if e.Kind != LitExpr || e.First != e.Last {
+		return false
+	}
+	v, err := strconv.ParseFloat(strings.TrimRight(g.src.Toks[e.First].Text, "fFlLuU"), 64)
+	return err == nil && v == 1
 }
 
 // guardOf returns the return statement of a guard clause if (c) return

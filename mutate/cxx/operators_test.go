@@ -115,7 +115,7 @@ var operatorCases = []struct {
 		"branch-true: k -> true", "branch-if: b = 3; -> {}"}},
 	{"neg-form", "float d = x; float* q = (float*)y; q[0] = -d; q[1] = -x; q[2] = -q[a]; q[3] = -1.5f; return -a;", []string{"neg-form"}, []string{
 		"neg-form: -d -> (0 - d)", "neg-form: -x -> (0 - x)", "neg-form: -q[a] -> (0 - q[a])"}},
-	{"recip-div", "float d = x / 3.0f; d = x / 4.0f + x / (float)a; return a / b + (int)(d / x);", []string{"recip-div"}, []string{
+	{"recip-div", "float d = x / 3.0f; d = x / 4.0f + x / (float)a + 1.0f / x; return a / b + (int)(d / x);", []string{"recip-div"}, []string{
 		"recip-div: x / 3.0f -> (x * (1.0f / 3.0f))", "recip-div: x / (float)a -> (x * (1.0f / (float)a))", "recip-div: d / x -> (d * (1.0f / x))"}},
 	{"guard-swap", "if (a == 0) return 1;\n  if (a > b) { return 2; }\n  if (k == 1) return 3;\n  if (k == 2) return 4;\n  if (b) return 4;\n  return 0;", []string{"guard-swap"}, []string{
 		"guard-swap: if (a == 0) return 1;\n  if (a > b) { return 2; } -> if (a > b) { return 2; }\n  if (a == 0) return 1;",

@@ -396,6 +396,13 @@ func isMemory(o Operand) bool {
 	return strings.Contains(o.Text, "(") && !strings.HasPrefix(o.Text, "$")
 }
 
+// isSymbol reports whether a memory operand addresses a symbol of the
+// binary (sym<>+off(SB)): the linker aligns a symbol to its size up to 32
+// bytes, so an aligned move of one does not fault, and a wider load of
+// one reads the read-only data after it, which no input changes: both
+// would be the same program.
+func isSymbol(o Operand) bool { return strings.Contains(o.Text, "(SB)") }
+
 // alignmentClass is what decides whether an aligned move of a memory
 // operand faults: its routine, mnemonic, base (and index) registers and
 // its displacement modulo 32 (the widest vector): two moves of one class
@@ -422,12 +429,12 @@ func memoryMoves(ins *Instr, seen map[string]bool, add func(op string, start, en
 	if isMemory(dst) {
 		mem = dst
 	}
-	if r, ok := alignedMoves[ins.Op]; ok && isMemory(mem) && !seen[alignmentClass(ins, mem)] {
+	if r, ok := alignedMoves[ins.Op]; ok && isMemory(mem) && !isSymbol(mem) && !seen[alignmentClass(ins, mem)] {
 		seen[alignmentClass(ins, mem)] = true
 		add("asm-aligned-move", ins.OpStart, ins.OpEnd, r)
 	}
-	if !isMemory(src) || isMemory(dst) {
-		return // not a load
+	if !isMemory(src) || isMemory(dst) || isSymbol(src) {
+		return // not a load, or one of the binary's own data
 	}
 	if r, ok := wideLoads[ins.Op]; ok && strings.HasPrefix(dst.Text, "X") {
 		add("asm-wide-tail", ins.OpStart, ins.OpEnd, r)

@@ -54,15 +54,26 @@ func negForm(p *Pass, node ast.Node) []Rewrite {
 }
 
 // recipDiv: x / n -> x * (1 / n) on floats, where n is not a constant
-// power of two (whose reciprocal is exact: the same value).
+// power of two (whose reciprocal is exact: the same value) and x is not
+// the constant 1 or -1 (1 * (1 / n) is 1 / n exactly).
 func recipDiv(p *Pass, node ast.Node) []Rewrite {
 	n, ok := node.(*ast.BinaryExpr)
-	if !ok || n.Op != token.QUO || !isFloat(p, n) || isConstant(p, n) || exactReciprocal(p, n.Y) {
+	if !ok || n.Op != token.QUO || !isFloat(p, n) || isConstant(p, n) || exactReciprocal(p, n.Y) || unitConstant(p, n.X) {
 		return nil
 	}
 	recip := &ast.ParenExpr{Lparen: n.Y.Pos(), X: &ast.BinaryExpr{X: &ast.BasicLit{ValuePos: n.Y.Pos(), Kind: token.INT, Value: "1"}, OpPos: n.Y.Pos(), Op: token.QUO, Y: astcopy.Expr(n.Y)}, Rparen: n.Y.End()}
 	mul := &ast.BinaryExpr{X: astcopy.Expr(n.X), OpPos: n.OpPos, Op: token.MUL, Y: recip}
 	return []Rewrite{{Node: n, New: parenIn(p, n, mul)}}
+}
+
+// unitConstant reports whether e is the constant 1 or -1.
+func unitConstant(p *Pass, e ast.Expr) bool {
+	tv, ok := p.Info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	f, _ := constant.Float64Val(constant.ToFloat(tv.Value))
+	return f == 1 || f == -1
 }
 
 // exactReciprocal reports whether e is a constant power of two.

@@ -53,7 +53,7 @@ var opCases = []opCase{
 	{"branchelse", "branch-else", "func F(a bool) (n int) {\n\tif a {\n\t\tn = 1\n\t} else {\n\t\tn = 2\n\t}\n\treturn\n}", []string{"{\n\t\tn = 2\n\t} -> "}},
 	{"branchcase", "branch-case", "func F(a int) (n int) {\n\tswitch a {\n\tcase 1:\n\t\tn = 3\n\t}\n\treturn\n}", []string{"n = 3 -> "}},
 	{"negform", "neg-form", "type F32 float32\n\nfunc F(d float32, e F32, n int) (float32, F32, int, float64) { return -d, 2 * -e, -n, -1.5 }", []string{"-d -> 0 - d", "-e -> (0 - e)"}},
-	{"recipdiv", "recip-div", "func F(x, n float64, i, j int) (float64, float64, float64, int) { return x / n, x / 4, x / 3, i / j }", []string{"x / 3 -> x * (1 / 3)", "x / n -> x * (1 / n)"}},
+	{"recipdiv", "recip-div", "func F(x, n float64, i, j int) (float64, float64, float64, int, float64) { return x / n, x / 4, x / 3, i / j, 1 / n }", []string{"x / 3 -> x * (1 / 3)", "x / n -> x * (1 / n)"}},
 	{"fuseproduct", "fuse-product", "func F(a, b, c float32, x, y float64) (float32, float32, float64) {\n\treturn float32(a*b) + c, c - float32(a*b), float64(x*y) * x\n}",
 		[]string{"float32(a*b) -> a * b", "float32(a*b) -> a * b"}},
 	{"unlockearly", "unlock-early", "import \"sync\"\n\ntype S struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (s *S) Add(k int) int {\n\ts.mu.Lock()\n\ts.n += k\n\tv := s.n\n\ts.mu.Unlock()\n\treturn v\n}\n\nfunc (s *S) Inc() {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\ts.n++\n}",
