@@ -104,7 +104,7 @@
 // All six are in the default set where they apply to the row (issue 36's
 // ask), each for a class of real fault no other operator makes. On the
 // row (go run ./mutate all --operators <the nine fault operators>
-// --catalog ” -j 2 --no-cache, the 2-core dev machine, amd64 v1) they
+// -j 2 --no-cache, no catalog, the 2-core dev machine, amd64 v1) they
 // made 72 Go mutants: neg-form 3 (1 killed), recip-div 3 (1 killed; three
 // more of 1 / n, all survivors, are no longer made), fuse-product 22 (all
 // Ignored: amd64 v1 does not fuse), unlock-early 7 (3 killed), guard-swap
