@@ -316,7 +316,10 @@
 //     (package goasm) and mutated by the asm-* operators (a twin
 //     instruction, a shuffle selector, a shift count, an immediate, a
 //     constant table's value, a load or store displacement, a branch
-//     condition or boundary, a deleted instruction). Generated code
+//     condition or boundary, a deleted instruction; and the row's SIMD
+//     memory faults: an aligned move for an unaligned one, a load
+//     widened past the last block's tail, a deleted VZEROUPPER).
+//     Generated code
 //     unrolls its loops, so each routine keeps the first occurrence of an
 //     instruction text and at most 12 mutants of each operator, spread
 //     evenly (operator.AsmPerClass): every routine gets every class that
@@ -332,7 +335,8 @@
 //     preprocessor: comments, strings and preprocessor lines are never
 //     mutated) and mutates the device functions (__device__ or
 //     __global__, directly or through a macro) with the generic operators
-//     that have a C++ meaning, in the code the host emulation compiles.
+//     that have a C++ meaning (and the fault operators neg-form,
+//     recip-div and guard-swap), in the code the host emulation compiles.
 //     Kernel mutants are judged on a GPU where the recipe's GPU compiler
 //     (Tools) builds the unmutated library and the kernel package's tests
 //     run on it (on a machine where nvidia-smi or rocminfo finds a GPU: a

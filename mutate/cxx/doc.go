@@ -65,7 +65,18 @@
 // remove-stmt, remove-call, zero-return, branch-if, branch-true,
 // branch-false, branch-else, loop-control), plus the kernel's own:
 // shift-amount (a computed shift amount + 1), index (a computed index
-// +-1), unary-bitnot (~m -> m). Declarations are never deleted (their
+// +-1), unary-bitnot (~m -> m). The fault operators neg-form (-d ->
+// (0 - d)), recip-div (x / n -> (x * (1.0f / n)), not for a literal
+// power of two) and guard-swap (two adjacent if (c) return ...; swapped)
+// are package operator's twins (faults.go). Without types, neg-form and
+// recip-div apply where the function shows a float: a float literal, a
+// name it declares float, half, __half or GmFloat, an element of a
+// pointer to one, a cast to one, or arithmetic over one. The sites of
+// every guard-swap in one run of adjacent guards are the whole run, so
+// that two overlapping swaps nest. fuse-product has no twin: the kernel
+// writes no __fmul_rn-style product and its builds turn contraction off
+// (-ffp-contract=off, -fmad=false); unlock-early and skip-feature-check
+// have nothing to apply to in device code. Declarations are never deleted (their
 // initializers are mutated), nor is a for's init expression (for ({}; ...)
 // does not compile); asm and static_assert statements and the operands of
 // sizeof, alignof and decltype (not evaluated: every mutant there would be

@@ -41,6 +41,9 @@ var Operators = []Operator{
 	{"branch-false", "force an if condition to false (only where there is an else)", "if (c) a(); else b(); -> if (false) ..."},
 	{"branch-else", "remove the else branch of an if", "if (c) a(); else b(); -> if (c) a(); else {}"},
 	{"loop-control", "swap break and continue inside a loop", "continue; -> break;"},
+	{"neg-form", "write the negation of a float the function declares as a subtraction from zero (differs on signed zero)", "-d -> (0 - d)"},
+	{"recip-div", "divide floats by multiplying with the reciprocal (one ulp off; not for a literal power of two)", "x / n -> (x * (1.0f / n))"},
+	{"guard-swap", "swap two adjacent guard clauses (if (c) return ...;); not where they return the same or test one value against two constants", "if (e == 0) return z; if (e > m) return inf; -> the other order"},
 }
 
 // SiteKind is how a mutant's site is switched in a schema.
@@ -146,6 +149,9 @@ type gen struct {
 	// taken: while a case label is mutated, the values of its switch's
 	// literal labels, which a const-int mutant of it must not take
 	taken map[uint64]bool
+	// floats, floatPtrs: the names the function declares float, and as
+	// pointers to float (floatNames)
+	floats, floatPtrs map[string]bool
 }
 
 // caseValues returns the values of the literal case labels of a switch
@@ -235,6 +241,7 @@ func (g *gen) stmt(s *Stmt, loops []*Stmt) {
 	}
 	switch s.Kind {
 	case BlockStmt:
+		g.guardSwap(s)
 		for _, c := range s.List {
 			g.stmt(c, loops)
 		}
@@ -381,8 +388,10 @@ func (g *gen) expr(e *Expr) {
 	switch e.Kind {
 	case BinaryExpr:
 		g.binary(e)
+		g.recipDiv(e)
 	case UnaryExpr:
 		g.unary(e)
+		g.negForm(e)
 	case PostfixExpr:
 		g.swapOp(e, "incdec", map[string]string{"++": "--", "--": "++"})
 	case AssignExpr:

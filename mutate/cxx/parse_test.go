@@ -93,6 +93,24 @@ GM_DEV int Q::f(int a) { return a; }
 enum class E { A = 1, B = 2 };
 static const int table[3] = {1, 2, 3};
 int host_with_lambda() { auto l = [](int a) { return a; }; return l(1); }
+// device markers through macros of macros, object-like and function-like
+#define GM_DEVI GM_DEV
+#define GM_DEVII GM_DEVI
+#define GM_WRAP(t) GM_DEVII t
+GM_DEVII int deep_macro(int a) { return a + 1; }
+GM_WRAP(int) wrapped(int a) { return a + 2; }
+#define GM_HOSTONLY static inline
+#define GM_HOSTONLY2 GM_HOSTONLY
+GM_HOSTONLY2 int host_macro(int a) { return a; }
+// template heads with nested <> (in a default argument, in parentheses,
+// closed by >>) and a template template parameter
+namespace std { template <class T, int N> struct array { T v[N]; }; template <class A, class B> struct pair { A a; B b; }; }
+template <typename T, int N = sizeof(std::array<T, 4>)> GM_DEV T nest_sizeof(T x) { return x * N; }
+template <typename T, typename U = std::pair<T, std::array<T, 4>>> GM_DEV T nest_shift(T x) { return x + 1; }
+template <typename T, int N = (3 > 2)> GM_DEV T nest_paren(T x) { return x - N; }
+template <typename T, template <typename, int> class C = std::array> GM_DEV T nest_tt(T x) { return x; }
+template <typename T, int N = sizeof(std::array<T, 4>)> int host_nest(T x) { return x; }
+GM_DEV int after_nest(int a) { return a < 3 ? a : 3; }
 `
 
 var deviceFunctionsWant = map[string]bool{
@@ -102,6 +120,8 @@ var deviceFunctionsWant = map[string]bool{
 	"Op::operator()": true, "Op::operator+=": true, "trailing": true, "Ctor::Ctor": true, "Q::f": true,
 	"GM_KERNEL(from_func_macro)": true,
 	"host_with_lambda":           false,
+	"deep_macro":                 true, "wrapped": true, "host_macro": false,
+	"nest_sizeof": true, "nest_shift": true, "nest_paren": true, "nest_tt": true, "host_nest": false, "after_nest": true,
 }
 
 func TestDeviceFunctions(t *testing.T) {

@@ -34,8 +34,23 @@
 // symbols (SB) are left alone), asm-branch (a conditional jump or SETcc
 // inverted), asm-boundary (its boundary moved: JB and JBE, JL and JLE,
 // ...) and asm-drop (an instruction deleted; never RET, a directive,
-// VZEROUPPER, which only avoids a transition penalty, or a routine's final
-// JMP, which would run off its end). Every mnemonic an operator writes is
+// VZEROUPPER, which is asm-drop-vzeroupper's, or a routine's final JMP,
+// which would run off its end). Three more model the row's SIMD memory
+// faults (issue 36): asm-aligned-move (an unaligned vector move with a
+// memory operand made aligned: VMOVUPS to VMOVAPS, VMOVDQU to VMOVDQA,
+// MOVUPS to MOVAPS, MOVOU to MOVOA; it faults on an output or input that
+// is not 16/32-byte aligned, so only a test at every byte offset kills
+// it; made once per routine, mnemonic, base registers and displacement
+// modulo 32, since two such moves fault on the same inputs),
+// asm-wide-tail (a load from memory widened to the next size: VMOVD to
+// VMOVQ, VMOVQ to VMOVDQU, a 16-byte X load to its 32-byte Y form; the
+// extra bytes are usually never used, so only an input whose last block
+// ends at a guard page kills it) and asm-drop-vzeroupper (VZEROUPPER
+// deleted: the dirty upper YMM state changes no result, only the speed of
+// SSE code after the routine; a test that reads XINUSE (XGETBV with ECX
+// 1, bit 2) after a decoder returns kills it). All three are in the
+// default set: the row's decoders have these faults' shapes (59, 20 and
+// 27 mutants on gather/decode_amd64.s). Every mnemonic an operator writes is
 // one Go's assembler knows (SSE's 32-bit lanes are L: PADDL and PSUBL).
 // PCALIGN, NOP, NO_LOCAL_POINTERS and PREFETCH* get no mutants: a changed
 // alignment does not assemble, and the others change no result.

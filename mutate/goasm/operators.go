@@ -24,7 +24,10 @@ var Operators = []Operator{
 	{"asm-disp", "move a load or store one byte: d(R) -> d+1(R) (arguments (FP) and symbols (SB) excluded)", "VMOVUPS Y2, 32(CX) -> VMOVUPS Y2, 33(CX)"},
 	{"asm-branch", "invert a conditional jump or SETcc", "JNZ block -> JZ block"},
 	{"asm-boundary", "move the boundary of a conditional jump or SETcc (below and below-or-equal, ...)", "JB no -> JBE no"},
-	{"asm-drop", "delete an instruction (not RET, not a directive, not VZEROUPPER)", "DECQ DX -> (deleted)"},
+	{"asm-drop", "delete an instruction (not RET, not a directive, not VZEROUPPER: asm-drop-vzeroupper's)", "DECQ DX -> (deleted)"},
+	{"asm-aligned-move", "make an unaligned vector move with a memory operand its aligned form (faults on an address that is not 16/32-byte aligned)", "VMOVUPS Y2, 32(CX) -> VMOVAPS Y2, 32(CX)"},
+	{"asm-wide-tail", "widen a vector load from memory to the next size (4 to 8, 8 to 16, 16 to 32 bytes): it reads past the end of the last block", "VMOVDQU 2(AX), X1 -> VMOVDQU 2(AX), Y1"},
+	{"asm-drop-vzeroupper", "delete a VZEROUPPER (the upper YMM state stays dirty for the SSE code after the routine)", "VZEROUPPER -> (deleted)"},
 }
 
 var (
@@ -61,6 +64,18 @@ var (
 	// NO_LOCAL_POINTERS change no result). PREFETCH* (by prefix) only warms
 	// a cache: moving or dropping one changes no result either.
 	inert = map[string]bool{"PCALIGN": true, "NOP": true, "NO_LOCAL_POINTERS": true}
+	// alignedMoves maps each unaligned vector move to its aligned form
+	// (Go's names: MOVOU is MOVDQU, MOVOA MOVDQA)
+	alignedMoves = map[string]string{
+		"VMOVUPS": "VMOVAPS", "VMOVUPD": "VMOVAPD", "VMOVDQU": "VMOVDQA", "MOVUPS": "MOVAPS", "MOVUPD": "MOVAPD",
+		"MOVOU": "MOVOA", "VMOVDQU32": "VMOVDQA32", "VMOVDQU64": "VMOVDQA64",
+	}
+	// wideLoads maps a load to the next wider one of the same
+	// destination register (4 to 8, 8 to 16 bytes)
+	wideLoads = map[string]string{"VMOVD": "VMOVQ", "VMOVQ": "VMOVDQU"}
+	// widensRegister are the loads that read as many bytes as their
+	// destination holds: an X destination becomes Y (16 to 32 bytes)
+	widensRegister = map[string]bool{"VMOVDQU": true, "VMOVDQA": true, "VMOVUPS": true, "VMOVAPS": true, "VMOVUPD": true, "VMOVAPD": true}
 )
 
 func init() {
@@ -174,6 +189,7 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 	}
 	on := func(op string) bool { return len(want) == 0 || want[op] }
 	tables := f.dataTables()
+	alignedSeen := map[string]bool{}
 	var out []Mutant
 	seen := map[string]bool{}
 	s := f.str()
@@ -222,6 +238,10 @@ func Mutants(f *File, opts Options) ([]Mutant, error) {
 		if !undeletable[ins.Op] && !(ins.Op == "JMP" && f.lastOfRoutine(i)) {
 			add("asm-drop", ins.Start, ins.End, "")
 		}
+		if ins.Op == "VZEROUPPER" {
+			add("asm-drop-vzeroupper", ins.Start, ins.End, "")
+		}
+		memoryMoves(ins, alignedSeen, add)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	if opts.PerClass > 0 {
@@ -367,6 +387,60 @@ func immediates(ins *Instr, add func(op string, start, end int, text string)) {
 				}
 			}
 		}
+	}
+}
+
+// isMemory reports whether an operand addresses memory: d(R), (R)(I*s),
+// sym(SB), not an immediate.
+func isMemory(o Operand) bool {
+	return strings.Contains(o.Text, "(") && !strings.HasPrefix(o.Text, "$")
+}
+
+// isSymbol reports whether a memory operand addresses a symbol of the
+// binary (sym<>+off(SB)): the linker aligns a symbol to its size up to 32
+// bytes, so an aligned move of one does not fault, and a wider load of
+// one reads the read-only data after it, which no input changes: both
+// would be the same program.
+func isSymbol(o Operand) bool { return strings.Contains(o.Text, "(SB)") }
+
+// alignmentClass is what decides whether an aligned move of a memory
+// operand faults: its routine, mnemonic, base (and index) registers and
+// its displacement modulo 32 (the widest vector): two moves of one class
+// fault on the same inputs.
+func alignmentClass(ins *Instr, mem Operand) string {
+	d, base := int64(0), mem.Text
+	if p := strings.IndexByte(mem.Text, '('); p > 0 {
+		if v, err := strconv.ParseInt(mem.Text[:p], 0, 64); err == nil {
+			d, base = v, mem.Text[p:]
+		}
+	}
+	return ins.Routine + "\x00" + ins.Op + "\x00" + base + "\x00" + strconv.FormatInt(((d%32)+32)%32, 10)
+}
+
+// memoryMoves makes the asm-aligned-move and asm-wide-tail mutants of a
+// move with a memory operand; an aligned move is made once per alignment
+// class (seen).
+func memoryMoves(ins *Instr, seen map[string]bool, add func(op string, start, end int, text string)) {
+	if len(ins.Operands) != 2 {
+		return
+	}
+	src, dst := ins.Operands[0], ins.Operands[1]
+	mem := src
+	if isMemory(dst) {
+		mem = dst
+	}
+	if r, ok := alignedMoves[ins.Op]; ok && isMemory(mem) && !isSymbol(mem) && !seen[alignmentClass(ins, mem)] {
+		seen[alignmentClass(ins, mem)] = true
+		add("asm-aligned-move", ins.OpStart, ins.OpEnd, r)
+	}
+	if !isMemory(src) || isMemory(dst) || isSymbol(src) {
+		return // not a load, or one of the binary's own data
+	}
+	if r, ok := wideLoads[ins.Op]; ok && strings.HasPrefix(dst.Text, "X") {
+		add("asm-wide-tail", ins.OpStart, ins.OpEnd, r)
+	}
+	if widensRegister[ins.Op] && strings.HasPrefix(dst.Text, "X") {
+		add("asm-wide-tail", dst.Start, dst.End, "Y"+dst.Text[1:])
 	}
 }
 

@@ -84,6 +84,7 @@ func TestMutantsPerOperator(t *testing.T) {
 		"asm-drop 9 ·f: SHLQ $63, BX -> ",
 		"asm-shift-count 9 ·f: SHLQ $63, BX -> SHLQ $62, BX",
 		"asm-drop 10 ·f: VMOVUPS Y2, 32(CX) -> ",
+		"asm-aligned-move 10 ·f: VMOVUPS Y2, 32(CX) -> VMOVAPS Y2, 32(CX)",
 		"asm-disp 10 ·f: VMOVUPS Y2, 32(CX) -> VMOVUPS Y2, 33(CX)",
 		"asm-drop 11 ·f: MOVQ (AX)(BX*8), DX -> ",
 		"asm-disp 11 ·f: MOVQ (AX)(BX*8), DX -> MOVQ 1(AX)(BX*8), DX",
@@ -99,6 +100,7 @@ func TestMutantsPerOperator(t *testing.T) {
 		"asm-branch 17 ·f: SETCS SI -> SETCC SI",
 		"asm-boundary 17 ·f: SETCS SI -> SETLS SI",
 		"asm-drop 17 ·f: SETCS SI -> ",
+		"asm-drop-vzeroupper 20 ·f: VZEROUPPER -> ",
 		"asm-drop 21 ·f: CMPQ AX, $-1 -> ",
 		"asm-const 21 ·f: CMPQ AX, $-1 -> CMPQ AX, $0",
 		"asm-const 21 ·f: CMPQ AX, $-1 -> CMPQ AX, $-2",
@@ -119,6 +121,57 @@ func TestMutantsPerOperator(t *testing.T) {
 	f, _ := Parse([]byte(opsRoutine))
 	if _, err := Mutants(f, Options{Operators: []string{"asm-arith", "arith"}}); err == nil || !strings.Contains(err.Error(), `"arith"`) {
 		t.Errorf("unknown operator: %v", err)
+	}
+}
+
+// memoryRoutine holds every shape the memory operators look at: moves
+// to and from memory, between registers, loads into X and Y registers;
+// the second store is 32 bytes from the first (the same alignment: no
+// second aligned-move mutant); a symbol's load gets neither mutant.
+const memoryRoutine = `TEXT ·m(SB), NOSPLIT, $0
+	VMOVUPS Y2, 32(CX)
+	VMOVUPS Y3, 64(CX)
+	VMOVDQU 2(AX), X1
+	VMOVDQU 4(AX), Y0
+	VMOVDQU X1, X2
+	MOVUPS (SI), X3
+	MOVOU X4, 16(DI)
+	VMOVD (SI), X5
+	VMOVQ 8(SI), X6
+	VMOVQ X6, (DI)
+	VMOVD AX, X7
+	VMOVAPS (SI), X8
+	VMOVDQU tbl<>+16(SB), X9
+	VZEROUPPER
+	RET
+`
+
+func TestMemoryOperators(t *testing.T) {
+	for _, c := range []struct {
+		op   string
+		want []string
+	}{
+		{"asm-aligned-move", []string{
+			"asm-aligned-move 2 ·m: VMOVUPS Y2, 32(CX) -> VMOVAPS Y2, 32(CX)",
+			"asm-aligned-move 4 ·m: VMOVDQU 2(AX), X1 -> VMOVDQA 2(AX), X1",
+			"asm-aligned-move 5 ·m: VMOVDQU 4(AX), Y0 -> VMOVDQA 4(AX), Y0",
+			"asm-aligned-move 7 ·m: MOVUPS (SI), X3 -> MOVAPS (SI), X3",
+			"asm-aligned-move 8 ·m: MOVOU X4, 16(DI) -> MOVOA X4, 16(DI)",
+		}},
+		{"asm-wide-tail", []string{
+			"asm-wide-tail 4 ·m: VMOVDQU 2(AX), X1 -> VMOVDQU 2(AX), Y1",
+			"asm-wide-tail 9 ·m: VMOVD (SI), X5 -> VMOVQ (SI), X5",
+			"asm-wide-tail 10 ·m: VMOVQ 8(SI), X6 -> VMOVDQU 8(SI), X6",
+			"asm-wide-tail 13 ·m: VMOVAPS (SI), X8 -> VMOVAPS (SI), Y8",
+		}},
+		{"asm-drop-vzeroupper", []string{"asm-drop-vzeroupper 15 ·m: VZEROUPPER -> "}},
+	} {
+		t.Run(c.op, func(t *testing.T) {
+			got := mutantLines(t, memoryRoutine, Options{Operators: []string{c.op}})
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(c.want, "\n\t"))
+			}
+		})
 	}
 }
 
@@ -268,9 +321,10 @@ func TestMutantsLeaveAlone(t *testing.T) {
 	src := "TEXT ·f(SB),0,$0\n\tPCALIGN $16\n\tNOP\n\tPREFETCHT0 64(SI)\n\tPREFETCHNTA (SI)\n\tVZEROUPPER\n\tCALL ·g(SB)\n\tJMP ·g(SB)\n" +
 		"TEXT ·g(SB),0,$0\n\tJMP done\ndone:\n\tRET\n"
 	got := mutantLines(t, src, Options{})
-	// only the JMP that is not its routine's last can go; nothing else
-	// changes a result or keeps the routine whole
-	want := "asm-drop 7 ·f: CALL ·g(SB) -> \nasm-drop 10 ·g: JMP done -> "
+	// only the JMP that is not its routine's last can go (and VZEROUPPER,
+	// by its own operator); nothing else changes a result or keeps the
+	// routine whole
+	want := "asm-drop-vzeroupper 6 ·f: VZEROUPPER -> \nasm-drop 7 ·f: CALL ·g(SB) -> \nasm-drop 10 ·g: JMP done -> "
 	if strings.Join(got, "\n") != want {
 		t.Errorf("mutants\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}

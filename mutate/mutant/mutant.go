@@ -63,6 +63,15 @@ func ReplacementHash(replacement string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
+// EditID builds the id of an assembly or kernel mutant: MakeID over what
+// its report shows (shown: the statement or site after the change) and
+// its edit itself (the length of the bytes it replaces and their new
+// text), so that two different edits at one position never share an id
+// whatever their shown text.
+func EditID(operator, file string, pos Position, shown string, e Edit) string {
+	return MakeID(operator, file, pos, fmt.Sprintf("%s\x00%d\x00%s", shown, e.End-e.Start, e.Text))
+}
+
 // MakeID builds a generic mutant's id.
 func MakeID(operator, file string, pos Position, replacement string) string {
 	return fmt.Sprintf("%s:%s:%d:%d:%s", operator, file, pos.Line, pos.Column, ReplacementHash(replacement))

@@ -1,6 +1,7 @@
 package mutant
 
 import (
+	"strings"
 	"testing"
 
 	"gathermut/mutate/catalog"
@@ -31,6 +32,33 @@ func TestMakeID(t *testing.T) {
 	}
 	if ReplacementHash("a - b") == ReplacementHash("a + b") {
 		t.Errorf("hash does not depend on the replacement")
+	}
+}
+
+func TestEditID(t *testing.T) {
+	pos := Position{Line: 330, Column: 2}
+	base := EditID("asm-wide-tail", "gather/decode_amd64.s", pos, "VMOVDQU 2(AX), Y1", Edit{Start: 10, End: 12, Text: "Y1"})
+	for _, c := range []struct {
+		name  string
+		shown string
+		e     Edit
+		same  bool
+	}{
+		{"the same edit", "VMOVDQU 2(AX), Y1", Edit{Start: 10, End: 12, Text: "Y1"}, true},
+		{"the same edit elsewhere in a shifted file", "VMOVDQU 2(AX), Y1", Edit{Start: 50, End: 52, Text: "Y1"}, true},
+		{"another text at the position, the same shown text", "VMOVDQU 2(AX), Y1", Edit{Start: 10, End: 12, Text: "Y2"}, false},
+		{"a longer range at the position, the same text", "VMOVDQU 2(AX), Y1", Edit{Start: 10, End: 13, Text: "Y1"}, false},
+		{"another shown text", "VMOVDQU 2(AX), Y3", Edit{Start: 10, End: 12, Text: "Y1"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			id := EditID("asm-wide-tail", "gather/decode_amd64.s", pos, c.shown, c.e)
+			if (id == base) != c.same {
+				t.Errorf("id %s, base %s: same %v, want %v", id, base, id == base, c.same)
+			}
+			if !strings.HasPrefix(id, "asm-wide-tail:gather/decode_amd64.s:330:2:") {
+				t.Errorf("id %s does not name its operator, file and position", id)
+			}
+		})
 	}
 }
 

@@ -99,7 +99,7 @@ func GenerateAsm(prog *load.Program, cfg AsmConfig) ([]mutant.Mutant, error) {
 				} else if ins.Op == "DATA" {
 					m.Func = "DATA " + strings.TrimSpace(ins.Operands[0].Text)
 				}
-				m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, am.Replacement)
+				m.ID = mutant.EditID(m.Operator, m.File, m.Pos, am.Replacement, edit)
 				if reason, ok := matchEquivalent(cfg.Equivalents, m, file.Src, am.Start); ok {
 					m.Decide(mutant.Equivalent, reason)
 				}

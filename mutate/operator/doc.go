@@ -56,6 +56,66 @@
 //	branch-case   case 1: f() -> case 1:
 //	loop-control  break -> continue, continue -> break (inside a loop of the same function)
 //
+// The fault operators (faults.go, issue 36) model the bugs the row's
+// domain really gets (llama.cpp/ggml's history: a NaN's or a zero's sign,
+// rounding order, races on shared counters, the order of checks on
+// combined edge inputs, accelerated code installed without its CPU
+// check). Each makes code that computes the same on ordinary inputs:
+//
+//	neg-form            -d -> 0 - d on floats, not constants: +0 where -d is -0. -1 * d is
+//	                    not made: Go's compiler (and gcc's, clang's) rewrites a product
+//	                    with -1 into the negation, even at -O0, so it is the same program
+//	recip-div           x / n -> x * (1 / n) on floats: one ulp off (10/3 in float32);
+//	                    not for a constant power of two, whose reciprocal is exact
+//	fuse-product        float32(a*b) + c -> a*b + c: the explicit conversion rounds the
+//	                    product and forbids its fusion into an FMA. gc fuses on arm64,
+//	                    loong64, ppc64(le), riscv64, s390x and amd64 from GOAMD64=v3
+//	                    (GOARCH, GOAMD64 from the environment); on any other target the
+//	                    mutant is the same program and is Ignored with that reason
+//	                    (Rewrite.Equivalent), so a run there still lists it
+//	unlock-early        mu.Lock(); n++; mu.Unlock() -> mu.Lock(); mu.Unlock(); n++: a
+//	                    simple statement (assignment other than :=, ++/--, call, send)
+//	                    of a critical section moves after its Unlock of the same
+//	                    receiver in the same list; under defer mu.Unlock() it moves
+//	                    before the Lock (not above a name it uses). Only a concurrent
+//	                    test under -race tells it apart
+//	guard-swap          two adjacent if c { return ... } without else swap places; not
+//	                    where they return the same, test one value against two
+//	                    constants (disjoint), or where the first is the bare
+//	                    if err != nil check of the call before (the value the next
+//	                    guard reads means nothing beside the error, as discardedResults
+//	                    says)
+//	skip-feature-check  a CPU feature check becomes true on the install path: a bool
+//	                    whose name (of an identifier, selector or call) holds avx, sse,
+//	                    neon, fma, f16c, bmi, popcnt, simd, accel, sve, vnni, amx,
+//	                    cpuhas or hascpu, either as a conjunct of an if whose body
+//	                    assigns a func-typed variable, field or element (if hasAVX2 {
+//	                    decode = decodeAVX2 }), or passed to a function of the package
+//	                    that installs under that parameter (gather's
+//	                    init() { setAccel(cpuHasAVX2) } -> setAccel(true), setAccel's
+//	                    if on { c.fast = avx2Decoders[c.Type] }). A whole condition made
+//	                    true is also branch-true's mutant: in the default set it is made
+//	                    once (mutants with the same result are produced once)
+//
+// unlock-early and guard-swap reorder a statement list: the edit moves
+// the statements' own text (comments between them stay in place), and the
+// mutant's span is the statements that change places.
+//
+// All six are in the default set where they apply to the row (issue 36's
+// ask), each for a class of real fault no other operator makes. On the
+// row (go run ./mutate all --operators <the nine fault operators>
+// -j 2 --no-cache, no catalog, the 2-core dev machine, amd64 v1) they
+// made 72 Go mutants: neg-form 3 (1 killed), recip-div 3 (1 killed; three
+// more of 1 / n, all survivors, are no longer made), fuse-product 22 (all
+// Ignored: amd64 v1 does not fuse), unlock-early 7 (3 killed), guard-swap
+// 36 (18 killed), skip-feature-check 1 (survived: no test runs init under
+// a forced "no AVX2"). The survivors are the gaps the issue names (RMSNorm's
+// ss / n, the order of the request checks, init's install path, the stats
+// counters outside the lock, which only -race shows), and a few
+// equivalents no syntactic rule tells apart (two guards no input meets
+// both of: an empty key and a duplicate one). They stay default so that
+// the report shows the gaps.
+//
 // Opt-in operators run only when named (--operators const-table, or
 // "all"; "default" names the rest):
 //

@@ -216,7 +216,7 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (*cand
 		Pos:         mutant.Position{Line: pos.Line, Column: pos.Column},
 		End:         mutant.Position{Line: endPos.Line, Column: endPos.Column},
 		Original:    string(fm.file.Src[pos.Offset:endPos.Offset]),
-		Replacement: replacementText(fm.prog.Fset, rw),
+		Replacement: fm.replacement(rw),
 		Edit:        &edit,
 		ResultHash:  fm.semanticHash(stack, edit),
 		Diff:        mutant.EditDiff(fm.file.Rel, fm.file.Src, edit),
@@ -246,6 +246,9 @@ func (fm *fileMutator) build(opName string, rw Rewrite, stack []ast.Node) (*cand
 		Spell:     func(t types.Type) string { return schema.Spell(t, fm.pkg.Types, fm.file.Syntax) },
 		Imprecise: fm.pkg.Cgo && fm.pkg.CgoTypes == nil,
 	})
+	if rw.Equivalent != "" {
+		m.Decide(mutant.Equivalent, rw.Equivalent)
+	}
 	c.m = m
 	return c, true, nil
 }
@@ -336,6 +339,57 @@ func resultHash(src []byte, e mutant.Edit) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
+// replacement is the text a mutant's report shows in place of its span:
+// a reordered statement list's statements in their new order, else
+// replacementText's.
+func (fm *fileMutator) replacement(rw Rewrite) string {
+	if e, ok := fm.reorder(rw); ok {
+		return e.Text
+	}
+	return replacementText(fm.prog.Fset, rw)
+}
+
+// reorder makes the edit of a rewrite that only reorders a statement list
+// (New holds the original statements, in another order: unlock-early,
+// guard-swap): the statements from the first that moved to the last keep
+// their own source text, and the text between two places (line breaks,
+// indentation, comments) stays where it was. ok is false for any other
+// rewrite.
+func (fm *fileMutator) reorder(rw Rewrite) (mutant.Edit, bool) {
+	if rw.New == nil {
+		return mutant.Edit{}, false
+	}
+	old, ok1 := stmtList(rw.Node)
+	moved, ok2 := stmtList(rw.New)
+	if !ok1 || !ok2 || len(old) != len(moved) || len(old) == 0 {
+		return mutant.Edit{}, false
+	}
+	lo, hi := -1, -1
+	for i := range old {
+		if !slices.Contains(old, moved[i]) {
+			return mutant.Edit{}, false // a new statement: not a reordering
+		}
+		if old[i] != moved[i] {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if lo < 0 {
+		return mutant.Edit{}, false
+	}
+	src, off := fm.file.Src, fm.tf.Offset
+	var b strings.Builder
+	for i := lo; i <= hi; i++ {
+		b.Write(src[off(moved[i].Pos()):off(moved[i].End())])
+		if i < hi {
+			b.Write(src[off(old[i].End()):off(old[i+1].Pos())])
+		}
+	}
+	return mutant.Edit{Start: off(old[lo].Pos()), End: off(old[hi].End()), Text: b.String()}, true
+}
+
 func replacementText(fset *token.FileSet, rw Rewrite) string {
 	if rw.New == nil {
 		return ""
@@ -383,6 +437,9 @@ func nodeString(fset *token.FileSet, n ast.Node) string {
 // alone on its line takes the line with it.
 func (fm *fileMutator) edit(rw Rewrite) (mutant.Edit, error) {
 	src := fm.file.Src
+	if e, ok := fm.reorder(rw); ok {
+		return e.Minimize(src), nil
+	}
 	start, end := fm.tf.Offset(rw.Node.Pos()), fm.tf.Offset(rw.Node.End())
 	if rw.New == nil {
 		if _, isStmt := rw.Node.(ast.Stmt); !isStmt {

@@ -98,6 +98,9 @@ type Rewrite struct {
 	New       ast.Node
 	SpanStart token.Pos
 	SpanEnd   token.Pos
+	// Equivalent, when set, says why the mutant is the same program on
+	// this build target: it is made Ignored with that reason, not run.
+	Equivalent string
 }
 
 // Operators is the table of generic operators, in the order they run.
@@ -125,6 +128,12 @@ var Operators = []*Operator{
 	{Name: "branch-else", Doc: "remove the else branch of an if", Example: "if c { a() } else { b() } -> if c { a() }", Mutate: branchElse},
 	{Name: "branch-case", Doc: "empty the body of a switch case", Example: "case 1: f() -> case 1:", Mutate: branchCase},
 	{Name: "loop-control", Doc: "swap break and continue inside a loop", Example: "break -> continue", Mutate: loopControl},
+	{Name: "neg-form", Doc: "write a float negation as a subtraction from zero (differs on signed zero; -1*x is not made: compilers fold it back into -x)", Example: "-d -> 0 - d", Mutate: negForm},
+	{Name: "recip-div", Doc: "divide a float by multiplying with the reciprocal (one ulp off; not for a constant power of two)", Example: "x / n -> x * (1 / n)", Mutate: recipDiv},
+	{Name: "fuse-product", Doc: "drop the float conversion that keeps a product from fusing with the sum (an FMA on targets that fuse; Ignored as the same program where the target does not)", Example: "float32(a*b) + c -> a*b + c", Mutate: fuseProduct},
+	{Name: "unlock-early", Doc: "move a statement of a mu.Lock() critical section after its mu.Unlock() (before the Lock under defer mu.Unlock())", Example: "mu.Lock(); n++; mu.Unlock() -> mu.Lock(); mu.Unlock(); n++", Mutate: unlockEarly},
+	{Name: "guard-swap", Doc: "swap two adjacent guard clauses (if c { return ... }); not where they return the same or test one value against two constants", Example: "if n == 0 { return nil }; if n > max { return errTooBig } -> the other order", Mutate: guardSwap},
+	{Name: "skip-feature-check", Doc: "install accelerated code without its CPU feature check: a feature check (avx, sse, neon, fma, f16c, simd, accel, ...) that guards assignments of function values, or is passed to a package function that installs under that parameter, becomes true", Example: "setAccel(cpuHasAVX2) -> setAccel(true); if hasAVX2 && n > 0 { decode = decodeAVX2 } -> if true && n > 0 {", Mutate: skipFeatureCheck},
 }
 
 // OperatorByName returns the generic operator with that name.

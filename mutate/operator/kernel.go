@@ -122,7 +122,7 @@ func GenerateKernel(root string, k *catalog.Kernel, ops []string, keep func(rel 
 			Diff:        mutant.EditDiff(cm.File, src, edit),
 			Compiled:    Compiled(units, cm.File, edit.Start, edit.End),
 		}
-		m.ID = mutant.MakeID(m.Operator, m.File, m.Pos, cm.Site.Text)
+		m.ID = mutant.EditID(m.Operator, m.File, m.Pos, cm.Site.Text, edit)
 		if reason, ok := matchEquivalent(eqs, m, src, edit.Start); ok {
 			m.Decide(mutant.Equivalent, reason)
 		}

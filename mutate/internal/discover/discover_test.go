@@ -55,6 +55,36 @@ func TestParseDiff(t *testing.T) {
 	}
 }
 
+// TestInChanged: a mutant is in the diff when any line of it lies in any
+// line of a changed hunk, not only the hunk's first line.
+func TestInChanged(t *testing.T) {
+	ranges := []lineRange{{3, 3}, {11, 14}, {23, 23}}
+	for _, c := range []struct {
+		name       string
+		from, to   int
+		inTheDiffs bool
+	}{
+		{"on a one-line change", 3, 3, true},
+		{"on the first line of a multi-line change", 11, 11, true},
+		{"on a later line of a multi-line change", 13, 13, true},
+		{"on the last line of a multi-line change", 14, 14, true},
+		{"spanning from before a change into its later lines", 9, 12, true},
+		{"spanning from a change's later line past its end", 14, 16, true},
+		{"around a whole change", 10, 15, true},
+		{"on the line after a change", 15, 15, false},
+		{"on the line before a change", 10, 10, false},
+		{"between changes", 16, 22, false},
+		{"at a pure deletion's mark", 23, 23, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := mutant.Mutant{File: "p/p.go", Pos: mutant.Position{Line: c.from, Column: 2}, End: mutant.Position{Line: c.to, Column: 9}}
+			if got := inChanged(m, ranges); got != c.inTheDiffs {
+				t.Errorf("lines %d-%d: in the diff %v, want %v", c.from, c.to, got, c.inTheDiffs)
+			}
+		})
+	}
+}
+
 func TestCatalogImportPath(t *testing.T) {
 	for _, c := range []struct{ flag, path, dir string }{
 		{"./mutants", "m/mutants", "/r/mutants"},

@@ -70,15 +70,21 @@ func filterInDiff(root, ref string, ms []mutant.Mutant) ([]mutant.Mutant, error)
 	if err != nil {
 		return nil, err
 	}
-	return filter(ms, func(m mutant.Mutant) bool {
-		end := max(m.End.Line, m.Pos.Line)
-		for _, r := range ranges[m.File] {
-			if m.Pos.Line <= r.to && r.from <= end {
-				return true
-			}
+	return filter(ms, func(m mutant.Mutant) bool { return inChanged(m, ranges[m.File]) }), nil
+}
+
+// inChanged reports whether any line of a mutant's range (Pos to End)
+// lies in one of a file's changed ranges: every line of a multi-line
+// change counts, not only its first, and a mutant spanning several lines
+// counts when any of them changed.
+func inChanged(m mutant.Mutant, ranges []lineRange) bool {
+	end := max(m.End.Line, m.Pos.Line)
+	for _, r := range ranges {
+		if m.Pos.Line <= r.to && r.from <= end {
+			return true
 		}
-		return false
-	}), nil
+	}
+	return false
 }
 
 func runGit(dir string, args ...string) ([]byte, error) {

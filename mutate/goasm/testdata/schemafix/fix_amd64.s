@@ -51,6 +51,10 @@ TEXT ·mix(SB), NOSPLIT, $0-16
 	MOVQ x+0(FP), X0
 	MOVOU tbl<>(SB), X1
 	MOVOU tbl<>(SB), X1
+	LEAQ tbl<>(SB), R10
+	LEAQ tbl<>(SB), R10
+	VMOVDQU (R10), X2 // a Y2 load (asm-wide-tail) reads 16 bytes past tbl, inside RODATA; tbl is 16-aligned (asm-aligned-move)
+	VMOVDQU (R10), X2
 	PXOR X1, X0
 	PSHUFD $0xb1, X0, X0
 	PADDD X1, X0
@@ -61,6 +65,7 @@ TEXT ·mix(SB), NOSPLIT, $0-16
 	XORQ $0x5a5a, AX
 	MOVQ AX, ret+8(FP)
 	MOVQ AX, ret+8(FP)
+	VZEROUPPER
 	RET
 
 DATA tbl<>+0(SB)/8, $0x0102030405060708
