@@ -139,6 +139,18 @@
 //     the tree hash and the package: a later run on the same tree whose
 //     mutants were all recorded (a run after an all, a second run <id>)
 //     takes it from there. --no-cache reads and writes neither cache.
+//     The order of a mutant's tests is package selection's: its likely
+//     killers first (the killer map, kept per module in the user cache
+//     dir for every run and learned during it: the tests or subtests
+//     that killed it before, else those that killed most mutants of its
+//     function, file, package; a subtest runs alone as
+//     -test.run '^TestX$/^Q4_K$'), then the rest in cost tiers, tests of
+//     3 s or more (a whole-suite nested test) last of all. The map only
+//     orders: --no-killer-map runs the tiers alone. A mutant that one
+//     test fails and another hangs on may be killed with the map and
+//     timed out without it (2 of the row's 9,599 on the device). A
+//     timed-out process is confirmed (twice its limit, one slot) once
+//     every mutant has been taken, so it holds no worker meanwhile.
 //   - outcome: the tree hash again, the reports, the exit status.
 //
 // Two hashes of the module: the whole source tree's, taken before and
