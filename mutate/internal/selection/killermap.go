@@ -155,8 +155,10 @@ func funcKey(pkg, file, fn string) string { return pkg + "\x00" + file + "\x00" 
 
 // Predict returns the tests most likely to kill a mutant, at most
 // MaxPredicted: its own killers when the map has it (own), else the
-// killers of most mutants of its function, then its file, then its
-// package.
+// killers of most mutants of its function, or where its function has
+// none its file's, or else its package's. One level only: a coarser
+// level's whole test (a table test that failed for a crash) would
+// swallow a finer level's subtests in one process.
 func (m *Map) Predict(k Key) (refs []Ref, own bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -168,9 +170,11 @@ func (m *Map) Predict(k Key) (refs []Ref, own bool) {
 		m.byFile[k.Package+"\x00"+k.File],
 		m.byPkg[k.Package],
 	} {
-		refs = appendTop(refs, counts)
+		if len(counts) > 0 {
+			return appendTop(nil, counts), false
+		}
 	}
-	return refs, false
+	return nil, false
 }
 
 // appendTop appends counts' refs, most counted first (ties by name), that
