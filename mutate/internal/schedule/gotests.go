@@ -197,6 +197,9 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if final, done := j.judgeSteps(ctx, steps, expectedByPkg); done {
 		return final
 	}
+	if final, done := j.confirmHung(ctx); done {
+		return final
+	}
 	if !j.ran {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
@@ -251,6 +254,9 @@ type goJudging struct {
 	// (costTiers), run after every step.
 	ranWhole map[string]bool
 	tail     []tailRun
+	// hung are the generic mutant's processes that timed out, confirmed
+	// after every other covering test (confirmHung).
+	hung []hungRun
 
 	buildTime, runTime time.Duration
 	builds, runs       int
@@ -485,12 +491,22 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 		j.res.Commands = append(j.res.Commands, run.Command)
 	}
 	if err == nil && run.TimedOut {
-		// the rerun alone counts what it ran with a hits file of its own
-		hitsFile, hitsEnv = j.evidenceHits(tb.r)
-		opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
-		run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
-		j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
+		if j.m.Catalog == nil {
+			// confirmed only if no other test kills the mutant; a
+			// second hang ends the search (each costs its limit)
+			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
+			j.stop = len(j.hung) >= maxHung
+			return mutant.Result{}, false
+		}
+		run, err = j.confirm(ctx, hungRun{tb: tb, group: group, opts: opts, first: run})
 	}
+	return j.decide(ctx, group, run, err)
+}
+
+// decide adds a process's run to the verdict; it sets stop when the
+// run decided the mutant, and is done when the result is final (an
+// error, an interrupt).
+func (j *goJudging) decide(ctx context.Context, group pkgRun, run *testbin.Result, err error) (mutant.Result, bool) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return j.res, true
@@ -501,6 +517,53 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 	j.v.add(group.pkg.Path, run)
 	if j.v.timedOut != "" || (len(j.v.failed) > 0 && (j.m.Catalog == nil || anyIn(j.v.failed, j.expected))) {
 		j.stop = true
+	}
+	return mutant.Result{}, false
+}
+
+// maxHung is how many processes of a generic mutant may time out before
+// its other covering tests stop running: the search for a test that
+// kills it outright goes on past one hang, not past two.
+const maxHung = 2
+
+// hungRun is a generic mutant's test process that ran past its limit,
+// to be confirmed once every other covering test has run.
+type hungRun struct {
+	tb    testBinary
+	group pkgRun
+	opts  testbin.Options
+	first *testbin.Result
+}
+
+// confirm runs a hung process again with twice its time
+// (confirmTimeout); the rerun counts what it ran with a hits file of its
+// own.
+func (j *goJudging) confirm(ctx context.Context, h hungRun) (*testbin.Result, error) {
+	hitsFile, hitsEnv := j.evidenceHits(h.tb.r)
+	h.opts.Env = append(append([]string(nil), h.tb.env...), hitsEnv...)
+	run, err := j.confirmTimeout(ctx, j.gpuSlotsOf(h.group.pkg.Path), h.group.pkg.Path, h.opts, h.first, &j.res, &j.slowWhy)
+	j.noteEvidence(j.m, h.group.pkg.Path, run, h.tb.r, hitsFile)
+	return run, err
+}
+
+// confirmHung confirms, in the order they hung, the processes of a
+// generic mutant that no other covering test killed: the first rerun
+// that times out again or fails decides. A mutant that one test fails
+// and another hangs on is so killed whatever order its tests ran in
+// (unless two hangs came before the failing test: maxHung).
+func (j *goJudging) confirmHung(ctx context.Context) (mutant.Result, bool) {
+	if len(j.v.failed) > 0 {
+		return mutant.Result{}, false
+	}
+	j.stop = false
+	for _, h := range j.hung {
+		if j.stop {
+			break
+		}
+		run, err := j.confirm(ctx, h)
+		if final, done := j.decide(ctx, h.group, run, err); done {
+			return final, true
+		}
 	}
 	return mutant.Result{}, false
 }
