@@ -146,11 +146,12 @@
 //     function, file, package; a subtest runs alone as
 //     -test.run '^TestX$/^Q4_K$'), then the rest in cost tiers, tests of
 //     3 s or more (a whole-suite nested test) last of all. The map only
-//     orders: --no-killer-map runs the tiers alone. A mutant that one
-//     test fails and another hangs on may be killed with the map and
-//     timed out without it (2 of the row's 9,599 on the device). A
-//     timed-out process is confirmed (twice its limit, one slot) once
-//     every mutant has been taken, so it holds no worker meanwhile.
+//     orders: --no-killer-map runs the tiers alone. A generic mutant
+//     whose test process hangs goes on to its other covering tests, so
+//     that one a test fails and another hangs on is killed whatever the
+//     order (the search stops at a second hang); a hang is then
+//     confirmed (twice its limit, one slot) once every mutant has been
+//     taken, so it holds no worker meanwhile.
 //   - outcome: the tree hash again, the reports, the exit status.
 //
 // Two hashes of the module: the whole source tree's, taken before and
