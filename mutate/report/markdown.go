@@ -134,6 +134,10 @@ func (md *mdReport) head() string {
 		fmt.Fprintf(&b, "No mutant tested in this run, -j %d. ", g.Jobs)
 	}
 	fmt.Fprintf(&b, "%s; %s.\n", machine(g.Machine), g.GoVersion)
+	if o := g.Timing.Order; o != nil {
+		fmt.Fprintf(&b, "\nTest processes by step: predicted killers %d (%s, decided %d mutants), cost tiers %d (%s, decided %d), tail %d (%s, decided %d); seconds summed over workers.\n",
+			o.Predicted, seconds(o.PredictedSeconds), o.PredictedKills, o.Tiers, seconds(o.TierSeconds), o.TierKills, o.Tail, seconds(o.TailSeconds), o.TailKills)
+	}
 	if g.Shard != "" {
 		fmt.Fprintf(&b, "\nShard %s (the mutants split by expected work).\n", g.Shard)
 	}

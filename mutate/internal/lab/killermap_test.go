@@ -140,6 +140,16 @@ func TestPipelineKillerMap(t *testing.T) {
 			}
 		}
 	}
+	for _, c := range []struct {
+		name      string
+		run       pipelineRun
+		predicted bool
+	}{{"second run", second, true}, {"without the map", plain, false}} {
+		o := c.run.report.Gathermut.Timing.Order
+		if o == nil || (o.Predicted > 0) != c.predicted || (o.PredictedKills > 0) != c.predicted || (o.Tiers == 0) == !c.predicted {
+			t.Errorf("%s: processes by step %+v, want predicted killers run: %v", c.name, o, c.predicted)
+		}
+	}
 	subtestFirst := map[string]string{"codec.A": `^TestTable$/^A$`, "codec.B": `^TestTable$/^B$`}
 	for id, o := range second.outcomes {
 		pats := runPatterns(o)

@@ -24,6 +24,9 @@ type pkgRun struct {
 	// run, when set, is the process's -test.run pattern (predicted
 	// killers, subtests among them); else its tests run whole.
 	run string
+	// step is the step of the mutant's order the process runs in
+	// (stepPredicted, stepTier, stepTail), for the run's timing.
+	step string
 }
 
 func (p pkgRun) names() []string {
@@ -336,7 +339,7 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 	if done {
 		return final, true
 	}
-	p.run = selection.Pattern(refs)
+	p.run, p.step = selection.Pattern(refs), stepPredicted
 	if final, done := j.runGroup(ctx, tb, p); done {
 		return final, true
 	}
@@ -389,6 +392,7 @@ func (j *goJudging) step(ctx context.Context, i int, st step, expected map[strin
 	}
 	tiers, tail := costTiers(p, st.killers)
 	for _, t := range tail {
+		t.step = stepTail
 		j.tail = append(j.tail, tailRun{tb: tb, p: t})
 	}
 	for _, group := range tiers {
@@ -487,6 +491,9 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 	j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
 	j.runTime += time.Since(t0)
 	j.runs++
+	if err == nil {
+		j.timing.addStep(group.step, time.Since(t0), run.TimedOut || len(run.Failed()) > 0)
+	}
 	if run != nil {
 		j.res.Commands = append(j.res.Commands, run.Command)
 	}

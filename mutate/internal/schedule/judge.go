@@ -282,6 +282,8 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	j.Timing.KernelSchema = runner.timing.kernelSchema.Seconds()
 	j.Timing.TimeoutFloor, j.Timing.Startup = runner.Opts.TimeoutFloor.Seconds(), runner.startup.Seconds()
 	j.Timing.TimeoutReruns, j.Timing.Reruns = runner.timing.reruns.Seconds(), runner.timing.rerunCount
+	order := runner.timing.order
+	j.Timing.Order = &order
 	for _, note := range runner.KernelNotes() {
 		s.progressf("mutate: %s\n", note)
 	}

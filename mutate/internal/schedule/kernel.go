@@ -383,6 +383,9 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 		t0 := time.Now()
 		run, err := r.kernelRun(ctx, bs, opts)
 		r.timing.add(0, time.Since(t0), 0, 1)
+		if err == nil {
+			r.timing.addStep(g.step, time.Since(t0), run.TimedOut || len(run.Failed()) > 0)
+		}
 		if run != nil {
 			res.Commands = append(res.Commands, run.Command)
 		}
@@ -436,7 +439,7 @@ func (r *Runner) kernelPredicted(m mutant.Mutant, rest pkgRun) (p pkgRun, whole 
 	if len(refs) == 0 {
 		return pkgRun{}, nil, false
 	}
-	p.run = selection.Pattern(refs)
+	p.run, p.step = selection.Pattern(refs), stepPredicted
 	return p, whole, true
 }
 
