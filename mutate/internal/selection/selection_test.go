@@ -35,6 +35,7 @@ var predictCases = []struct {
 	{"its own killers", Key{"a3", "m/gather", "kq.go", "decodeQ4K"}, []Ref{bounds}},
 	{"its function's, most first, and no other level's", Key{"new", "m/gather", "kq.go", "decodeQ4K"}, []Ref{oracleQ4K, bounds}},
 	{"its file's", Key{"new", "m/gather", "kq.go", "other"}, []Ref{oracleQ4K, bounds, oracleQ8}},
+	{"its file's, pointed at the case its function names", Key{"new", "m/gather", "kq.go", "decodeQ8_0Fast"}, []Ref{oracleQ8, bounds}},
 	{"its package's, ties by name", Key{"new", "m/gather", "new.go", "f"}, []Ref{oracleQ4K, golden, bounds}},
 	{"nothing known", Key{"new", "m/other", "o.go", "f"}, nil},
 }
