@@ -492,7 +492,7 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 	j.runTime += time.Since(t0)
 	j.runs++
 	if err == nil {
-		j.timing.addStep(group.step, time.Since(t0), run.TimedOut || len(run.Failed()) > 0)
+		j.timing.addStep(group.step, time.Since(t0), run.TimedOut || run.ExitCode != 0)
 	}
 	if run != nil {
 		j.res.Commands = append(j.res.Commands, run.Command)

@@ -384,7 +384,7 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 		run, err := r.kernelRun(ctx, bs, opts)
 		r.timing.add(0, time.Since(t0), 0, 1)
 		if err == nil {
-			r.timing.addStep(g.step, time.Since(t0), run.TimedOut || len(run.Failed()) > 0)
+			r.timing.addStep(g.step, time.Since(t0), run.TimedOut || run.ExitCode != 0)
 		}
 		if run != nil {
 			res.Commands = append(res.Commands, run.Command)
