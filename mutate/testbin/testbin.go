@@ -215,6 +215,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 	}
+	defer func() { logProcess(o, res.Elapsed, res.ExitCode, res.TimedOut) }()
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil:
