@@ -256,13 +256,20 @@ func operatorMix(items []mutant.Outcome) string {
 // (groupSurvivors): a line naming each function with its survivors'
 // operator mix, then its survivors, the real-looking ones first, its
 // const-int changes folded into one line, and the equivalent-looking ones
-// on one line each, marked.
+// on one line each, marked. In a function no test caught any change to,
+// the survivors are one gap: the first is shown, the rest on one line.
 func (md *mdReport) survivorFindings(survivors []mutant.Outcome) []finding {
 	sources := map[string]string{}
 	for p, f := range md.r.Files {
 		sources[p] = f.Source
 	}
 	tri := triageSurvivors(md.outcomes, sources)
+	caught := map[[2]string]bool{} // the functions a test caught a change to
+	for _, o := range md.outcomes {
+		if o.Result.Status == mutant.Killed || o.Result.Status == mutant.TimedOut {
+			caught[[2]string{o.Mutant.File, o.Mutant.Func}] = true
+		}
+	}
 	var out []finding
 	for _, g := range groupSurvivors(survivors, tri) {
 		fn := g.fn
@@ -271,17 +278,28 @@ func (md *mdReport) survivorFindings(survivors []mutant.Outcome) []finding {
 		}
 		head := fmt.Sprintf("\n**`%s`** in `%s`: %s (%s)\n\n", fn, g.file, plural(len(g.items), "survivor", "survivors"), operatorMix(g.items))
 		var items, equivs []finding
-		var consts []mutant.Outcome
+		var consts, rest []mutant.Outcome
+		unpinned := !caught[[2]string{g.file, g.fn}] // one gap: nothing in it is checked
 		for _, o := range g.items {
-			switch t := tri[o.Mutant.ID]; t.rank {
-			case rankConstInt:
+			switch t := tri[o.Mutant.ID]; {
+			case unpinned && len(items) > 0 && t.rank != rankEquiv:
+				rest = append(rest, o)
+			case t.rank == rankConstInt:
 				consts = append(consts, o)
-			case rankEquiv:
+			case t.rank == rankEquiv:
 				line := fmt.Sprintf("- `%s` %s: %s — *looks equivalent: %s* — `%s`\n", o.Mutant.ID, location(o.Mutant), change(o.Mutant), t.note, RerunCommand(md.g, o.Mutant))
 				equivs = append(equivs, finding{full: line, compact: line})
 			default:
 				items = append(items, finding{full: md.fullFinding(o), compact: md.compactFinding(o)})
 			}
+		}
+		if len(rest) > 0 {
+			word := "survivors"
+			if len(rest) == 1 {
+				word = "survivor"
+			}
+			line := fmt.Sprintf("- no test caught any change to `%s`: %d more %s (%s), the same gap: %s\n", fn, len(rest), word, operatorMix(rest), listIDs(rest, 4))
+			equivs = append([]finding{{full: line, compact: line}}, equivs...)
 		}
 		if len(consts) > 0 {
 			line := md.foldedConstInts(consts)
@@ -311,4 +329,17 @@ func (md *mdReport) foldedConstInts(consts []mutant.Outcome) string {
 		parts = append(parts, fmt.Sprintf("`%s` `%s`→`%s`", m.ID, oneLine(m.Original), oneLine(m.Replacement)))
 	}
 	return fmt.Sprintf("- const-int ×%d, folded (a constant changed by one, often noise): %s — `%s` prints one\n", len(consts), strings.Join(parts, ", "), ToolCommand(md.g, "diff", "<id>"))
+}
+
+// listIDs names the first n mutants of os, and how many more.
+func listIDs(os []mutant.Outcome, n int) string {
+	var ids []string
+	for i, o := range os {
+		if i == n {
+			ids = append(ids, fmt.Sprintf("and %d more", len(os)-n))
+			break
+		}
+		ids = append(ids, "`"+o.Mutant.ID+"`")
+	}
+	return strings.Join(ids, ", ")
 }

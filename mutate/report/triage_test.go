@@ -32,12 +32,22 @@ func Sum(a []int) int {
 	a = append(a, 0)
 	return s
 }
+
+func Host() string {
+	if h := env("H"); h != "" {
+		return h
+	}
+	return "x"
+}
 `
 
 // triageOutcome is a mutant of triageSource at line:col, with status st.
 func triageOutcome(op string, line, col int, orig, repl string, st mutant.Status) mutant.Outcome {
 	fn := "Encode"
-	if line >= 9 {
+	switch {
+	case line >= 23:
+		fn = "Host"
+	case line >= 9:
 		fn = "Sum"
 	}
 	id := fmt.Sprintf("%s:p/p.go:%d:%d:%x", op, line, col, repl)
@@ -59,6 +69,7 @@ func triageFixture() ([]mutant.Outcome, map[string]triage) {
 		{triageOutcome("const-int", 4, 10, "1", "0", mutant.Survived), rankEquiv, "bounds-check hint"},
 		{triageOutcome("const-int", 5, maskCol, "0x1F", "30", mutant.Survived), rankEquiv, "bits the shift already cleared"},
 		{triageOutcome("const-int", 5, maskCol, "0x1F", "32", mutant.Survived), rankConstInt, ""}, // bit 5 was not cleared
+		{triageOutcome("shift", 5, 21, "id[0] << 4", "id[0] >> 4", mutant.Killed), -1, ""},
 		{triageOutcome("remove-stmt", 6, 2, "dst[1] = id[1]", "", mutant.Survived), rankReal, ""}, // a removal on a line no test pins
 		{triageOutcome("const-int", 6, 6, "1", "2", mutant.Survived), rankConstInt, ""},           // noise
 		{triageOutcome("branch-if", 10, 18, "{\n\t\treturn 0\n\t}", "{\n\n}", mutant.Survived), rankEquiv, "a shortcut"},
@@ -69,7 +80,12 @@ func triageFixture() ([]mutant.Outcome, map[string]triage) {
 		{triageOutcome("assign", 15, 3, "s += x", "s = x", mutant.Killed), -1, ""},
 		{triageOutcome("remove-stmt", 17, 2, "a = a[:len(a)]", "", mutant.Survived), rankEquiv, "re-slice"},
 		{triageOutcome("remove-stmt", 19, 2, "a = append(a, 0)", "", mutant.Survived), rankEquiv, "optimisation"},
-		{triageOutcome("zero-return", 20, 9, "s", "0", mutant.Survived), rankLikely, ""},  // a removal, the only mutant of its line
+		{triageOutcome("zero-return", 20, 9, "s", "0", mutant.Survived), rankLikely, ""}, // a removal, the only mutant of its line
+		// a function no test caught any change to: one gap
+		{triageOutcome("negate", 23, 26, `h != ""`, `h == ""`, mutant.Survived), rankReal, ""},
+		{triageOutcome("branch-true", 23, 26, `h != ""`, "true", mutant.Survived), rankReal, ""},
+		{triageOutcome("zero-return", 24, 10, "h", `""`, mutant.Survived), rankLikely, ""},
+		{triageOutcome("zero-return", 26, 9, `"x"`, `""`, mutant.Survived), rankLikely, ""},
 		{triageOutcome("zero-return", 11, 10, "0", "1", mutant.Survived), rankLikely, ""}, // not covered: not a survivor to rank
 	}
 	cases[len(cases)-1].o.Result.Why = mutant.NotCovered
@@ -112,7 +128,8 @@ func TestSurvivorsGroupedForReading(t *testing.T) {
 		name  string
 		order []string
 	}{
-		{"functions, likeliest gap first", []string{"**`Encode`** in `p/p.go`: 5 survivors (const-int 4, remove-stmt 1)", "**`Sum`** in `p/p.go`: 7 survivors"}},
+		{"functions, likeliest gap first", []string{"**`Host`** in `p/p.go`: 4 survivors", "**`Encode`** in `p/p.go`: 5 survivors (const-int 4, remove-stmt 1)", "**`Sum`** in `p/p.go`: 7 survivors"}},
+		{"a function nothing checks: one entry, the rest on a line", []string{"#### `branch-true:p/p.go:23:26:", "- no test caught any change to `Host`: 3 more survivors (zero-return 2, negate 1), the same gap: `negate:p/p.go:23:26:", "**`Encode`**"}},
 		{"in a function: gap, folded noise, equivalents", []string{"#### `remove-stmt:p/p.go:6:2:", "- const-int ×2, folded", "*looks equivalent: a bounds-check hint"}},
 		{"folded const-ints name each change", []string{"- const-int ×2, folded", "`0x1F`→`32`", "`1`→`2`"}},
 		{"a likely gap before other changes", []string{"#### `zero-return:p/p.go:20:9:", "#### `arith:p/p.go:15:3:", "- const-int ×1, folded", "*looks equivalent: a shortcut"}},
