@@ -273,6 +273,9 @@ func encode(r *Report) ([]byte, error) {
 				}
 				ev := *m.Gathermut
 				ev.Rerun = "" // RerunCommand gives it again
+				if !keepExcerpt(ev.Result, wholeMutant(m)) {
+					ev.Result.Excerpt = "" // the status reason keeps its failure line
+				}
 				ev.omit = leanKeys{file: ev.Mutant.File == p, pos: ev.Mutant.Pos == m.Location.Start, end: ev.Mutant.End == m.Location.End}
 				if e := ev.Mutant.Edit; e != nil && ev.Mutant.Diff != "" && e.Start >= 0 && e.Start <= e.End && e.End <= len(f.Source) &&
 					mutant.EditDiff(p, []byte(f.Source), *e) == ev.Mutant.Diff {
@@ -291,6 +294,19 @@ func encode(r *Report) ([]byte, error) {
 	}
 	lean.Gathermut.Commands = table.templates
 	return marshalPlain(&lean)
+}
+
+// keepExcerpt reports whether the JSON keeps a mutant's test output: for
+// what a reviewer acts on (a survivor, an error, a catalog mutant not
+// killed by its expected test, whose unexpected killer's output says why)
+// and an unviable mutant (its build error); a killed mutant's failure line
+// is in its status reason, and its whole output would be most of the file.
+func keepExcerpt(r mutant.Result, m mutant.Mutant) bool {
+	switch r.Status {
+	case mutant.Survived, mutant.Error, mutant.Unviable:
+		return true
+	}
+	return r.CatalogFailure(m)
 }
 
 // wholeMutant is a mutant's evidence with what the schema's fields hold
