@@ -153,8 +153,8 @@ func checkForeignRunLines(t *testing.T, res runResult) {
 }
 
 // checkRerunByPath starts the tool by a path, from a subdirectory: the
-// rerun names the binary's path from the module root, and works without
-// PATH.
+// rerun names the binary's absolute path (one a user can paste anywhere,
+// not ../bin/mutate), and works without PATH.
 func checkRerunByPath(t *testing.T, dir string, survivor mutant.Outcome) {
 	t.Helper()
 	bin := filepath.Join(dir, "bin", "mutate")
@@ -171,7 +171,7 @@ func checkRerunByPath(t *testing.T, dir string, survivor mutant.Outcome) {
 		t.Fatal(err)
 	}
 	line := report.RerunCommand(byPath.Gathermut, survivor.Mutant)
-	if want := "bin/mutate run " + survivor.Mutant.ID; line != want {
+	if want := filepath.ToSlash(bin) + " run " + survivor.Mutant.ID; line != want {
 		t.Errorf("rerun by path %q, want %q", line, want)
 	}
 	if got := rerunVerdict(t, dir, line, survivor.Mutant.ID, false); got != mutant.Survived {

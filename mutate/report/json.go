@@ -548,7 +548,8 @@ const ToolModule = "gathermut"
 // module root, as the run that made the report was started
 // (config.Config.Tool, with --dir where it needs one): "go run ./mutate
 // run <id>" in this repository, "mutate run <id>" for a binary on PATH,
-// "bin/mutate run <id>" for one started by its path.
+// "/home/u/bin/mutate run <id>" for one started by its path (see
+// lab.Invocation.ToolCommand).
 func ToolCommand(meta Meta, args ...string) string {
 	cfg := meta.Config
 	tool := cfg.Tool
