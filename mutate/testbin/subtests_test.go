@@ -70,3 +70,24 @@ func TestProcessLog(t *testing.T) {
 		t.Errorf("log %q, want %q", data, want)
 	}
 }
+
+// crashEvents: a subtest ends, another (nested) is running when the
+// output stops.
+const crashEvents = `{"Action":"run","Test":"TestCrash"}
+{"Action":"run","Test":"TestCrash/Q8_0"}
+{"Action":"pass","Test":"TestCrash/Q8_0","Elapsed":0.01}
+{"Action":"run","Test":"TestCrash/Q4_K"}
+{"Action":"run","Test":"TestCrash/Q4_K/w1"}
+{"Action":"output","Test":"TestCrash/Q4_K/w1","Output":"panic: boom\n"}
+`
+
+// TestRunningSubtests: the subtests running when a process's output
+// stops are recorded; ended ones are not.
+func TestRunningSubtests(t *testing.T) {
+	res := &Result{Tests: map[string]*TestOutcome{}}
+	parseEvents(strings.NewReader(crashEvents), res, nil)
+	got := res.Tests["TestCrash"]
+	if want := []string{"TestCrash/Q4_K", "TestCrash/Q4_K/w1"}; got == nil || got.Action != "run" || !slices.Equal(got.RunningSubtests, want) {
+		t.Errorf("outcome %+v, want running %q", got, want)
+	}
+}
