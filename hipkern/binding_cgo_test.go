@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"gathermut/hipkern/internal/emulation"
@@ -220,5 +221,38 @@ func TestLoadFromAnotherModule(t *testing.T) {
 	}
 	if err := Load(); errText(err) != want {
 		t.Errorf("Load from another module: %v\nwant %s", err, want)
+	}
+}
+
+// TestOpenCloseConcurrent (races in shared state): goroutines open the
+// loaded library's path again and close it, while others read the open
+// count, all at once; afterwards the count is back where it was. openCount
+// changes only under openMu: under -race (the row's mutation run builds
+// hipkern's tests with it) an update moved out of the lock is reported;
+// without it a lost update can leave the count off.
+func TestOpenCloseConcurrent(t *testing.T) {
+	_, info := needGPU(t)
+	count, open := openState()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 8 {
+		wg.Go(func() {
+			lib, err := openLib(info.Library)
+			if err != nil {
+				errs <- err
+				return
+			}
+			openState()
+			lib.close()
+		})
+		wg.Go(func() { openState() })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("openLib(%s): %v", info.Library, err)
+	}
+	if n, p := openState(); n != count || p != open {
+		t.Errorf("after the concurrent opens and closes: %d open (%s), want %d (%s)", n, p, count, open)
 	}
 }
