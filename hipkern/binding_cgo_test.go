@@ -225,34 +225,45 @@ func TestLoadFromAnotherModule(t *testing.T) {
 }
 
 // TestOpenCloseConcurrent (races in shared state): goroutines open the
-// loaded library's path again and close it, while others read the open
-// count, all at once; afterwards the count is back where it was. openCount
-// changes only under openMu: under -race (the row's mutation run builds
-// hipkern's tests with it) an update moved out of the lock is reported;
-// without it a lost update can leave the count off.
+// loaded library's path again, all at once, then close it, all at once,
+// while others read the open count; afterwards the count is back where it
+// was. openCount changes only under openMu: under -race (the row's
+// mutation run builds hipkern's tests with it) an update moved out of the
+// lock is reported, since two closes then change it with nothing ordering
+// them; without -race a lost update can leave the count off.
 func TestOpenCloseConcurrent(t *testing.T) {
 	_, info := needGPU(t)
 	count, open := openState()
+	const n = 8
+	libs := make([]backend, n)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	errs := make(chan error, 16)
-	for range 8 {
+	start := make(chan struct{})
+	for i := range n {
 		wg.Go(func() {
-			lib, err := openLib(info.Library)
-			if err != nil {
-				errs <- err
-				return
-			}
-			openState()
-			lib.close()
+			<-start
+			libs[i], errs[i] = openLib(info.Library)
 		})
-		wg.Go(func() { openState() })
 	}
+	close(start)
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Errorf("openLib(%s): %v", info.Library, err)
+	closing := make(chan struct{})
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("openLib(%s): %v", info.Library, errs[i])
+		}
+		wg.Go(func() {
+			<-closing
+			libs[i].close()
+		})
+		wg.Go(func() {
+			<-closing
+			openState()
+		})
 	}
-	if n, p := openState(); n != count || p != open {
-		t.Errorf("after the concurrent opens and closes: %d open (%s), want %d (%s)", n, p, count, open)
+	close(closing)
+	wg.Wait()
+	if got, p := openState(); got != count || p != open {
+		t.Errorf("after the concurrent opens and closes: %d open (%s), want %d (%s)", got, p, count, open)
 	}
 }
