@@ -80,6 +80,24 @@
 //     through Runner.confirmTimeout (timeouts.go), which waits for the
 //     queue to drain and reruns it with twice the time in one slot.
 //
+// Races (issue 36): a mutant in code that runs in goroutines (a statement
+// moved out of a critical section, operator unlock-early) changes no
+// result; only the race detector sees it. The project file's "race"
+// names the packages whose test binaries are built with -race
+// (config.Config.Race, raceArgs in race.go): every go test -c of such a
+// package takes the flag, the schema binary and the plain baseline's
+// (schema.go) and the no-schemata baseline's (baseline.go), so its
+// baseline runs under the detector too (a race in the unmutated code is a
+// failing baseline, exit 3) and a race a mutant adds fails the test it
+// happens in (testing reports "race detected during execution of test"),
+// which kills the mutant like any other failure; the report's commands
+// show -race. Package-wide, not per mutant: the one binary per package of
+// the schema stays one binary, and the detector's cost (the row's tests
+// run 2 to 5 times slower) is paid only by the packages named. A
+// mutant's own build (gotests.go, ownBuild) and the kernel backend's test
+// binary (kernel.go) must take raceArgs too, for verdicts that do not
+// depend on the mode.
+//
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is
 // built once, the unmutated kernel is built and its killers run (all

@@ -403,7 +403,8 @@ func (sr *schemaRun) build(ctx context.Context, obs string, r *render) (*binary,
 		return nil, "", err
 	}
 	start := time.Now()
-	cmdline, out, err := testbin.Go(ctx, sr.s.root, "test", "-c", "-o", bin, "-overlay", r.overlay, obs)
+	args := append([]string{"test", "-c", "-o", bin}, raceArgs(sr.s.cfg.Race, sr.s.prog.Module, obs)...)
+	cmdline, out, err := testbin.Go(ctx, sr.s.root, append(args, "-overlay", r.overlay, obs)...)
 	sr.s.slots.release()
 	sr.mu.Lock()
 	sr.builds += time.Since(start)
@@ -655,7 +656,7 @@ func (sr *schemaRun) buildSeconds() float64 {
 // built without the schema, with coverage (as --no-schemata does).
 func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBaseline, error) {
 	bin := filepath.Join(sr.dir, "plain-"+strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
-	args := []string{"test", "-c", "-o", bin}
+	args := append([]string{"test", "-c", "-o", bin}, raceArgs(sr.s.cfg.Race, sr.s.prog.Module, obs)...)
 	mutated := make([]string, 0, len(sr.byPkg))
 	for p := range sr.byPkg {
 		mutated = append(mutated, p)
