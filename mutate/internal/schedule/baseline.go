@@ -133,8 +133,6 @@ type BaselineOptions struct {
 	Cover    []string      // packages to collect coverage of (the mutated ones)
 	Timeout  time.Duration // the limit on each baseline process
 	Slots    slots         // shared process slots (nil: Jobs of its own)
-	// Race are the project file's -race package patterns (raceArgs).
-	Race []string
 	// Progress is called as tests finish (done of total), from one
 	// goroutine at a time.
 	Progress func(done, total int)
@@ -155,7 +153,7 @@ func RunBaseline(ctx context.Context, prog *load.Program, o BaselineOptions) (*B
 		bin := filepath.Join(o.TempDir, fmt.Sprintf("base%d.test", i))
 		p.Go(func(ctx context.Context) error {
 			cover := coverFor(prog, path, o.Cover)
-			args := append([]string{"test", "-c", "-o", bin}, raceArgs(o.Race, prog.Module, path)...)
+			args := []string{"test", "-c", "-o", bin}
 			if len(cover) > 0 {
 				args = append(args, "-cover", "-covermode=set", "-coverpkg="+strings.Join(cover, ","))
 			}

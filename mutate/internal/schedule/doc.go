@@ -83,20 +83,17 @@
 // Races (issue 36): a mutant in code that runs in goroutines (a statement
 // moved out of a critical section, operator unlock-early) changes no
 // result; only the race detector sees it. The project file's "race"
-// names the packages whose test binaries are built with -race
-// (config.Config.Race, raceArgs in race.go): every go test -c of such a
-// package takes the flag, the schema binary and the plain baseline's
-// (schema.go) and the no-schemata baseline's (baseline.go), so its
-// baseline runs under the detector too (a race in the unmutated code is a
-// failing baseline, exit 3) and a race a mutant adds fails the test it
-// happens in (testing reports "race detected during execution of test"),
-// which kills the mutant like any other failure; the report's commands
-// show -race. Package-wide, not per mutant: the one binary per package of
-// the schema stays one binary, and the detector's cost (the row's tests
-// run 2 to 5 times slower) is paid only by the packages named. A
-// mutant's own build (gotests.go, ownBuild) and the kernel backend's test
-// binary (kernel.go) must take raceArgs too, for verdicts that do not
-// depend on the mode.
+// names the packages whose tests exercise such code (config.Config.Race,
+// raceArgs in race.go). A generic Go mutant that survives every covering
+// test is judged again there (raceRecheck): each named observing
+// package's test binary is built with -race and the mutant (through
+// -overlay), and its covering tests run in one process with ten times
+// their limits (the detector slows tests 2 to 20 times); a test the
+// detector fails ("race detected during execution of test") kills the
+// mutant, and its reason says it was killed under -race. A timeout
+// there decides nothing. Only survivors pay the detector: the row has
+// none without it, so the recheck costs the full run nothing, where
+// building the row's binaries with -race would slow every process.
 //
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is

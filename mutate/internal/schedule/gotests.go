@@ -207,6 +207,9 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
 	out := timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
+	if out.Status == mutant.Survived && j.raceRecheck(ctx, steps) {
+		out = raceVerdict(j.v.result(j.res, m, j.expected))
+	}
 	out.CoveredBy = uniq(out.CoveredBy)
 	if out.Status == mutant.Killed && j.Killers != nil {
 		j.Killers.Learn(killerKey(m), j.v.killers)
@@ -443,17 +446,26 @@ func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBasel
 	return testBinary{path: bin, overlay: j.overlay}, final, done
 }
 
+// ensureOverlay makes the mutant's temp dir and overlay, once.
+func (j *goJudging) ensureOverlay() error {
+	if j.overlay != "" {
+		return nil
+	}
+	var err error
+	if j.dir == "" {
+		if j.dir, err = os.MkdirTemp(j.Opts.TempDir, "mutant-"); err != nil {
+			return err
+		}
+	}
+	j.overlay, err = writeOverlay(j.dir, j.Prog.Root, j.m)
+	return err
+}
+
 // ownBuild builds the observing package's test binary with the mutant
 // through -overlay; a build that fails makes the mutant unviable.
 func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (string, mutant.Result, bool) {
-	if j.overlay == "" {
-		var err error
-		if j.dir, err = os.MkdirTemp(j.Opts.TempDir, "mutant-"); err != nil {
-			return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
-		}
-		if j.overlay, err = writeOverlay(j.dir, j.Prog.Root, j.m); err != nil {
-			return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
-		}
+	if err := j.ensureOverlay(); err != nil {
+		return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
 	}
 	bin := filepath.Join(j.dir, fmt.Sprintf("p%d.test", i))
 	if err := j.slots.acquire(ctx); err != nil {

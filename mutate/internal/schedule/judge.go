@@ -134,7 +134,7 @@ func (s *scheduler) newRunner() *Runner {
 	r := &Runner{Prog: s.prog, slots: s.slots, Opts: Options{
 		Jobs: s.cfg.Jobs, TimeoutFactor: s.cfg.TimeoutFactor, TimeoutFloor: s.cfg.TimeoutFloor.D(), TempDir: s.Temp,
 		Kernel: s.Discovery.Catalog.Kernel, BaselineTimeout: s.cfg.BaselineTimeout.D(),
-		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata, NoCache: s.cfg.NoCache,
+		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata, NoCache: s.cfg.NoCache, Race: s.cfg.Race,
 	}}
 	if len(s.Machine.GPUs) == 0 {
 		r.Opts.NoGPU = "no GPU on this machine (" + s.Machine.GPUNote + ")"

@@ -35,6 +35,10 @@ type Options struct {
 	// NoCache: --no-cache; the kernel schema library is then built, not
 	// read from the cache.
 	NoCache bool
+	// Race are the project file's -race package patterns (raceArgs): a
+	// mutant's own build and the kernel package's test binary take them
+	// too.
+	Race []string
 }
 
 // Runner runs mutants against the tests that can observe them.

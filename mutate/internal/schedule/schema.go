@@ -403,8 +403,7 @@ func (sr *schemaRun) build(ctx context.Context, obs string, r *render) (*binary,
 		return nil, "", err
 	}
 	start := time.Now()
-	args := append([]string{"test", "-c", "-o", bin}, raceArgs(sr.s.cfg.Race, sr.s.prog.Module, obs)...)
-	cmdline, out, err := testbin.Go(ctx, sr.s.root, append(args, "-overlay", r.overlay, obs)...)
+	cmdline, out, err := testbin.Go(ctx, sr.s.root, "test", "-c", "-o", bin, "-overlay", r.overlay, obs)
 	sr.s.slots.release()
 	sr.mu.Lock()
 	sr.builds += time.Since(start)
@@ -656,7 +655,7 @@ func (sr *schemaRun) buildSeconds() float64 {
 // built without the schema, with coverage (as --no-schemata does).
 func (sr *schemaRun) plainBaseline(ctx context.Context, obs string) (*PackageBaseline, error) {
 	bin := filepath.Join(sr.dir, "plain-"+strings.NewReplacer("/", "_", ".", "_").Replace(obs)+".test")
-	args := append([]string{"test", "-c", "-o", bin}, raceArgs(sr.s.cfg.Race, sr.s.prog.Module, obs)...)
+	args := []string{"test", "-c", "-o", bin}
 	mutated := make([]string, 0, len(sr.byPkg))
 	for p := range sr.byPkg {
 		mutated = append(mutated, p)
