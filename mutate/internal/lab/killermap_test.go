@@ -29,8 +29,9 @@ func B(x int) int { return (x + 3) * 5 } // want killed
 // Hidden is checked only by the whole-suite test.
 func Hidden(x int) int { return x - 7 } // want killed
 
-// Sum adds 1..n: its i-- mutant hangs TestSumHangs (a tiny test) and
-// fails TestSumBounded (a slow one): killed, whatever runs first.
+// Sum adds 1..n: its i-- mutant hangs TestSumHangs and fails
+// TestSumBounded, the next test of the same process: killed, though
+// the hang stops the process before TestSumBounded starts.
 func Sum(n int) int {
 	s := 0
 	for i := 1; i <= n; i++ { // want killed
@@ -61,16 +62,24 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// baseline sleeps at baseline only (no mutant switched in), so that
+// the Sum tests share the quick tier's process and TestSumBounded's
+// limit outlasts its own bound.
+func baseline(d time.Duration) {
+	if m := os.Getenv("GATHERMUT_MUTANT"); m == "" || m == "0" {
+		time.Sleep(d)
+	}
+}
+
 func TestSumHangs(t *testing.T) {
+	baseline(40 * time.Millisecond)
 	if Sum(2) != 3 {
 		t.Error("Sum(2)")
 	}
 }
 
 func TestSumBounded(t *testing.T) {
-	if m := os.Getenv("GATHERMUT_MUTANT"); m == "" || m == "0" {
-		time.Sleep(300 * time.Millisecond) // a slow test at baseline
-	}
+	baseline(150 * time.Millisecond)
 	done := make(chan int, 1)
 	go func() { done <- Sum(3) }()
 	select {
@@ -78,15 +87,13 @@ func TestSumBounded(t *testing.T) {
 		if got != 6 {
 			t.Errorf("Sum(3) = %d", got)
 		}
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(300 * time.Millisecond):
 		t.Fatal("Sum(3) did not return")
 	}
 }
 
 func TestSuite(t *testing.T) {
-	if m := os.Getenv("GATHERMUT_MUTANT"); m == "" || m == "0" {
-		time.Sleep(3500 * time.Millisecond)
-	}
+	baseline(3500 * time.Millisecond)
 	if Hidden(10) != 3 || A(0) != 2 {
 		t.Error("the suite")
 	}

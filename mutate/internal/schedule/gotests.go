@@ -343,8 +343,10 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 		return final, true
 	}
 	p.run, p.step = selection.Pattern(refs), stepPredicted
-	if final, done := j.runGroup(ctx, tb, p); done {
-		return final, true
+	hung := len(j.hung)
+	if final, done := j.runGroup(ctx, tb, p); done || len(j.hung) > hung {
+		// a hang may have stopped the process before a test ran
+		return final, done
 	}
 	for _, r := range refs {
 		if r.Sub == "" {
@@ -515,6 +517,10 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 			// second hang ends the search (each costs its limit)
 			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
 			j.stop = len(j.hung) >= maxHung
+			if rest := notReached(group, run); !j.stop && len(rest.tests) > 0 {
+				// the hang ended the process: its later tests run on
+				return j.runGroup(ctx, tb, rest)
+			}
 			return mutant.Result{}, false
 		}
 		run, err = j.confirm(ctx, hungRun{tb: tb, group: group, opts: opts, first: run})
@@ -538,6 +544,22 @@ func (j *goJudging) decide(ctx context.Context, group pkgRun, run *testbin.Resul
 		j.stop = true
 	}
 	return mutant.Result{}, false
+}
+
+// notReached is the part of a process's whole tests that never started
+// before it was stopped (a predicted process of subtests has none: its
+// tests run again in the tiers).
+func notReached(group pkgRun, run *testbin.Result) pkgRun {
+	rest := pkgRun{pkg: group.pkg, step: group.step}
+	if group.run != "" {
+		return rest
+	}
+	for _, t := range group.tests {
+		if _, started := run.Tests[t.Name]; !started {
+			rest.tests = append(rest.tests, t)
+		}
+	}
+	return rest
 }
 
 // maxHung is how many processes of a generic mutant may time out before
