@@ -74,8 +74,8 @@ func TestPipelineCatalog(t *testing.T) {
 		if res.code != exitcode.OK || len(res.outcomes) != 7 {
 			t.Fatalf("run %d: exit %d (%s), %d mutants\n%s%s", i, res.code, res.reason, len(res.outcomes), res.stdout, res.stderr)
 		}
-		if want := "ok: 7 mutants judged, none survived; the 6 catalog mutants that ran were killed by their expected tests (1 not run)"; res.reason != want {
-			t.Errorf("run %d: reason %q, want %q", i, res.reason, want)
+		if want := "ok: 7 mutants judged, none survived; the 6 catalog mutants that ran were killed by their expected tests (1 not run)"; !strings.HasPrefix(res.reason, want) {
+			t.Errorf("run %d: reason %q, want it to start with %q", i, res.reason, want)
 		}
 		if !strings.Contains(res.stdout, "not run (1): no compiler (none of fixture-kernel-cc-never-installed on PATH): kernel-scale") {
 			t.Errorf("run %d: stdout does not say what did not run:\n%s", i, res.stdout)
