@@ -322,19 +322,7 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 			t.Errorf("help with a project file lacks %q:\n%s", want, help.stderr)
 		}
 	}
-	// this repository: its project file's defaults, reports in reports/
-	repo, _ := filepath.Abs("..")
-	help = runTool(t, "..", nil, "help")
-	row, err := config.ReadProject("..")
-	if err != nil || row == nil || len(row.Operators) == 0 {
-		t.Fatalf("this repository's project file: %+v, %v", row, err)
-	}
-	for _, want := range []string{"here: module gathermut (from its .gathermut.json)", "(default ./mutants;", "(default " + strings.Join(row.Operators, ",") + ";",
-		"(default " + filepath.Join(repo, "reports") + ")"} {
-		if !strings.Contains(help.stdout, want) {
-			t.Errorf("help in this repository lacks %q", want)
-		}
-	}
+	checkRepoHelp(t)
 
 	if v := runMutate(t, dir, nil, "--version"); v.code != exitcode.OK || !regexp.MustCompile(`^mutate \d+\.\d+\.\d+ \(gathermut/mutate in gathermut .*go1\.\d+.*\)\n$`).MatchString(v.stdout) {
 		t.Errorf("--version: exit %d, %q", v.code, v.stdout)
@@ -375,6 +363,24 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 	if asmOne.code != exitcode.OK || one["asm"][goasm.Operators[1].Name] != "default on" || one["asm"][goasm.Operators[0].Name] != "default off" ||
 		one["go"]["arith"] != "default off" || one["kernel"][cxx.Operators[0].Name] != "default off" {
 		t.Errorf("operators --operators %s: exit %d\n%s", goasm.Operators[1].Name, asmOne.code, asmOne.stdout)
+	}
+}
+
+// checkRepoHelp: the help in this repository gives its project file's
+// defaults (the row's operators named one by one), reports in reports/.
+func checkRepoHelp(t *testing.T) {
+	t.Helper()
+	repo, _ := filepath.Abs("..")
+	help := runTool(t, "..", nil, "help")
+	row, err := config.ReadProject("..")
+	if err != nil || row == nil || len(row.Operators) == 0 {
+		t.Fatalf("this repository's project file: %+v, %v", row, err)
+	}
+	for _, want := range []string{"here: module gathermut (from its .gathermut.json)", "(default ./mutants;", "(default " + strings.Join(row.Operators, ",") + ";",
+		"(default " + filepath.Join(repo, "reports") + ")"} {
+		if !strings.Contains(help.stdout, want) {
+			t.Errorf("help in this repository lacks %q", want)
+		}
 	}
 }
 
