@@ -782,18 +782,6 @@ func TestFixtureSuppressionWithoutReason(t *testing.T) {
 	}
 }
 
-func TestFixtureBaselineRed(t *testing.T) {
-	dir := copyFixture(t)
-	failing := "package spin\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken on purpose\") }\n"
-	if err := os.WriteFile(filepath.Join(dir, "spin", "broken_test.go"), []byte(failing), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := runTool(t, dir, nil, append([]string{"all", "./spin", "--report-dir", t.TempDir()}, fastFlags...)...)
-	if res.code != exitcode.Baseline || !strings.Contains(res.stderr, "fixture/spin.TestBroken") || !strings.Contains(res.stderr, "broken on purpose") {
-		t.Errorf("exit %d, stderr:\n%s\nwant %d naming the failing test", res.code, res.stderr, exitcode.Baseline)
-	}
-}
-
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{{}, {"frobnicate"}, {"all", "--shard", "3/3"}, {"all", "-j", "0"}, {"run"}, {"merge"}} {
 		if res := runMutate(t, fixture, nil, args...); res.code != exitcode.Usage {
