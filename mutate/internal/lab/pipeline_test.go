@@ -140,6 +140,8 @@ type pipelineRun struct {
 	stderr   string
 	report   *report.Report
 	outcomes map[string]mutant.Outcome
+	// reportDir is where the run wrote its reports
+	reportDir string
 }
 
 // runPipeline runs the command in process on the module in dir with its
@@ -172,7 +174,7 @@ func runPipelineWith(t *testing.T, dir string, cfg config.Config, cache string) 
 	cfg.Given.Packages = len(cfg.Patterns) > 0
 	var stdout, stderr bytes.Buffer
 	err := Run(context.Background(), cfg, &stdout, &stderr)
-	res := pipelineRun{code: exitcode.Of(err), stdout: stdout.String(), stderr: stderr.String()}
+	res := pipelineRun{code: exitcode.Of(err), stdout: stdout.String(), stderr: stderr.String(), reportDir: cfg.ReportDir}
 	if err != nil {
 		res.reason = err.Error()
 	}
