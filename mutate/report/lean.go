@@ -307,15 +307,17 @@ func leanEvidence(m MutantResult, p, src string) Evidence {
 
 // keepExcerpt reports whether the JSON keeps a mutant's test output: for
 // what a reviewer acts on (a survivor, an error, a catalog mutant not
-// killed by its expected test, whose unexpected killer's output says why)
-// and an unviable mutant (its build error); a killed mutant's failure line
-// is in its status reason, and its whole output would be most of the file.
+// killed by its expected test, whose unexpected killer's output says why),
+// an unviable mutant (its build error) and every catalog mutant (the
+// expected killer's output is the entry's evidence, and there are few);
+// a generic mutant's failure line is in its status reason, and the
+// generic mutants' whole output would be most of the file.
 func keepExcerpt(r mutant.Result, m mutant.Mutant) bool {
 	switch r.Status {
 	case mutant.Survived, mutant.Error, mutant.Unviable:
 		return true
 	}
-	return r.CatalogFailure(m)
+	return m.Catalog != nil || r.CatalogFailure(m)
 }
 
 // wholeMutant is a mutant's evidence with what the schema's fields hold
