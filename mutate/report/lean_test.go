@@ -77,14 +77,14 @@ func TestLeanJSON(t *testing.T) {
 }
 
 // keptExcerpt reports whether the JSON keeps o's test output: a
-// survivor's, an error's, an unviable mutant's build error, a catalog
-// mutant's not killed by its expected test.
+// survivor's, an error's, an unviable mutant's build error, every
+// catalog mutant's (its evidence).
 func keptExcerpt(o mutant.Outcome) bool {
 	switch o.Result.Status {
 	case mutant.Survived, mutant.Error, mutant.Unviable:
 		return true
 	}
-	return o.Result.CatalogFailure(o.Mutant)
+	return o.Mutant.Catalog != nil || o.Result.CatalogFailure(o.Mutant)
 }
 
 // TestLeanKeepsExcerptsOfFindings: the JSON keeps the test output of
