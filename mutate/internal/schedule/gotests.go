@@ -211,10 +211,15 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 		out = raceVerdict(j.v.result(j.res, m, j.expected))
 	}
 	out.CoveredBy = uniq(out.CoveredBy)
-	if out.Status == mutant.Killed && j.Killers != nil {
-		j.Killers.Learn(killerKey(m), j.v.killers)
-	}
+	j.learn(m, out, &j.v)
 	return out
+}
+
+// learn teaches the run's killer map what killed a mutant.
+func (r *Runner) learn(m mutant.Mutant, out mutant.Result, v *verdict) {
+	if out.Status == mutant.Killed && r.Killers != nil {
+		r.Killers.Learn(killerKey(m), v.killers)
+	}
 }
 
 // judgeSteps runs the predicted killers, the steps and the tail until
@@ -321,19 +326,8 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 		return final, done
 	}
 	covering := j.selection(pb, st, j.m, nil)
-	var refs []selection.Ref
-	p := pkgRun{pkg: pb}
-	for _, r := range preds {
-		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == r.Test })
-		if r.Package != st.path || k < 0 || (!own && covering.tests[k].Elapsed >= selection.TailTest) {
-			continue
-		}
-		refs = append(refs, r)
-		if !slices.Contains(p.tests, covering.tests[k]) {
-			p.tests = append(p.tests, covering.tests[k])
-		}
-	}
-	if len(refs) == 0 {
+	p, whole, ok := predictedGroup(covering, preds, own)
+	if !ok {
 		return mutant.Result{}, false
 	}
 	j.ran = true
@@ -342,18 +336,42 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 	if done {
 		return final, true
 	}
-	p.run, p.step = selection.Pattern(refs), stepPredicted
 	hung := len(j.hung)
 	if final, done := j.runGroup(ctx, tb, p); done || len(j.hung) > hung {
 		// a hang may have stopped the process before a test ran
 		return final, done
 	}
-	for _, r := range refs {
-		if r.Sub == "" {
-			j.ranWhole[st.path+"."+r.Test] = true
-		}
+	for name := range whole {
+		j.ranWhole[st.path+"."+name] = true
 	}
 	return mutant.Result{}, false
+}
+
+// predictedGroup is the process of the predicted killers among a
+// package's covering tests (tail tests only from the mutant's own entry,
+// own), with its -test.run pattern; whole are the tests it runs whole,
+// which the tiers then leave out. false when no prediction covers it.
+func predictedGroup(covering pkgRun, preds []selection.Ref, own bool) (p pkgRun, whole map[string]bool, ok bool) {
+	p, whole = pkgRun{pkg: covering.pkg, step: stepPredicted}, map[string]bool{}
+	var refs []selection.Ref
+	for _, ref := range preds {
+		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == ref.Test })
+		if ref.Package != covering.pkg.Path || k < 0 || (!own && covering.tests[k].Elapsed >= selection.TailTest) {
+			continue
+		}
+		refs = append(refs, ref)
+		if ref.Sub == "" {
+			whole[ref.Test] = true
+		}
+		if !slices.Contains(p.tests, covering.tests[k]) {
+			p.tests = append(p.tests, covering.tests[k])
+		}
+	}
+	if len(refs) == 0 {
+		return pkgRun{}, nil, false
+	}
+	p.run = selection.Pattern(refs)
+	return p, whole, true
 }
 
 // stepBaseline is the baseline of a step's package; done when the
