@@ -133,7 +133,9 @@ type Result struct {
 	// among the others, run again alone with twice the time: it ran past
 	// it again (TimeoutConfirmed: the status is TimedOut), or it finished
 	// (TimeoutSlow: the status is what that run decided, killed or
-	// survived). Empty when no process timed out.
+	// survived), or it was not run again because an earlier run of the
+	// same judged tree confirmed the mutant's timeout (TimeoutKnown: the
+	// status is TimedOut). Empty when no process timed out.
 	Timeout TimeoutRerun `json:"timeout,omitempty"`
 }
 
@@ -145,6 +147,7 @@ type TimeoutRerun string
 const (
 	TimeoutConfirmed TimeoutRerun = "confirmed"
 	TimeoutSlow      TimeoutRerun = "slow"
+	TimeoutKnown     TimeoutRerun = "known"
 )
 
 // BackendOf returns the backend that judges m's kind of code: its

@@ -39,6 +39,17 @@ func Sum(n int) int {
 	}
 	return s
 }
+
+// Count counts n down to zero: its n++ mutant never ends (timed out;
+// a second run of the same tree does not run it again alone).
+func Count(n int) int {
+	c := 0
+	for n > 0 {
+		n-- // want timeout
+		c++ // want killed
+	}
+	return c
+}
 `,
 	"codec/codec_test.go": `package codec
 
@@ -89,6 +100,12 @@ func TestSumBounded(t *testing.T) {
 		}
 	case <-time.After(300 * time.Millisecond):
 		t.Fatal("Sum(3) did not return")
+	}
+}
+
+func TestCount(t *testing.T) {
+	if got := Count(3); got != 3 {
+		t.Errorf("Count(3) = %d", got)
 	}
 }
 
@@ -169,6 +186,8 @@ func TestPipelineKillerMap(t *testing.T) {
 			want = `^TestSuite$`
 		case "Sum":
 			want = `^TestSumBounded$`
+		case "Count":
+			want = `^TestCount$`
 		}
 		if pats[0] != want {
 			t.Errorf("second run: %s first ran %q, want %q; covered by %v\n%v", id, pats[0], want, o.Result.CoveredBy, o.Result.Commands)
@@ -182,6 +201,34 @@ func TestPipelineKillerMap(t *testing.T) {
 			t.Errorf("first run: %s ran the whole-suite test before others: %q", id, pats)
 		case o.Mutant.Func != "Hidden" && o.Mutant.Func != "Sum" && suite >= 0:
 			t.Errorf("first run: %s ran the whole-suite test though TestTable kills it: %q", id, pats)
+		}
+	}
+	// The hang: confirmed by a rerun alone on the first run and without
+	// the map; on the second run of the same tree the map's record of
+	// that confirmation stands for the rerun.
+	for _, c := range []struct {
+		name string
+		run  pipelineRun
+		want mutant.TimeoutRerun
+	}{{"first run", first, mutant.TimeoutConfirmed}, {"second run", second, mutant.TimeoutKnown}, {"without the map", plain, mutant.TimeoutConfirmed}} {
+		hung := 0
+		for id, o := range c.run.outcomes {
+			if o.Result.Status != mutant.TimedOut {
+				continue
+			}
+			hung++
+			if o.Result.Timeout != c.want {
+				t.Errorf("%s: %s timed out with rerun %q, want %q: %s", c.name, id, o.Result.Timeout, c.want, o.Result.Why)
+			}
+			if pats := runPatterns(o); c.want == mutant.TimeoutKnown && len(pats) != 1 {
+				t.Errorf("%s: %s ran %d test processes, want the one that hung: %q", c.name, id, len(pats), pats)
+			}
+		}
+		if hung != 1 {
+			t.Errorf("%s: %d mutants timed out, want Count's n++", c.name, hung)
+		}
+		if reruns := c.run.report.Gathermut.Timing.Reruns; (reruns == 0) != (c.want == mutant.TimeoutKnown) {
+			t.Errorf("%s: %d timed-out processes run again alone", c.name, reruns)
 		}
 	}
 }

@@ -66,7 +66,7 @@ func Summarize(outcomes []mutant.Outcome) Summary {
 			s.NotCovered++
 		}
 		switch {
-		case r.Timeout == mutant.TimeoutConfirmed && r.Status == mutant.TimedOut:
+		case (r.Timeout == mutant.TimeoutConfirmed || r.Timeout == mutant.TimeoutKnown) && r.Status == mutant.TimedOut:
 			s.Confirmed++
 		case r.Timeout == mutant.TimeoutSlow:
 			s.Slow++

@@ -215,10 +215,20 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 	return out
 }
 
-// learn teaches the run's killer map what killed a mutant.
+// learn teaches the run's killer map what killed a mutant, or that its
+// timeout was confirmed on this tree (a later run of the tree need not
+// confirm it again: timeouts.go).
 func (r *Runner) learn(m mutant.Mutant, out mutant.Result, v *verdict) {
-	if out.Status == mutant.Killed && r.Killers != nil {
+	if r.Killers == nil {
+		return
+	}
+	switch {
+	case out.Status == mutant.Killed:
 		r.Killers.Learn(killerKey(m), v.killers)
+	case out.Status == mutant.TimedOut && out.Timeout == mutant.TimeoutConfirmed:
+		r.Killers.LearnHang(killerKey(m), r.Tree)
+	case out.Status != mutant.TimedOut:
+		r.Killers.ForgetHang(m.ID)
 	}
 }
 
@@ -337,12 +347,23 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 		return final, true
 	}
 	hung := len(j.hung)
-	if final, done := j.runGroup(ctx, tb, p); done || len(j.hung) > hung {
-		// a hang may have stopped the process before a test ran
+	if final, done := j.runGroup(ctx, tb, p); done || j.stop {
 		return final, done
 	}
+	// A hang stops its process: the tests it never started ran on in a
+	// process of their own (notReached) unless the process ran
+	// subtests; a test that hung is confirmed at the end, not run again
+	// in the tiers (it would only hang again).
+	started := map[string]bool{}
+	for _, h := range j.hung[hung:] {
+		for name := range h.first.Tests {
+			started[name] = true
+		}
+	}
 	for name := range whole {
-		j.ranWhole[st.path+"."+name] = true
+		if started[name] || p.run == "" || len(j.hung) == hung {
+			j.ranWhole[st.path+"."+name] = true
+		}
 	}
 	return mutant.Result{}, false
 }
@@ -604,7 +625,7 @@ type hungRun struct {
 func (j *goJudging) confirm(ctx context.Context, h hungRun) (*testbin.Result, error) {
 	hitsFile, hitsEnv := j.evidenceHits(h.tb.r)
 	h.opts.Env = append(append([]string(nil), h.tb.env...), hitsEnv...)
-	run, err := j.confirmTimeout(ctx, j.gpuSlotsOf(h.group.pkg.Path), h.group.pkg.Path, h.opts, h.first, &j.res, &j.slowWhy)
+	run, err := j.confirmTimeout(ctx, j.gpuSlotsOf(h.group.pkg.Path), j.m.ID, h.group.pkg.Path, h.opts, h.first, &j.res, &j.slowWhy)
 	j.noteEvidence(j.m, h.group.pkg.Path, run, h.tb.r, hitsFile)
 	return run, err
 }

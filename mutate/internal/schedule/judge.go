@@ -265,6 +265,7 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	runner.Running = line.Running
 	if !s.cfg.NoKillerMap {
 		runner.Killers = selection.Open(s.prog.Module, s.root)
+		runner.Tree = s.Discovery.Before.Hash
 	}
 	stopWatch := line.Watch(ctx)
 	outcomes := runner.Run(ctx, ms, line.Update)

@@ -390,7 +390,7 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 			return res
 		}
 		if run.TimedOut {
-			if run, err = r.confirmTimeout(ctx, bs.gpu(r), pb.Path, opts, run, &res, &slowWhy); err != nil {
+			if run, err = r.confirmTimeout(ctx, bs.gpu(r), m.ID, pb.Path, opts, run, &res, &slowWhy); err != nil {
 				if ctx.Err() == nil {
 					res.Status, res.Why = mutant.Error, err.Error()
 				}

@@ -87,6 +87,9 @@ type Runner struct {
 	// line names them).
 	Killers *selection.Map
 	Running func(test string) func()
+	// Tree is the judged tree's hash: the killer map records the tree a
+	// mutant's timeout was confirmed on (timeouts.go).
+	Tree string
 	// drained is closed once every mutant of Run has been taken by a
 	// worker: a timeout's confirmation waits for it (timeouts.go); nil
 	// outside Run.

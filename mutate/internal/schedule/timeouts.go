@@ -33,7 +33,9 @@ import (
 // every GPU slot, for tests that use the GPU: holdConfirm): the other
 // workers go on judging meanwhile instead of idling behind it (the row's
 // 51 confirmations, each once holding all 16 slots, took 18% of a run).
-// Then: if it passes the doubled limit again the verdict is
+// A mutant whose timeout an earlier run confirmed on the same judged
+// tree (the killer map records it: selection.Map.LearnHang) is not run
+// again: its verdict says so. Then: if it passes the doubled limit again the verdict is
 // "timed out (confirmed)"; if it finishes, that run decides and the
 // verdict is "slow, then killed" or "slow, then survived"
 // (Result.Timeout says which; package outcome counts them apart).
@@ -116,7 +118,13 @@ func (sr *schemaRun) eagerBinaries() []startupBinary {
 // nil on an interrupt). It records what the rerun gave in res.Timeout (a
 // confirmed timeout wins over a slow process of an earlier tier) and, for
 // the first slow process, where it timed out in slowWhy.
-func (r *Runner) confirmTimeout(ctx context.Context, gpu slots, pkg string, o testbin.Options, first *testbin.Result, res *mutant.Result, slowWhy *string) (*testbin.Result, error) {
+func (r *Runner) confirmTimeout(ctx context.Context, gpu slots, id, pkg string, o testbin.Options, first *testbin.Result, res *mutant.Result, slowWhy *string) (*testbin.Result, error) {
+	if r.Killers != nil && r.Killers.HungOn(id, r.Tree) {
+		if res.Timeout == "" {
+			res.Timeout = mutant.TimeoutKnown
+		}
+		return first, nil
+	}
 	again, err := r.rerunAlone(ctx, gpu, o)
 	if again != nil {
 		res.Commands = append(res.Commands, again.Command)
@@ -150,6 +158,8 @@ func timeoutVerdict(res mutant.Result, slowWhy string) mutant.Result {
 	switch {
 	case res.Timeout == mutant.TimeoutConfirmed && res.Status == mutant.TimedOut:
 		res.Why = "timed out (confirmed): " + strings.TrimPrefix(res.Why, "timed out: ") + "; run again alone with twice the time, it timed out again"
+	case res.Timeout == mutant.TimeoutKnown && res.Status == mutant.TimedOut:
+		res.Why = "timed out (confirmed by an earlier run of this tree): " + strings.TrimPrefix(res.Why, "timed out: ") + "; not run again alone: the killer map records that it timed out again alone on this judged tree"
 	case res.Timeout == mutant.TimeoutSlow:
 		why := fmt.Sprintf("slow, then %s: %s timed out among other processes, then finished alone with twice the time", res.Status, slowWhy)
 		if res.Why != "" {

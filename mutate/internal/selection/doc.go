@@ -31,6 +31,16 @@
 //     build: it only orders, so an entry from another build or another
 //     tree costs at most time. An entry's killers are replaced when the
 //     mutant is killed again; a mutant that survives keeps no entry.
+//   - The map also remembers, per mutant, the judged tree on which it
+//     last timed out and timed out again when run alone (a confirmed
+//     timeout: LearnHang). On that same tree a later run whose process
+//     of the mutant times out again does not run it alone a second time
+//     (package schedule: the verdict says the earlier run confirmed it);
+//     on any other tree the timeout is confirmed as always. A timeout
+//     costs its limit, its confirmation twice that: on the row's second
+//     run of a tree the 44 confirmations were about a quarter of the
+//     worker time. The verdict is the same: with --no-killer-map the
+//     process is run again and times out again.
 //   - At most MaxPredicted refs are predicted: the history of the row
 //     shows the previous run's top three killers of a function contain a
 //     new mutant's killer 95% of the time, and each extra one costs a

@@ -32,6 +32,10 @@ type entry struct {
 	File    string `json:"file"`
 	Func    string `json:"func"`
 	Killers []Ref  `json:"killers"`
+	// Hung is the judged tree (its hash) on which the mutant last timed
+	// out and timed out again when run alone: a confirmed timeout
+	// (LearnHang, HungOn); empty when it has none.
+	Hung string `json:"hung,omitempty"`
 }
 
 // stored is the map as the cache keeps it.
@@ -117,13 +121,58 @@ func (m *Map) Learn(k Key, killers []Ref) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, ok := m.mutants[k.ID]; ok {
-		if slices.Equal(old.Killers, names) {
+		if slices.Equal(old.Killers, names) && old.Hung == "" {
 			return
 		}
 		m.countLocked(old, -1)
 	}
 	m.setLocked(k.ID, entry{Package: k.Package, File: k.File, Func: k.Func, Killers: names})
 	m.dirty = true
+}
+
+// LearnHang records that a mutant's test process timed out on the
+// judged tree tree and timed out again when run alone with twice the
+// time: a confirmed timeout. The killers it had are kept (they still
+// order its tests). A later run of the same tree whose process of the
+// mutant times out again need not confirm it (HungOn).
+func (m *Map) LearnHang(k Key, tree string) {
+	if tree == "" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.mutants[k.ID]
+	if ok && old.Hung == tree {
+		return
+	}
+	e := entry{Package: k.Package, File: k.File, Func: k.Func, Hung: tree}
+	if ok {
+		m.countLocked(old, -1)
+		e.Killers = old.Killers
+	}
+	m.setLocked(k.ID, e)
+	m.dirty = true
+}
+
+// ForgetHang drops a mutant's confirmed timeout: it was judged again and
+// did not time out.
+func (m *Map) ForgetHang(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.mutants[id]; ok && e.Hung != "" {
+		e.Hung = ""
+		m.mutants[id] = e
+		m.dirty = true
+	}
+}
+
+// HungOn reports whether the mutant's last confirmed timeout was on the
+// judged tree tree.
+func (m *Map) HungOn(id, tree string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.mutants[id]
+	return ok && tree != "" && e.Hung == tree
 }
 
 func (m *Map) setLocked(id string, e entry) {
@@ -172,7 +221,7 @@ func funcKey(pkg, file, fn string) string { return pkg + "\x00" + file + "\x00" 
 func (m *Map) Predict(k Key) (refs []Ref, own bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.mutants[k.ID]; ok {
+	if e, ok := m.mutants[k.ID]; ok && len(e.Killers) > 0 {
 		return slices.Clone(e.Killers), true
 	}
 	if counts := m.byFunc[funcKey(k.Package, k.File, k.Func)]; len(counts) > 0 {

@@ -179,3 +179,44 @@ func TestTiers(t *testing.T) {
 		})
 	}
 }
+
+// TestHang: a confirmed timeout is recorded with its tree, read back
+// after Save and Open, only for that tree; a kill or ForgetHang drops
+// it; a timed-out mutant's killers still predict and a hang-only entry
+// is not its own prediction (its function's killers are).
+func TestHang(t *testing.T) {
+	t.Setenv("GATHERMUT_CACHE", t.TempDir())
+	hang := Key{"h", "m/gather", "kq.go", "decodeQ4K"}
+	killed := Key{"k", "m/gather", "kq.go", "decodeQ4K"}
+	m := Open("m", "/src/m")
+	m.Learn(killed, []Ref{bounds})
+	m.Learn(hang, []Ref{oracleQ4K})
+	m.LearnHang(hang, "tree1")
+	m.LearnHang(Key{"fresh", "m/gather", "kq.go", "decodeQ4K"}, "tree1")
+	m.LearnHang(Key{"notree", "m/gather", "kq.go", "decodeQ4K"}, "")
+	if err := m.Save(); err != nil {
+		t.Fatal(err)
+	}
+	m = Open("m", "/src/m")
+	for _, c := range []struct {
+		id, tree string
+		want     bool
+	}{{"h", "tree1", true}, {"h", "tree2", false}, {"h", "", false}, {"fresh", "tree1", true}, {"notree", "", false}, {"k", "tree1", false}} {
+		if got := m.HungOn(c.id, c.tree); got != c.want {
+			t.Errorf("HungOn(%s, %q) = %v, want %v", c.id, c.tree, got, c.want)
+		}
+	}
+	if got, own := m.Predict(hang); !own || !slices.Equal(got, []Ref{oracleQ4K}) {
+		t.Errorf("Predict(hung) = %v (own %v), want its killers", got, own)
+	}
+	if got, own := m.Predict(Key{"fresh", "m/gather", "kq.go", "decodeQ4K"}); own || len(got) == 0 {
+		t.Errorf("Predict(hang only) = %v (own %v), want its function's killers", got, own)
+	}
+	m.ForgetHang("fresh")
+	m.Learn(hang, []Ref{bounds})
+	for _, id := range []string{"fresh", "h"} {
+		if m.HungOn(id, "tree1") {
+			t.Errorf("%s: still hung on tree1 after a verdict without a timeout", id)
+		}
+	}
+}
