@@ -1,7 +1,9 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path"
@@ -147,10 +149,12 @@ type Meta struct {
 	Reason   string          `json:"reason"`
 
 	// Tests and Commands are tables of the file's lean form (lean.go):
-	// the full id of each short test id, and the command templates. A
-	// report in memory has neither.
+	// the full id of each short test id, and the command templates;
+	// Evidence names the side file beside it that holds each mutant's
+	// evidence. A report in memory has none of them.
 	Tests    []string `json:"tests,omitempty"`
 	Commands []string `json:"commands,omitempty"`
+	Evidence string   `json:"evidence,omitempty"`
 
 	// Paths are replaced in everything Build writes; they are not part
 	// of the report.
@@ -236,7 +240,7 @@ type MutantResult struct {
 	TestsCompleted int       `json:"testsCompleted"`
 	Description    string    `json:"description,omitempty"` // left out of the file where the evidence gives it (lean.go)
 	Static         bool      `json:"static,omitempty"`
-	Gathermut      *Evidence `json:"gathermut"`
+	Gathermut      *Evidence `json:"gathermut,omitempty"` // in memory; in the file's side file (lean.go)
 }
 
 // Evidence is this tool's own record of a mutant: the mutant and its
@@ -308,7 +312,13 @@ func statusReason(r mutant.Result) string {
 		reason = "not run: " + r.Why
 	case mutant.Killed:
 		if reason == "" {
-			reason = "killed by " + strings.Join(r.KilledBy, ", ")
+			// the test's name: killedBy holds its full id, and the
+			// report's largest field is this one, once per mutant
+			names := make([]string, len(r.KilledBy))
+			for i, id := range r.KilledBy {
+				names[i] = testName(id)
+			}
+			reason = "killed by " + strings.Join(names, ", ")
 		}
 		if msg := failureLine(r.Excerpt); msg != "" {
 			reason += ": " + msg
@@ -637,18 +647,22 @@ func (r *Report) Inputs() Inputs {
 	return in
 }
 
-// Write writes <dir>/<name>.json (the lean form, lean.go), <dir>/<name>.md
-// and <dir>/<name>.html (HTMLPath).
+// Write writes <dir>/<name>.json (the lean form, lean.go) with its side
+// file <dir>/<name>.evidence.json (EvidencePath), <dir>/<name>.md and
+// <dir>/<name>.html (HTMLPath).
 func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	data, err := encode(r)
+	jsonPath = filepath.Join(dir, r.Gathermut.Name+".json")
+	data, side, err := encode(r, filepath.Base(EvidencePath(jsonPath)))
 	if err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	jsonPath = filepath.Join(dir, r.Gathermut.Name+".json")
 	if err := os.WriteFile(jsonPath, append(data, '\n'), 0o644); err != nil {
+		return "", "", fmt.Errorf("report: %w", err)
+	}
+	if err := os.WriteFile(EvidencePath(jsonPath), append(side, '\n'), 0o644); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
 	mdPath = filepath.Join(dir, r.Gathermut.Name+".md")
@@ -670,13 +684,25 @@ func HTMLPath(jsonPath string) string {
 	return strings.TrimSuffix(jsonPath, ".json") + ".html"
 }
 
-// Read reads a JSON report written by Write.
+// EvidencePath is the side file Write writes beside the JSON report at
+// jsonPath: each mutant's evidence (lean.go).
+func EvidencePath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, ".json") + ".evidence.json"
+}
+
+// Read reads a JSON report written by Write, with its side file.
 func Read(p string) (*Report, error) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	r, err := decode(data)
+	r, err := decode(data, func(name string) ([]byte, error) {
+		side, err := os.ReadFile(filepath.Join(filepath.Dir(p), name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("its side file %s, which holds each mutant's evidence, is not beside it (keep the two files together)", name)
+		}
+		return side, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("report: %s: %w", p, err)
 	}
