@@ -378,7 +378,7 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		}
 		fr.Mutants = append(fr.Mutants, mutantResult(meta, o))
 	}
-	r.TestFiles = testFiles(testIDs, in.Tests)
+	r.TestFiles = testFiles(testIDs, in.Tests, meta.Module)
 	return r
 }
 
@@ -486,15 +486,23 @@ func cleanConfig(c config.Config, p Paths) config.Config {
 // testFiles lists every test id the mutants name, under the file that
 // declares it; an id with no known declaration (a test binary that
 // crashed outside any test, a test that no longer exists) is listed under
-// its package path, so that every killedBy and coveredBy id resolves.
-func testFiles(ids map[string]bool, locs map[string]TestLocation) map[string]*TestFile {
+// NoTestFile in its package's directory (module is the module's
+// path), so that every killedBy and coveredBy id resolves and viewers,
+// which show the keys as files, show no import path as one.
+func testFiles(ids map[string]bool, locs map[string]TestLocation, module string) map[string]*TestFile {
 	if len(ids) == 0 {
 		return nil
+	}
+	dirs := map[string]string{} // package path -> its directory, from its tests
+	for id, loc := range locs {
+		if loc.File != "" {
+			dirs[testPackage(id)] = path.Dir(loc.File)
+		}
 	}
 	out := map[string]*TestFile{}
 	for id := range ids {
 		def := TestDefinition{ID: id, Name: testName(id)}
-		key := testPackage(id)
+		key := path.Join(packageDir(testPackage(id), module, dirs), NoTestFile)
 		if loc, ok := locs[id]; ok && loc.File != "" {
 			key = loc.File
 			if loc.Line > 0 {
@@ -521,6 +529,27 @@ func testName(id string) string {
 		return id[i+1:]
 	}
 	return id
+}
+
+// NoTestFile is the name testFiles lists a test with no known
+// declaration under, in its package's directory: a crash outside any
+// test ("pkg (test binary)"), a test that no longer exists.
+const NoTestFile = "(no test file)"
+
+// packageDir is the module-relative directory of package pkg: where its
+// tests are (dirs), else its path less the module's; a path outside the
+// module stays as it is, less its leading slashes.
+func packageDir(pkg, module string, dirs map[string]string) string {
+	if d, ok := dirs[pkg]; ok {
+		return d
+	}
+	if pkg == module {
+		return "."
+	}
+	if rest, ok := strings.CutPrefix(pkg, module+"/"); ok && module != "" {
+		return rest
+	}
+	return strings.TrimLeft(pkg, "/")
 }
 
 func testPackage(id string) string {
