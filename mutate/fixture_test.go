@@ -131,7 +131,7 @@ func readReport(t *testing.T, path string) (*report.Report, map[string]mutant.Ou
 // project file count), so it is also the hash its reports record.
 func treeHash(t *testing.T, dir string) string {
 	t.Helper()
-	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern", ".evidence.json"})
+	tree, err := tree.HashTree(dir, []string{"target/kernel/scale.kern", ".gathermut.json"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -397,7 +397,7 @@ func TestForeignProjectFile(t *testing.T) {
 		t.Fatalf("list without a project file: %v", plain)
 	}
 	project := `{"comment": "generated limits are not worth mutating", "exclude": ["stack/limit_*.go"], "threshold": 90}`
-	if err := os.WriteFile(filepath.Join(dir, ".evidence.json"), []byte(project), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(project), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res := runTool(t, dir, nil, "list")
@@ -426,7 +426,7 @@ func TestForeignProjectFile(t *testing.T) {
 		t.Errorf("--operators all: %d const-table mutants in the 16-weight table, want 32", n["const-table checksum/checksum.go"])
 	}
 	// a project file with a mistake is a configuration error naming it
-	if err := os.WriteFile(filepath.Join(dir, ".evidence.json"), []byte(`{"exclude": ["./stack"]}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(`{"exclude": ["./stack"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res = runTool(t, dir, nil, "list")

@@ -310,7 +310,7 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 		t.Errorf("help in the foreign module gives this repository's defaults:\n%s", help.stdout)
 	}
 	project := `{"catalog": "./cat", "operators": ["default", "const-table"], "threshold": 80, "exclude": ["stack/limit_*.go"], "reportDir": "out/mutation"}`
-	if err := os.WriteFile(filepath.Join(dir, ".evidence.json"), []byte(project), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(project), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	help = runTool(t, filepath.Join(dir, "stack"), nil, "all", "-h")

@@ -37,7 +37,7 @@ import (
 // default, not the top level's value), and the reports are named NAME
 // unless --name says otherwise. A set holds no sets; its name is letters,
 // digits, '.', '_' and '-'.
-const ProjectFile = ".evidence.json"
+const ProjectFile = ".gathermut.json"
 
 // OutsideDefaults are the packages mutated in a module without a project
 // file, or whose project file names none.

@@ -17,7 +17,7 @@ import (
 // fixtures.
 var judgedModule = map[string]string{
 	"go.mod":                     "module m\n\ngo 1.22\n",
-	".evidence.json":            `{"packages": ["./a"]}`,
+	".gathermut.json":            `{"packages": ["./a"]}`,
 	"README.md":                  "# m\n",
 	"testdata/root.txt":          "root data\n",
 	"a/a.go":                     "package a\n\nimport \"m/b\"\n\nfunc A() int { return b.B() + 1 }\n",
@@ -41,7 +41,7 @@ var judgedModule = map[string]string{
 	"k/kernel.cu":                "// the kernel\n",
 }
 
-var judgedScope = Scope{Mutated: []string{"m/a"}, Catalog: "m/cat", Kernel: []string{"k/kernel.cu"}, Tool: "m/tool", Project: ".evidence.json"}
+var judgedScope = Scope{Mutated: []string{"m/a"}, Catalog: "m/cat", Kernel: []string{"k/kernel.cu"}, Tool: "m/tool", Project: ".gathermut.json"}
 
 func writeModule(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -70,7 +70,7 @@ func judgedHash(t *testing.T, dir string) (judged, whole string, files []string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := HashTree(dir, []string{"k/kernel.cu", ".evidence.json"})
+	tr, err := HashTree(dir, []string{"k/kernel.cu", ".gathermut.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestJudgedFiles(t *testing.T) {
 	dir := writeModule(t, judgedModule)
 	_, _, files := judgedHash(t, dir)
 	want := []string{
-		".evidence.json", "a/a.go", "a/a_test.go", "a/kern.hip", "a/testdata/in.txt", "b/b.go", "c/c.go", "c/testdata/x.txt",
+		".gathermut.json", "a/a.go", "a/a_test.go", "a/kern.hip", "a/testdata/in.txt", "b/b.go", "c/c.go", "c/testdata/x.txt",
 		"cat/cat.go", "d/d.go", "d/d_test.go", "go.mod", "k/kernel.cu", "testdata/root.txt",
 	}
 	if !slices.Equal(files, want) {
@@ -102,7 +102,7 @@ func TestJudgedHash(t *testing.T) {
 	}{
 		{"tool/testdata/fixture/f.go", false, true},
 		{"README.md", false, false},
-		{".evidence.json", true, true},
+		{".gathermut.json", true, true},
 		{"a/a.go", true, true},
 		{"a/kern.hip", true, true},
 		{"b/b.go", true, true},

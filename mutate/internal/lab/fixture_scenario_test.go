@@ -244,7 +244,7 @@ func TestPipelineProjectAndInDiff(t *testing.T) {
 	files["calc/calc.go"] = strings.Replace(files["calc/calc.go"], "// Unused is called by no test.\nfunc Unused", "// Unused is called by no test.\n//\n//gathermut:ignore nothing calls it\nfunc Unused", 1)
 	files["calc/calc.go"] = strings.Replace(files["calc/calc.go"], "return a + b } // want killed", "return a + b } //gathermut:equivalent(zero-return) for the test", 1)
 	files["calc/gen.go"] = "package calc\n\n// Gen is left out by the project file.\nfunc Gen() int { return 1 + 2 }\n"
-	files[".evidence.json"] = `{"packages": ["./calc"], "exclude": ["calc/gen.go"], "threshold": 50,
+	files[".gathermut.json"] = `{"packages": ["./calc"], "exclude": ["calc/gen.go"], "threshold": 50,
 		"sets": {"use-only": {"packages": ["./use"], "operators": ["zero-return"]}}}`
 	dir := writeModule(t, files)
 	cfg := config.Default()
