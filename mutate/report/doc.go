@@ -12,8 +12,8 @@
 // mutants with id, mutatorName, location, status, statusReason, killedBy,
 // coveredBy, replacement, duration; testFiles names the file and line of
 // every test a killedBy or coveredBy holds (a crash outside any test,
-// "pkg (test binary)", is listed under its package path), so every id
-// resolves; performance gives the time of discovery, baseline and
+// "pkg (test binary)", is listed under NoTestFile in its package's
+// directory: viewers show the keys as files), so every id resolves; performance gives the time of discovery, baseline and
 // mutation.
 //
 // Statuses: killed -> Killed, survived -> Survived (NoCoverage when no test
@@ -104,8 +104,13 @@
 // Write also writes <name>.html (HTMLPath): one page that holds the
 // browser bundle of mutation-testing-elements (ViewerVersion, embedded
 // from viewer/, where its license and provenance are) and the report's
-// schema part (each mutant's "gathermut" evidence stays in the JSON), so
-// that it opens from disk and renders with no server and no network.
+// schema part (each mutant's "gathermut" evidence stays in the JSON's
+// side file), so that it opens from disk and renders with no server and
+// no network. Above the viewer the page shows what the viewer cannot
+// (htmlSummary): the scores by backend where there is more than one (Go,
+// assembly, the kernel on the host emulation or a GPU), the mutants not
+// run and why (Pending in the viewer) and the kernel mutants left to GPU
+// runs (in no file of the report); a Go module's run gets none of it.
 // TestHTMLRendersInBrowser opens written pages in a headless Chromium or
 // Chrome when one is installed ($GATHERMUT_BROWSER, else chromium or
 // google-chrome on PATH; on Debian: apt-get install chromium) and checks
