@@ -232,61 +232,7 @@ func encode(r *Report, sideName string) (report, side []byte, err error) {
 	lean.Gathermut.Tests, lean.Gathermut.Commands = nil, nil
 	lean.Gathermut.Evidence = sideName
 	sf := sideFile{Report: strings.TrimSuffix(sideName, ".evidence.json") + ".json", Files: map[string][]*Evidence{}}
-	// short test ids, the shortest for the tests the mutants name most
-	// (then in the order of the full ids)
-	var ids []string
-	for _, tf := range r.TestFiles {
-		for _, t := range tf.Tests {
-			ids = append(ids, t.ID)
-		}
-	}
-	uses := map[string]int{}
-	for _, f := range r.Files {
-		for _, m := range f.Mutants {
-			for _, id := range m.KilledBy {
-				uses[id]++
-			}
-			for _, id := range m.CoveredBy {
-				uses[id]++
-			}
-		}
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		if uses[ids[i]] != uses[ids[j]] {
-			return uses[ids[i]] > uses[ids[j]]
-		}
-		return ids[i] < ids[j]
-	})
-	short := make(map[string]string, len(ids))
-	for i, id := range ids {
-		short[id] = strconv.Itoa(i)
-	}
-	shorten := func(in []string) []string {
-		if in == nil {
-			return nil
-		}
-		out := make([]string, len(in))
-		for i, id := range in {
-			s, ok := short[id]
-			if !ok {
-				s = id // not in testFiles: Build lists every id it writes, so only a hand-made report gets here
-			}
-			out[i] = s
-		}
-		return out
-	}
-	if len(ids) > 0 {
-		lean.Gathermut.Tests = ids
-		lean.TestFiles = make(map[string]*TestFile, len(r.TestFiles))
-		for k, tf := range r.TestFiles {
-			c := &TestFile{Tests: make([]TestDefinition, len(tf.Tests))}
-			for i, t := range tf.Tests {
-				t.ID = short[t.ID]
-				c.Tests[i] = t
-			}
-			lean.TestFiles[k] = c
-		}
-	}
+	shorten := shortTestIDs(r, &lean)
 	table := &commandTable{index: map[string]int{}}
 	lean.Files = make(map[string]*FileResult, len(r.Files))
 	paths := make([]string, 0, len(r.Files))
@@ -324,6 +270,66 @@ func encode(r *Report, sideName string) (report, side []byte, err error) {
 		return nil, nil, err
 	}
 	return report, side, nil
+}
+
+// shortTestIDs gives the tests of r short ids ("0", "1", ..., the
+// shortest for the tests the mutants name most, then in the order of the
+// full ids), writes lean's test table and testFiles with them, and
+// returns the function that shortens a list of full ids.
+func shortTestIDs(r *Report, lean *Report) func([]string) []string {
+	var ids []string
+	for _, tf := range r.TestFiles {
+		for _, t := range tf.Tests {
+			ids = append(ids, t.ID)
+		}
+	}
+	uses := map[string]int{}
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			for _, id := range m.KilledBy {
+				uses[id]++
+			}
+			for _, id := range m.CoveredBy {
+				uses[id]++
+			}
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if uses[ids[i]] != uses[ids[j]] {
+			return uses[ids[i]] > uses[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	short := make(map[string]string, len(ids))
+	for i, id := range ids {
+		short[id] = strconv.Itoa(i)
+	}
+	if len(ids) > 0 {
+		lean.Gathermut.Tests = ids
+		lean.TestFiles = make(map[string]*TestFile, len(r.TestFiles))
+		for k, tf := range r.TestFiles {
+			c := &TestFile{Tests: make([]TestDefinition, len(tf.Tests))}
+			for i, t := range tf.Tests {
+				t.ID = short[t.ID]
+				c.Tests[i] = t
+			}
+			lean.TestFiles[k] = c
+		}
+	}
+	return func(in []string) []string {
+		if in == nil {
+			return nil
+		}
+		out := make([]string, len(in))
+		for i, id := range in {
+			s, ok := short[id]
+			if !ok {
+				s = id // not in testFiles: Build lists every id it writes, so only a hand-made report gets here
+			}
+			out[i] = s
+		}
+		return out
+	}
 }
 
 // leanEvidence is mutant m's evidence as the lean JSON of file p (source
