@@ -439,3 +439,79 @@ func listIDs(os []mutant.Outcome, n int) string {
 	}
 	return strings.Join(ids, ", ")
 }
+
+// SurvivorSummary is the few lines a run prints at its end of its
+// survivors, grouped as in the markdown: the first functions (at most
+// maxFuncs) with likely gaps, the likeliest first, each with its first
+// two gaps on a line each (where, what changed), and how many others the
+// markdown lists; nil when no survivor was tested and missed.
+func SurvivorSummary(r *Report, maxFuncs int) []string {
+	outcomes, err := r.Outcomes()
+	if err != nil {
+		return nil
+	}
+	var survivors []mutant.Outcome
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.Survived && o.Result.Why != mutant.NotCovered && !o.Result.CatalogFailure(o.Mutant) {
+			survivors = append(survivors, o)
+		}
+	}
+	if len(survivors) == 0 {
+		return nil
+	}
+	sources := map[string]string{}
+	for p, f := range r.Files {
+		sources[p] = f.Source
+	}
+	tri := triageSurvivors(outcomes, sources)
+	lines := []string{fmt.Sprintf("survivors by function, likeliest gaps first (%s.md has all %d):", r.Gathermut.Name, len(survivors))}
+	funcs, gaps, moreFuncs, moreGaps := 0, 0, 0, 0
+	for _, g := range groupSurvivors(survivors, tri) {
+		var likely []mutant.Outcome
+		for _, o := range g.items {
+			if tri[o.Mutant.ID].rank < rankConstInt {
+				likely = append(likely, o)
+			}
+		}
+		if len(likely) == 0 {
+			continue
+		}
+		gaps += len(likely)
+		if funcs == maxFuncs {
+			moreFuncs, moreGaps = moreFuncs+1, moreGaps+len(likely)
+			continue
+		}
+		funcs++
+		fn := g.fn
+		if fn == "" {
+			fn = "(package level)"
+		}
+		lines = append(lines, fmt.Sprintf("  %s in %s: %s (%s)", fn, g.file, plural(len(g.items), "survivor", "survivors"), operatorMix(g.items)))
+		for i, o := range likely {
+			if i == 2 {
+				lines = append(lines, fmt.Sprintf("    and %d more", len(likely)-2))
+				break
+			}
+			m := o.Mutant
+			lines = append(lines, fmt.Sprintf("    %s:%d:%d %s %s -> %s", m.File, m.Pos.Line, m.Pos.Column, m.Operator, oneLine(m.Original), deleted(oneLine(m.Replacement))))
+		}
+	}
+	if funcs == 0 {
+		return append(lines, "  none looks like a gap: const-int changes and equivalent-looking ones only")
+	}
+	if moreFuncs > 0 {
+		lines = append(lines, fmt.Sprintf("  and %s in %s", plural(moreGaps, "likely gap", "likely gaps"), plural(moreFuncs, "other function", "other functions")))
+	}
+	if rest := len(survivors) - gaps; rest > 0 {
+		lines = append(lines, fmt.Sprintf("  and %d const-int or equivalent-looking", rest))
+	}
+	return lines
+}
+
+// deleted is a replacement as a summary line shows it.
+func deleted(repl string) string {
+	if repl == "" {
+		return "(deleted)"
+	}
+	return repl
+}

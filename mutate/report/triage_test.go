@@ -219,3 +219,44 @@ func TestSurvivorsGroupedForReading(t *testing.T) {
 		t.Errorf("a const-int survivor has an entry of its own")
 	}
 }
+
+// TestSurvivorSummary: the lines a run prints at its end name the
+// functions with likely gaps, the likeliest first, each with its first
+// gaps, and count the folded and equivalent-looking rest; a run without
+// survivors prints none.
+func TestSurvivorSummary(t *testing.T) {
+	outcomes, want := triageFixture()
+	r := Build(Meta{Name: "x", Module: "example.com/p"}, outcomes, Inputs{Sources: map[string]string{"p/p.go": triageSource}})
+	lines := SurvivorSummary(r, 2)
+	text := strings.Join(lines, "\n")
+	noise := 0
+	for _, w := range want {
+		if w.rank >= rankConstInt {
+			noise++
+		}
+	}
+	for _, s := range []string{
+		fmt.Sprintf("survivors by function, likeliest gaps first (x.md has all %d):", len(want)),
+		"\n  Host in p/p.go: 4 survivors (zero-return 2, branch-true 1, negate 1)\n    p/p.go:23:26 branch-true h != \"\" -> true\n",
+		"\n  Dist in p/p.go: 5 survivors",
+		"    p/p.go:34:5 branch-false len(a)+1 > small -> false\n",
+		"\n  and 5 likely gaps in 3 other functions\n", // Encode's remove-stmt; Sum's zero-return, arith and boundary; readSeed's zero-return
+		fmt.Sprintf("\n  and %d const-int or equivalent-looking", noise),
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the summary lacks %q:\n%s", s, text)
+		}
+	}
+	if strings.Contains(text, "  Encode in") {
+		t.Errorf("more than 2 functions, or a folded one, in:\n%s", text)
+	}
+	var killed []mutant.Outcome
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.Killed {
+			killed = append(killed, o)
+		}
+	}
+	if lines := SurvivorSummary(Build(Meta{Name: "x"}, killed, Inputs{}), 2); lines != nil {
+		t.Errorf("a run without survivors prints %q", lines)
+	}
+}
