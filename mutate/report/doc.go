@@ -142,7 +142,9 @@
 // starts with the outcome, the counts and how the run went, then what a
 // reviewer acts on, most severe first (the exit code's order): catalog
 // mutants not killed by their expected test, survivors (those the tests
-// ran and missed), mutants no test covers, errors, each group in source
+// ran and missed: grouped by function, likely gaps first, then const-int
+// changes folded per function, then the equivalent-looking ones, marked;
+// triage.go), mutants no test covers, errors, the other groups in source
 // order (file, line, column), each finding with its
 // diff in a <details> block and the command that reruns it; then the
 // scores per package and per file, the catalog table, the scores per
