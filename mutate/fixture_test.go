@@ -894,8 +894,8 @@ func TestFixtureDirRunDiff(t *testing.T) {
 			t.Errorf("run, diff or list overwrote %s", name)
 		}
 	}
-	if entries, _ := os.ReadDir(reports); len(entries) != 5 {
-		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.md, run.html)", entries)
+	if entries, _ := os.ReadDir(reports); len(entries) != 6 {
+		t.Errorf("report dir after run, diff and list: %v (want the two of all and run.json, run.evidence.json, run.md, run.html)", entries)
 	}
 
 	// without package patterns the fixture's .gathermut.json decides: all

@@ -12,8 +12,8 @@
 // mutants with id, mutatorName, location, status, statusReason, killedBy,
 // coveredBy, replacement, duration; testFiles names the file and line of
 // every test a killedBy or coveredBy holds (a crash outside any test,
-// "pkg (test binary)", is listed under its package path), so every id
-// resolves; performance gives the time of discovery, baseline and
+// "pkg (test binary)", is listed under NoTestFile in its package's
+// directory: viewers show the keys as files), so every id resolves; performance gives the time of discovery, baseline and
 // mutation.
 //
 // Statuses: killed -> Killed, survived -> Survived (NoCoverage when no test
@@ -67,38 +67,50 @@
 //
 // # Lean JSON
 //
-// The file is written lean and read back whole (lean.go; Read returns
-// exactly the report Write was given, which TestLeanJSON and
-// TestLeanReadsCommittedReport check): no indentation and <, >, & as
-// they are; test ids in killedBy, coveredBy and testFiles are short
-// ("0", "1", ... in the order of the full ids), and gathermut.tests
-// lists the full id ("pkgpath.TestName") of each; a mutant's commands are
-// indexes into gathermut.commands, templates in which {n} stands for its
-// schema number (GATHERMUT_MUTANT={n}) and {dir} for its own temp folder
-// ($TMP/mutant-{dir}/), with the two values beside the indexes
-// (gathermut.run: t, n, dir); the diff is left out where the mutant's
-// edit (kept: start, end, text) applied to the file's source gives it
-// back (mutant.EditDiff), and the rerun command, which RerunCommand
-// derives from the mutant and the run's configuration; in the evidence,
-// file, pos and end are left out when the files key and the location
-// hold them, and so is every key whose value is its type's zero value
-// (in the schema site too).
-// A command, diff or test id that its table cannot give back stays as it
-// is; so is each mutant's description, which the evidence gives
-// (description; viewers show the replacement). On a full run of the row
-// (5,844 mutants, go run ./mutate all) the file is 7,366,908 bytes where
-// the committed form of the same run took 21,068,420 (indentation 4.4
-// MB, the commands 3.4 MB, coveredBy's full ids 2.3 MB, the diffs 1.9
-// MB), and reads back with every outcome equal. Reports written before
-// the lean form read as before.
+// The file is written lean, in two parts, and read back whole (lean.go;
+// Read returns exactly the report Write was given, which TestLeanJSON,
+// TestLeanReadsCommittedReport and TestRowReportSize check). <name>.json
+// is the schema's document with the run's record under "gathermut";
+// each mutant's evidence (its "gathermut" object) is in the side file
+// <name>.evidence.json (EvidencePath), which gathermut.evidence names:
+// per file, in the order of the report's mutants, with the command
+// table. Read needs both files (it says which one is missing); a report
+// written before the side file holds its evidence itself and reads as
+// before. The side file keeps the report a reviewer's tools download
+// small: the row's full run (9,771 mutants) writes 5.6 MB and a 4.8 MB
+// side file, where the one file took 10.7 MB.
+//
+// Both are written without indentation and with <, >, & as they are;
+// test ids in killedBy, coveredBy and testFiles are short ("0", "1", ...,
+// the shortest for the tests the mutants name most), and gathermut.tests
+// lists the full id ("pkgpath.TestName") of each; a killed mutant's
+// statusReason names its killers by test name (killedBy has the ids); a
+// mutant's commands are indexes into the command table, templates in
+// which {n} stands for its schema number (GATHERMUT_MUTANT={n}) and {dir}
+// for its own temp folder ($TMP/mutant-{dir}/), with the two values
+// beside the indexes (run: t, n, dir); the diff is left out where the
+// mutant's edit (kept: start, end, text) applied to the file's source
+// gives it back (mutant.EditDiff), and the rerun command, which
+// RerunCommand derives from the mutant and the run's configuration; in
+// the evidence, file, pos and end are left out when the files key and
+// the location hold them, and so is every key whose value is its type's
+// zero value (in the schema site too). A command, diff or test id that
+// its table cannot give back stays as it is; so is each mutant's
+// description, which the evidence gives (description; viewers show the
+// replacement). Reports written before the lean form read as before.
 //
 // # HTML
 //
 // Write also writes <name>.html (HTMLPath): one page that holds the
 // browser bundle of mutation-testing-elements (ViewerVersion, embedded
 // from viewer/, where its license and provenance are) and the report's
-// schema part (each mutant's "gathermut" evidence stays in the JSON), so
-// that it opens from disk and renders with no server and no network.
+// schema part (each mutant's "gathermut" evidence stays in the JSON's
+// side file), so that it opens from disk and renders with no server and
+// no network. Above the viewer the page shows what the viewer cannot
+// (htmlSummary): the scores by backend where there is more than one (Go,
+// assembly, the kernel on the host emulation or a GPU), the mutants not
+// run and why (Pending in the viewer) and the kernel mutants left to GPU
+// runs (in no file of the report); a Go module's run gets none of it.
 // TestHTMLRendersInBrowser opens written pages in a headless Chromium or
 // Chrome when one is installed ($GATHERMUT_BROWSER, else chromium or
 // google-chrome on PATH; on Debian: apt-get install chromium) and checks
@@ -130,7 +142,9 @@
 // starts with the outcome, the counts and how the run went, then what a
 // reviewer acts on, most severe first (the exit code's order): catalog
 // mutants not killed by their expected test, survivors (those the tests
-// ran and missed), mutants no test covers, errors, each group in source
+// ran and missed: grouped by function, likely gaps first, then const-int
+// changes folded per function, then the equivalent-looking ones, marked;
+// triage.go), mutants no test covers, errors, the other groups in source
 // order (file, line, column), each finding with its
 // diff in a <details> block and the command that reruns it; then the
 // scores per package and per file, the catalog table, the scores per

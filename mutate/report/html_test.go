@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"gathermut/mutate/internal/outcome"
+	"gathermut/mutate/mutant"
 	"gathermut/mutate/report"
 	"gathermut/mutate/report/schematest"
 )
@@ -101,7 +102,8 @@ const probe = `<script>
     if (t.indexOf(%q) < 0 && tries++ < 400) { setTimeout(check, 50); return; }
     var out = document.createElement("pre");
     out.id = "probe";
-    out.textContent = JSON.stringify({errors: errors, resources: performance.getEntriesByType("resource").map(function (e) { return e.name; }), text: t});
+    var summary = document.getElementById("gathermut-summary");
+    out.textContent = JSON.stringify({errors: errors, resources: performance.getEntriesByType("resource").map(function (e) { return e.name; }), text: t, summary: summary ? summary.innerText.replace(/\s+/g, " ") : ""});
     document.body.appendChild(out);
   }
   window.addEventListener("load", function () { setTimeout(check, 0); });
@@ -113,6 +115,7 @@ type rendered struct {
 	Errors    []string `json:"errors"`
 	Resources []string `json:"resources"`
 	Text      string   `json:"text"`
+	Summary   string   `json:"summary"` // the page's own summary above the viewer, as shown
 }
 
 // render opens page from disk in a headless browser (a fresh profile,
@@ -185,6 +188,12 @@ func TestHTMLRendersInBrowser(t *testing.T) {
 			t.Errorf("the overview lacks %q:\n%.2000s", want, all.Text)
 		}
 	}
+	// above the viewer: the backends (Go, the kernel), the one not run
+	for _, want := range []string{"Scores by backend", "go 8 2 1 1 1 1 0 1 1 60.0%", "kernel 1 0 0 0 0 0 1 0 0 n/a", "Not run: 1"} {
+		if !strings.Contains(all.Summary, want) {
+			t.Errorf("the page's summary lacks %q: %q", want, all.Summary)
+		}
+	}
 	file := render(t, bin, page, "#mutant/p/p.go", "return a + b")
 	for _, want := range []string{"func F(a, b int) int", "Killed", "Survived", "No coverage"} {
 		if !strings.Contains(file.Text, want) {
@@ -204,5 +213,69 @@ func TestHTMLRendersInBrowser(t *testing.T) {
 	row := render(t, bin, page, "#mutant/gguf/types.go", "package gguf")
 	if !strings.Contains(row.Text, "Killed") {
 		t.Errorf("the row's gguf/types.go shows no killed mutant:\n%.2000s", row.Text)
+	}
+}
+
+// TestHTMLShowsBackendsAndNotRun: above the viewer the page shows what
+// the viewer cannot: the scores by backend when there is more than one,
+// the mutants not run and why, the kernel mutants left to GPU runs; and
+// its Tests tab lists files only (a crash outside any test sits under
+// its package's directory, not its import path). A Go module's run (one
+// backend, everything run) gets none of it.
+func TestHTMLShowsBackendsAndNotRun(t *testing.T) {
+	meta := dirtyMeta("page")
+	meta.GPUOnly = []string{"kernel-bf16-truncates"}
+	r := report.Build(meta, dirty(), report.Inputs{Sources: map[string]string{"p/p.go": pSource}, Tests: testLocs})
+	page, err := report.HTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(page)
+	section := regexp.MustCompile(`(?s)<section id="gathermut-summary".*?</section>`).FindString(text)
+	if section == "" {
+		t.Fatalf("no summary above the viewer:\n%.3000s", text[len(text)-3000:])
+	}
+	// dirty(): 9 Go mutants, 8 judged (1 killed, 1 timed out, 1 unviable, 1 killed
+	// catalog, 1 survived, 1 not covered, 1 error, 1 ignored, 1
+	// interrupted) and 1 kernel mutant not run
+	for _, want := range []string{
+		"<tr><td>go</td><td>8</td>",
+		"<tr><td>kernel</td><td>1</td>",
+		"<th>Not run</th>",
+		"<b>Not run: 1</b>",
+		"no compiler (none of nvcc, hipcc on PATH): 1",
+		"<b>Left to GPU runs: 1 kernel mutant</b>",
+		"kernel-bf16-truncates",
+	} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, section)
+		}
+	}
+	data, err := schematest.HTMLReport(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view report.Report
+	if err := json.Unmarshal(data, &view); err != nil {
+		t.Fatal(err)
+	}
+	for file := range view.TestFiles {
+		if strings.HasPrefix(file, "gathermut/") {
+			t.Errorf("the Tests tab lists %q as a file", file)
+		}
+	}
+
+	var goOnly []mutant.Outcome
+	for _, o := range dirty() {
+		if o.Mutant.Kind == mutant.Go {
+			goOnly = append(goOnly, o)
+		}
+	}
+	plain, err := report.HTML(report.Build(dirtyMeta("page"), goOnly, report.Inputs{Sources: map[string]string{"p/p.go": pSource}, Tests: testLocs}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain, []byte("gathermut-summary")) {
+		t.Error("a run of one backend with everything run gets a summary above the viewer")
 	}
 }

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path"
@@ -147,10 +149,12 @@ type Meta struct {
 	Reason   string          `json:"reason"`
 
 	// Tests and Commands are tables of the file's lean form (lean.go):
-	// the full id of each short test id, and the command templates. A
-	// report in memory has neither.
+	// the full id of each short test id, and the command templates;
+	// Evidence names the side file beside it that holds each mutant's
+	// evidence. A report in memory has none of them.
 	Tests    []string `json:"tests,omitempty"`
 	Commands []string `json:"commands,omitempty"`
+	Evidence string   `json:"evidence,omitempty"`
 
 	// Paths are replaced in everything Build writes; they are not part
 	// of the report.
@@ -236,7 +240,7 @@ type MutantResult struct {
 	TestsCompleted int       `json:"testsCompleted"`
 	Description    string    `json:"description,omitempty"` // left out of the file where the evidence gives it (lean.go)
 	Static         bool      `json:"static,omitempty"`
-	Gathermut      *Evidence `json:"gathermut"`
+	Gathermut      *Evidence `json:"gathermut,omitempty"` // in memory; in the file's side file (lean.go)
 }
 
 // Evidence is this tool's own record of a mutant: the mutant and its
@@ -308,7 +312,13 @@ func statusReason(r mutant.Result) string {
 		reason = "not run: " + r.Why
 	case mutant.Killed:
 		if reason == "" {
-			reason = "killed by " + strings.Join(r.KilledBy, ", ")
+			// the test's name: killedBy holds its full id, and the
+			// report's largest field is this one, once per mutant
+			names := make([]string, len(r.KilledBy))
+			for i, id := range r.KilledBy {
+				names[i] = testName(id)
+			}
+			reason = "killed by " + strings.Join(names, ", ")
 		}
 		if msg := failureLine(r.Excerpt); msg != "" {
 			reason += ": " + msg
@@ -368,7 +378,7 @@ func Build(meta Meta, outcomes []mutant.Outcome, in Inputs) *Report {
 		}
 		fr.Mutants = append(fr.Mutants, mutantResult(meta, o))
 	}
-	r.TestFiles = testFiles(testIDs, in.Tests)
+	r.TestFiles = testFiles(testIDs, in.Tests, meta.Module)
 	return r
 }
 
@@ -476,15 +486,23 @@ func cleanConfig(c config.Config, p Paths) config.Config {
 // testFiles lists every test id the mutants name, under the file that
 // declares it; an id with no known declaration (a test binary that
 // crashed outside any test, a test that no longer exists) is listed under
-// its package path, so that every killedBy and coveredBy id resolves.
-func testFiles(ids map[string]bool, locs map[string]TestLocation) map[string]*TestFile {
+// NoTestFile in its package's directory (module is the module's
+// path), so that every killedBy and coveredBy id resolves and viewers,
+// which show the keys as files, show no import path as one.
+func testFiles(ids map[string]bool, locs map[string]TestLocation, module string) map[string]*TestFile {
 	if len(ids) == 0 {
 		return nil
+	}
+	dirs := map[string]string{} // package path -> its directory, from its tests
+	for id, loc := range locs {
+		if loc.File != "" {
+			dirs[testPackage(id)] = path.Dir(loc.File)
+		}
 	}
 	out := map[string]*TestFile{}
 	for id := range ids {
 		def := TestDefinition{ID: id, Name: testName(id)}
-		key := testPackage(id)
+		key := path.Join(packageDir(testPackage(id), module, dirs), NoTestFile)
 		if loc, ok := locs[id]; ok && loc.File != "" {
 			key = loc.File
 			if loc.Line > 0 {
@@ -511,6 +529,27 @@ func testName(id string) string {
 		return id[i+1:]
 	}
 	return id
+}
+
+// NoTestFile is the name testFiles lists a test with no known
+// declaration under, in its package's directory: a crash outside any
+// test ("pkg (test binary)"), a test that no longer exists.
+const NoTestFile = "(no test file)"
+
+// packageDir is the module-relative directory of package pkg: where its
+// tests are (dirs), else its path less the module's; a path outside the
+// module stays as it is, less its leading slashes.
+func packageDir(pkg, module string, dirs map[string]string) string {
+	if d, ok := dirs[pkg]; ok {
+		return d
+	}
+	if pkg == module {
+		return "."
+	}
+	if rest, ok := strings.CutPrefix(pkg, module+"/"); ok && module != "" {
+		return rest
+	}
+	return strings.TrimLeft(pkg, "/")
 }
 
 func testPackage(id string) string {
@@ -637,18 +676,22 @@ func (r *Report) Inputs() Inputs {
 	return in
 }
 
-// Write writes <dir>/<name>.json (the lean form, lean.go), <dir>/<name>.md
-// and <dir>/<name>.html (HTMLPath).
+// Write writes <dir>/<name>.json (the lean form, lean.go) with its side
+// file <dir>/<name>.evidence.json (EvidencePath), <dir>/<name>.md and
+// <dir>/<name>.html (HTMLPath).
 func Write(dir string, r *Report) (jsonPath, mdPath string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	data, err := encode(r)
+	jsonPath = filepath.Join(dir, r.Gathermut.Name+".json")
+	data, side, err := encode(r, filepath.Base(EvidencePath(jsonPath)))
 	if err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
-	jsonPath = filepath.Join(dir, r.Gathermut.Name+".json")
 	if err := os.WriteFile(jsonPath, append(data, '\n'), 0o644); err != nil {
+		return "", "", fmt.Errorf("report: %w", err)
+	}
+	if err := os.WriteFile(EvidencePath(jsonPath), append(side, '\n'), 0o644); err != nil {
 		return "", "", fmt.Errorf("report: %w", err)
 	}
 	mdPath = filepath.Join(dir, r.Gathermut.Name+".md")
@@ -670,13 +713,25 @@ func HTMLPath(jsonPath string) string {
 	return strings.TrimSuffix(jsonPath, ".json") + ".html"
 }
 
-// Read reads a JSON report written by Write.
+// EvidencePath is the side file Write writes beside the JSON report at
+// jsonPath: each mutant's evidence (lean.go).
+func EvidencePath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, ".json") + ".evidence.json"
+}
+
+// Read reads a JSON report written by Write, with its side file.
 func Read(p string) (*Report, error) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	r, err := decode(data)
+	r, err := decode(data, func(name string) ([]byte, error) {
+		side, err := os.ReadFile(filepath.Join(filepath.Dir(p), name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("its side file %s, which holds each mutant's evidence, is not beside it (keep the two files together)", name)
+		}
+		return side, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("report: %s: %w", p, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -213,35 +214,95 @@ func marshalPlain(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// encode writes r in the lean form.
-func encode(r *Report) ([]byte, error) {
+// sideFile is the side file of a report's JSON (EvidencePath): each
+// mutant's evidence in its lean form, per file in the order of the
+// report's mutants, and the command templates its references use. The
+// report itself stays the schema's document with the run's record, a
+// few megabytes where the evidence of every mutant would double it.
+type sideFile struct {
+	Report   string                 `json:"report"` // the JSON report it belongs to
+	Commands []string               `json:"commands,omitempty"`
+	Files    map[string][]*Evidence `json:"files"`
+}
+
+// encode writes r in the lean form: the report, and its side file
+// (named sideName, beside it) with every mutant's evidence.
+func encode(r *Report, sideName string) (report, side []byte, err error) {
 	lean := *r
 	lean.Gathermut.Tests, lean.Gathermut.Commands = nil, nil
-	// short test ids, in the order of the full ones
+	lean.Gathermut.Evidence = sideName
+	sf := sideFile{Report: strings.TrimSuffix(sideName, ".evidence.json") + ".json", Files: map[string][]*Evidence{}}
+	shorten := shortTestIDs(r, &lean)
+	table := &commandTable{index: map[string]int{}}
+	lean.Files = make(map[string]*FileResult, len(r.Files))
+	paths := make([]string, 0, len(r.Files))
+	for p := range r.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths) // the command table's order does not depend on map order
+	for _, p := range paths {
+		f := r.Files[p]
+		c := &FileResult{Language: f.Language, Source: f.Source, Mutants: make([]MutantResult, len(f.Mutants))}
+		evs := make([]*Evidence, len(f.Mutants))
+		for i, m := range f.Mutants {
+			m.KilledBy, m.CoveredBy = shorten(m.KilledBy), shorten(m.CoveredBy)
+			if m.Gathermut != nil {
+				if m.Description == description(wholeMutant(m)) {
+					m.Description = "" // decode makes it again
+				}
+				ev := leanEvidence(m, p, f.Source)
+				if refs := table.refs(ev.Result.Commands); refs != nil {
+					ev.Run, ev.Result.Commands = refs, nil
+				}
+				evs[i] = &ev
+			}
+			m.Gathermut = nil
+			c.Mutants[i] = m
+		}
+		lean.Files[p] = c
+		sf.Files[p] = evs
+	}
+	sf.Commands = table.templates
+	if report, err = marshalPlain(&lean); err != nil {
+		return nil, nil, err
+	}
+	if side, err = marshalPlain(&sf); err != nil {
+		return nil, nil, err
+	}
+	return report, side, nil
+}
+
+// shortTestIDs gives the tests of r short ids ("0", "1", ..., the
+// shortest for the tests the mutants name most, then in the order of the
+// full ids), writes lean's test table and testFiles with them, and
+// returns the function that shortens a list of full ids.
+func shortTestIDs(r *Report, lean *Report) func([]string) []string {
 	var ids []string
 	for _, tf := range r.TestFiles {
 		for _, t := range tf.Tests {
 			ids = append(ids, t.ID)
 		}
 	}
-	sort.Strings(ids)
+	uses := map[string]int{}
+	for _, f := range r.Files {
+		for _, m := range f.Mutants {
+			for _, id := range m.KilledBy {
+				uses[id]++
+			}
+			for _, id := range m.CoveredBy {
+				uses[id]++
+			}
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if uses[ids[i]] != uses[ids[j]] {
+			return uses[ids[i]] > uses[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
 	short := make(map[string]string, len(ids))
 	for i, id := range ids {
 		short[id] = strconv.Itoa(i)
-	}
-	shorten := func(in []string) []string {
-		if in == nil {
-			return nil
-		}
-		out := make([]string, len(in))
-		for i, id := range in {
-			s, ok := short[id]
-			if !ok {
-				s = id // not in testFiles: Build lists every id it writes, so only a hand-made report gets here
-			}
-			out[i] = s
-		}
-		return out
 	}
 	if len(ids) > 0 {
 		lean.Gathermut.Tests = ids
@@ -255,34 +316,20 @@ func encode(r *Report) ([]byte, error) {
 			lean.TestFiles[k] = c
 		}
 	}
-	table := &commandTable{index: map[string]int{}}
-	lean.Files = make(map[string]*FileResult, len(r.Files))
-	paths := make([]string, 0, len(r.Files))
-	for p := range r.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths) // the command table's order does not depend on map order
-	for _, p := range paths {
-		f := r.Files[p]
-		c := &FileResult{Language: f.Language, Source: f.Source, Mutants: make([]MutantResult, len(f.Mutants))}
-		for i, m := range f.Mutants {
-			m.KilledBy, m.CoveredBy = shorten(m.KilledBy), shorten(m.CoveredBy)
-			if m.Gathermut != nil {
-				if m.Description == description(wholeMutant(m)) {
-					m.Description = "" // decode makes it again
-				}
-				ev := leanEvidence(m, p, f.Source)
-				if refs := table.refs(ev.Result.Commands); refs != nil {
-					ev.Run, ev.Result.Commands = refs, nil
-				}
-				m.Gathermut = &ev
-			}
-			c.Mutants[i] = m
+	return func(in []string) []string {
+		if in == nil {
+			return nil
 		}
-		lean.Files[p] = c
+		out := make([]string, len(in))
+		for i, id := range in {
+			s, ok := short[id]
+			if !ok {
+				s = id // not in testFiles: Build lists every id it writes, so only a hand-made report gets here
+			}
+			out[i] = s
+		}
+		return out
 	}
-	lean.Gathermut.Commands = table.templates
-	return marshalPlain(&lean)
 }
 
 // leanEvidence is mutant m's evidence as the lean JSON of file p (source
@@ -328,14 +375,18 @@ func wholeMutant(m MutantResult) mutant.Mutant {
 	return mu
 }
 
-// decode reads a report written by encode, or by a version before the
-// lean form, and expands it.
-func decode(data []byte) (*Report, error) {
+// decode reads a report written by encode, with its side file (readSide
+// reads it by the name the report gives), or one written by a version
+// before the side file or the lean form, and expands it.
+func decode(data []byte, readSide func(name string) ([]byte, error)) (*Report, error) {
 	var r Report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, err
 	}
 	g := &r.Gathermut
+	if err := attachEvidence(&r, readSide); err != nil {
+		return nil, err
+	}
 	for k, tf := range r.TestFiles {
 		for i := range tf.Tests {
 			ids, err := fullTestIDs(g.Tests, []string{tf.Tests[i].ID})
@@ -371,6 +422,40 @@ func decode(data []byte) (*Report, error) {
 	}
 	g.Tests, g.Commands = nil, nil
 	return &r, nil
+}
+
+// attachEvidence puts each mutant's evidence from the report's side file
+// back in the report, with the command table; a report without a side
+// file holds its evidence itself.
+func attachEvidence(r *Report, readSide func(name string) ([]byte, error)) error {
+	g := &r.Gathermut
+	name := g.Evidence
+	g.Evidence = ""
+	if name == "" {
+		return nil
+	}
+	if name != path.Base(name) || name == "." || name == ".." {
+		return fmt.Errorf("gathermut.evidence %q is not a file name beside the report", name)
+	}
+	data, err := readSide(name)
+	if err != nil {
+		return err
+	}
+	var sf sideFile
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	for p, f := range r.Files {
+		evs := sf.Files[p]
+		if len(evs) != len(f.Mutants) {
+			return fmt.Errorf("%s: %d mutants' evidence for %s, whose report lists %d", name, len(evs), p, len(f.Mutants))
+		}
+		for i := range f.Mutants {
+			f.Mutants[i].Gathermut = evs[i]
+		}
+	}
+	g.Commands = sf.Commands
+	return nil
 }
 
 // fullTestIDs expands the short test ids of in (indices into tests, the

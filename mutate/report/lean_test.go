@@ -58,15 +58,24 @@ func TestLeanJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(jsonPath)
-	if bytes.Count(data, []byte("\n")) != 1 {
-		t.Errorf("the JSON is indented")
+	side, err := os.ReadFile(report.EvidencePath(jsonPath))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range []string{`"rerun"`, `"killedBy":["gathermut`, `"coveredBy":["gathermut`, `GATHERMUT_MUTANT=1 `, `"file":"p/p.go"`, `\u003c`} {
-		if bytes.Contains(data, []byte(s)) {
-			t.Errorf("the lean JSON holds %s", s)
+	for name, d := range map[string][]byte{"report": data, "side file": side} {
+		if bytes.Count(d, []byte("\n")) != 1 {
+			t.Errorf("the %s is indented", name)
+		}
+		for _, s := range []string{`"rerun"`, `"killedBy":["gathermut`, `"coveredBy":["gathermut`, `GATHERMUT_MUTANT=1 `, `"file":"p/p.go"`, `\u003c`} {
+			if bytes.Contains(d, []byte(s)) {
+				t.Errorf("the lean %s holds %s", name, s)
+			}
 		}
 	}
-	if !bytes.Contains(data, []byte(`an odd diff no edit gives\n"`)) {
+	if bytes.Contains(data, []byte(`"mutant":`)) || !bytes.Contains(data, []byte(`"evidence":"lean.evidence.json"`)) {
+		t.Errorf("the report holds the mutants' evidence, or does not name its side file")
+	}
+	if !bytes.Contains(side, []byte(`an odd diff no edit gives\n"`)) {
 		t.Errorf("a diff no edit gives back was dropped")
 	}
 	back, err := report.Read(jsonPath)
@@ -199,5 +208,54 @@ func TestLeanReadsCommittedReport(t *testing.T) {
 	data, _ := os.ReadFile(jsonPath)
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRowReportSize: the row's full report (reports/gather-row.json,
+// 9,771 mutants), written by this version, is at most 6 MB, valid against
+// the schema, and reads back the same with its side file; without the
+// side file Read says which file is missing.
+func TestRowReportSize(t *testing.T) {
+	const committed, limit = "../../reports/gather-row.json", 6_000_000
+	r, err := report.Read(committed)
+	if err != nil {
+		t.Skipf("no committed report: %v", err)
+	}
+	dir := t.TempDir()
+	jsonPath, _, err := report.Write(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > limit {
+		t.Errorf("the row's report is %d bytes, over %d", st.Size(), limit)
+	}
+	if side, err := os.Stat(report.EvidencePath(jsonPath)); err == nil {
+		t.Logf("the row's report: %d bytes, its side file %d", st.Size(), side.Size())
+	}
+	if committedSt, err := os.Stat(committed); err == nil && committedSt.Size() > limit {
+		t.Logf("the committed %s (%d bytes) predates the side file: regenerate it", committed, committedSt.Size())
+	}
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schematest.ValidateSchema(data); err != nil { // the row's test messages name fixture paths (/nonexistent/...)
+		t.Fatal(err)
+	}
+	back, err := report.Read(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameReport(t, r, back)
+
+	if err := os.Remove(report.EvidencePath(jsonPath)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := report.Read(jsonPath); err == nil || !strings.Contains(err.Error(), "gather-row.evidence.json") {
+		t.Errorf("Read without the side file: %v, want an error naming it", err)
 	}
 }

@@ -168,6 +168,7 @@ type findingGroup struct {
 	items   []finding
 	full    int // the first full items are shown with their diff
 	compact int // the next compact items on one line each
+	mutants int // how many mutants the items show (a folded line shows several)
 }
 
 // share splits what is left of a budget evenly over the groups left, so
@@ -242,7 +243,7 @@ func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 		}
 		// in source order: by file, then line and column (then id)
 		sort.SliceStable(picked, func(i, j int) bool { return sourceOrder(picked[i].Mutant, picked[j].Mutant) })
-		g := &findingGroup{title: k.title}
+		g := &findingGroup{title: k.title, mutants: len(picked)}
 		if k.title == "Survivors" {
 			g.items = md.survivorFindings(picked)
 		} else {
@@ -312,7 +313,7 @@ func fitFindings(groups []*findingGroup, budget int) {
 // one-line ones (diffCmd prints the diff of one), then a count of the
 // rest; it returns how many got one line.
 func (g *findingGroup) write(b *strings.Builder, diffCmd string) int {
-	fmt.Fprintf(b, "\n### %s (%d)\n", g.title, len(g.items))
+	fmt.Fprintf(b, "\n### %s (%d)\n", g.title, g.mutants)
 	for _, it := range g.items[:g.full] {
 		b.WriteString(it.full)
 	}

@@ -249,13 +249,14 @@ func TestTrimFailure(t *testing.T) {
 	}
 }
 
-// TestStatusReasonNamesTheFailure: a kill's one-line reason quotes the
+// TestStatusReasonNamesTheFailure: a kill's one-line reason names the
+// test (its name: killedBy holds the full id) and quotes the
 // panic or the failed check, not the --- FAIL line around it.
 func TestStatusReasonNamesTheFailure(t *testing.T) {
 	for _, c := range []struct{ excerpt, want string }{
-		{"--- FAIL: TestA/sub (0.00s)\n--- FAIL: TestA (0.00s)\npanic: runtime error: integer divide by zero\np.F(...)\n\tp/p.go:3", "killed by p.TestA: panic: runtime error: integer divide by zero"},
-		{"    a_test.go:9: got 1, want 2\n--- FAIL: TestA (0.00s)", "killed by p.TestA: a_test.go:9: got 1, want 2"},
-		{"--- FAIL: TestA (0.00s)", "killed by p.TestA: --- FAIL: TestA (0.00s)"},
+		{"--- FAIL: TestA/sub (0.00s)\n--- FAIL: TestA (0.00s)\npanic: runtime error: integer divide by zero\np.F(...)\n\tp/p.go:3", "killed by TestA: panic: runtime error: integer divide by zero"},
+		{"    a_test.go:9: got 1, want 2\n--- FAIL: TestA (0.00s)", "killed by TestA: a_test.go:9: got 1, want 2"},
+		{"--- FAIL: TestA (0.00s)", "killed by TestA: --- FAIL: TestA (0.00s)"},
 	} {
 		got := statusReason(mutant.Result{Status: mutant.Killed, KilledBy: []string{"p.TestA"}, Excerpt: c.excerpt})
 		if got != c.want {

@@ -179,8 +179,15 @@ func checkWholeReport(t *testing.T, got *report.Report) {
 	if loc := got.TestFiles["p/p_test.go"]; loc == nil || len(loc.Tests) != 2 || loc.Tests[0].Location == nil || loc.Tests[0].Location.Start.Line != 7 {
 		t.Errorf("testFiles[p/p_test.go] = %+v", loc)
 	}
-	if bin := got.TestFiles["gathermut/p"]; bin == nil || bin.Tests[0].ID != "gathermut/p (test binary)" {
+	// in the package's directory, not under its import path: viewers show
+	// testFiles' keys as files
+	if bin := got.TestFiles["p/"+report.NoTestFile]; bin == nil || bin.Tests[0].ID != "gathermut/p (test binary)" {
 		t.Errorf("a crash blamed on the test binary does not resolve: %+v", got.TestFiles)
+	}
+	for file := range got.TestFiles {
+		if strings.HasPrefix(file, got.Gathermut.Module+"/") {
+			t.Errorf("testFiles lists the import path %s as a file", file)
+		}
 	}
 	outcomes, err := got.Outcomes()
 	if err != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -16,6 +17,7 @@ const (
 	rankReal     = iota // a removal or flipped condition on a line no test pins
 	rankLikely          // a removal or flip, or any change on a line no test pins
 	rankOther           // any other change
+	rankInit            // in code only package initialisation runs
 	rankConstInt        // const-int: folded into one line per function
 	rankEquiv           // looks equivalent (the note says why)
 )
@@ -64,18 +66,27 @@ func triageSurvivors(outcomes []mutant.Outcome, sources map[string]string) map[s
 			killed[k][o.Mutant.Operator] = true
 		}
 	}
+	caughtFuncs := map[string]bool{} // the functions a test caught a change to, by name
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.Killed || o.Result.Status == mutant.TimedOut {
+			caughtFuncs[o.Mutant.Func] = true
+		}
+	}
 	lines := map[string][]string{}
 	for f, src := range sources {
 		lines[f] = strings.Split(src, "\n")
 	}
+	ctx := &triageContext{lines: lines, killed: killed, caughtFuncs: caughtFuncs, src: parseGoSources(sources)}
 	out := map[string]triage{}
+	var survivors []mutant.Mutant
 	for _, o := range outcomes {
 		if o.Result.Status != mutant.Survived || o.Result.Why == mutant.NotCovered {
 			continue
 		}
 		m := o.Mutant
+		survivors = append(survivors, m)
 		k := lineKey{m.File, m.Pos.Line}
-		if note := equivalentLooking(m, lines[m.File], killed[k]); note != "" {
+		if note := ctx.equivalentLooking(m); note != "" {
 			out[m.ID] = triage{rank: rankEquiv, note: note}
 			continue
 		}
@@ -84,6 +95,8 @@ func triageSurvivors(outcomes []mutant.Outcome, sources map[string]string) map[s
 		switch {
 		case m.Operator == "const-int":
 			out[m.ID] = triage{rank: rankConstInt}
+		case ctx.src.initOnly[path.Dir(m.File)][m.Func]:
+			out[m.ID] = triage{rank: rankInit}
 		case strong && unpinned:
 			out[m.ID] = triage{rank: rankReal}
 		case strong || unpinned:
@@ -92,7 +105,37 @@ func triageSurvivors(outcomes []mutant.Outcome, sources map[string]string) map[s
 			out[m.ID] = triage{rank: rankOther}
 		}
 	}
+	// a boundary change moves one edge case to a side of its condition:
+	// where forcing every case to that side looks equivalent, so does it
+	forced := map[[2]string]string{} // file and position, operator -> note
+	for _, m := range survivors {
+		if t := out[m.ID]; t.rank == rankEquiv && (m.Operator == "branch-true" || m.Operator == "branch-false") {
+			forced[[2]string{location(m), m.Operator}] = t.note
+		}
+	}
+	for _, m := range survivors {
+		if m.Operator != "boundary" || out[m.ID].rank == rankEquiv {
+			continue
+		}
+		side := "branch-false"
+		if strings.Count(m.Replacement, "=") > strings.Count(m.Original, "=") {
+			side = "branch-true"
+		}
+		if _, ok := forced[[2]string{location(m), side}]; ok {
+			out[m.ID] = triage{rank: rankEquiv, note: "it moves one edge case to the side " + side + " sends every case to, and that looks equivalent too"}
+		}
+	}
 	return out
+}
+
+// triageContext is what the rules read: the files' lines, the operators
+// killed per line, the functions a test caught a change to, and the Go
+// files parsed.
+type triageContext struct {
+	lines       map[string][]string
+	killed      map[lineKey]map[string]bool
+	caughtFuncs map[string]bool
+	src         *goSources
 }
 
 var (
@@ -100,11 +143,14 @@ var (
 	resliceRE  = regexp.MustCompile(`^(\w+)\s*=\s*(\w+)\[:[^\]]*\]\s*(//.*)?$`)
 	shortcutRE = regexp.MustCompile(`^\{\s*return\b([^\n]*)\s*\}$`)
 	optimRE    = regexp.MustCompile(`(?i)optimi[sz]|bounds.?check|fast path|save (some )?memory`)
+	// a, b = f(a, b)
+	normaliseRE = regexp.MustCompile(`^([\w\s,]+?)\s*=\s*(\w+)\(([\w\s,]*)\)$`)
 )
 
-// equivalentLooking says why mutant m looks equivalent, or "": lines are
-// its file's lines, killedOps the operators killed on its line.
-func equivalentLooking(m mutant.Mutant, lines []string, killedOps map[string]bool) string {
+// equivalentLooking says why mutant m looks equivalent, or "".
+func (c *triageContext) equivalentLooking(m mutant.Mutant) string {
+	lines, killedOps := c.lines[m.File], c.killed[lineKey{m.File, m.Pos.Line}]
+	loc := Location{Start: m.Pos, End: m.End}
 	raw := ""
 	if m.Pos.Line >= 1 && m.Pos.Line <= len(lines) {
 		raw = lines[m.Pos.Line-1]
@@ -121,10 +167,47 @@ func equivalentLooking(m mutant.Mutant, lines []string, killedOps map[string]boo
 		return "a shortcut: without it the code after gives the same answer"
 	case (m.Operator == "branch-true" || m.Operator == "branch-false") && killedOps["negate"]:
 		return "the tests take both sides, and the side forced gives the same answers: a general path beside a narrower one"
+	case (m.Operator == "branch-true" || m.Operator == "branch-false") && c.src.forcedToPlainSide(m.File, m.Operator, loc):
+		return "it forces the condition away from a branch its comment calls an optimisation: the general path left gives the same answers"
+	case m.Operator == "guard-swap" && c.guardsChecked(m):
+		return "both guards are checked (inverting either was caught): their order matters only for an input that meets both"
+	case m.Operator == "remove-stmt" && c.normalisation(m.Original):
+		return "skipping the call changes no answer though its own mistakes are caught: a normalisation or a shortcut"
+	case m.Operator == "zero-return" && c.src.zeroVars[path.Dir(m.File)][strings.TrimSpace(m.Original)]:
+		return "it returns the zero value already: the variable is declared without a value and never assigned"
 	case commentSaysOptimisation(lines, m.Pos.Line):
 		return "its comment calls it an optimisation: only time or memory can tell"
 	}
 	return ""
+}
+
+// guardsChecked reports whether both guards guard-swap m reorders are
+// checked: a change inverting or forcing each one's condition was caught.
+func (c *triageContext) guardsChecked(m mutant.Mutant) bool {
+	second := 0 // the second guard's line
+	for i, l := range strings.Split(m.Original, "\n") {
+		if i > 0 && strings.HasPrefix(strings.TrimSpace(l), "if ") && len(l)-len(strings.TrimLeft(l, " \t")) == m.Pos.Column-1 {
+			second = m.Pos.Line + i
+			break
+		}
+	}
+	checked := func(line int) bool {
+		ops := c.killed[lineKey{m.File, line}]
+		return ops["negate"] || ops["branch-true"] || ops["branch-false"]
+	}
+	return second > 0 && checked(m.Pos.Line) && checked(second)
+}
+
+// normalisation reports whether stmt is "a, b = f(a, b)", a call that
+// replaces its own arguments, whose function f had a change caught: it
+// matters when it is wrong, not when it is skipped.
+func (c *triageContext) normalisation(stmt string) bool {
+	g := normaliseRE.FindStringSubmatch(strings.TrimSpace(stmt))
+	if g == nil || !c.caughtFuncs[g[2]] {
+		return false
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(strings.ReplaceAll(s, ",", " ")), ",") }
+	return norm(g[1]) == norm(g[3])
 }
 
 func isSelfReslice(stmt string) bool {
@@ -253,11 +336,13 @@ func operatorMix(items []mutant.Outcome) string {
 }
 
 // survivorFindings renders the survivors grouped for reading
-// (groupSurvivors): a line naming each function with its survivors'
-// operator mix, then its survivors, the real-looking ones first, its
-// const-int changes folded into one line, and the equivalent-looking ones
-// on one line each, marked. In a function no test caught any change to,
-// the survivors are one gap: the first is shown, the rest on one line.
+// (groupSurvivors): first, per function, a line naming it with its
+// survivors' operator mix, then its survivors that may be gaps, the
+// likeliest first (in a function no test caught any change to, the
+// survivors are one gap: the first is shown, the rest on one line); then
+// the const-int changes, one folded line per function; then the
+// equivalent-looking ones, one line each, marked with why. A reviewer's
+// first screen holds the likely gaps of every function.
 func (md *mdReport) survivorFindings(survivors []mutant.Outcome) []finding {
 	sources := map[string]string{}
 	for p, f := range md.r.Files {
@@ -270,55 +355,66 @@ func (md *mdReport) survivorFindings(survivors []mutant.Outcome) []finding {
 			caught[[2]string{o.Mutant.File, o.Mutant.Func}] = true
 		}
 	}
-	var out []finding
+	var gaps, folded, equivs []finding
 	for _, g := range groupSurvivors(survivors, tri) {
 		fn := g.fn
 		if fn == "" {
 			fn = "(package level)"
 		}
-		head := fmt.Sprintf("\n**`%s`** in `%s`: %s (%s)\n\n", fn, g.file, plural(len(g.items), "survivor", "survivors"), operatorMix(g.items))
-		var items, equivs []finding
+		var items []finding
 		var consts, rest []mutant.Outcome
 		unpinned := !caught[[2]string{g.file, g.fn}] // one gap: nothing in it is checked
 		for _, o := range g.items {
 			switch t := tri[o.Mutant.ID]; {
-			case unpinned && len(items) > 0 && t.rank != rankEquiv:
-				rest = append(rest, o)
-			case t.rank == rankConstInt:
-				consts = append(consts, o)
 			case t.rank == rankEquiv:
 				line := fmt.Sprintf("- `%s` %s: %s — *looks equivalent: %s* — `%s`\n", o.Mutant.ID, location(o.Mutant), change(o.Mutant), t.note, RerunCommand(md.g, o.Mutant))
 				equivs = append(equivs, finding{full: line, compact: line})
+			case unpinned && len(items) > 0:
+				rest = append(rest, o)
+			case t.rank == rankConstInt:
+				consts = append(consts, o)
 			default:
 				items = append(items, finding{full: md.fullFinding(o), compact: md.compactFinding(o)})
 			}
+		}
+		if len(consts) > 0 {
+			line := md.foldedConstInts(fn, g.file, consts)
+			folded = append(folded, finding{full: line, compact: line})
+		}
+		if len(items) == 0 {
+			continue
 		}
 		if len(rest) > 0 {
 			word := "survivors"
 			if len(rest) == 1 {
 				word = "survivor"
 			}
-			line := fmt.Sprintf("- no test caught any change to `%s`: %d more %s (%s), the same gap: %s\n", fn, len(rest), word, operatorMix(rest), listIDs(rest, 4))
-			equivs = append([]finding{{full: line, compact: line}}, equivs...)
+			line := fmt.Sprintf("\n- no test caught any change to `%s`: %d more %s (%s), the same gap: %s\n", fn, len(rest), word, operatorMix(rest), listIDs(rest, 4))
+			items = append(items, finding{full: line, compact: line})
 		}
-		if len(consts) > 0 {
-			line := md.foldedConstInts(consts)
-			equivs = append([]finding{{full: line, compact: line}}, equivs...)
+		init := ""
+		if g.best == rankInit {
+			init = " — run only by the package's initialisation: its effects depend on the machine and are fixed before any test runs"
 		}
-		if len(equivs) > 0 { // a list after a finding's details needs a blank line
-			equivs[0].full, equivs[0].compact = "\n"+equivs[0].full, "\n"+equivs[0].compact
-		}
-		items = append(items, equivs...)
+		head := fmt.Sprintf("\n**`%s`** in `%s`: %s (%s)%s\n\n", fn, g.file, plural(len(g.items), "survivor", "survivors"), operatorMix(g.items), init)
 		items[0].full = head + items[0].full
 		items[0].compact = head + items[0].compact
-		out = append(out, items...)
+		gaps = append(gaps, items...)
 	}
-	return out
+	if len(folded) > 0 {
+		intro := "\n**Folded**: const-int changes, a constant changed by one, often noise; one line per function (`" + ToolCommand(md.g, "diff", "<id>") + "` prints one):\n\n"
+		folded[0].full, folded[0].compact = intro+folded[0].full, intro+folded[0].compact
+	}
+	if len(equivs) > 0 {
+		intro := "\n**Look equivalent**: no input may tell these apart from the original; each says why:\n\n"
+		equivs[0].full, equivs[0].compact = intro+equivs[0].full, intro+equivs[0].compact
+	}
+	return append(append(gaps, folded...), equivs...)
 }
 
 // foldedConstInts is one line for a function's const-int survivors: how
 // many, and the first 8 with what each changes.
-func (md *mdReport) foldedConstInts(consts []mutant.Outcome) string {
+func (md *mdReport) foldedConstInts(fn, file string, consts []mutant.Outcome) string {
 	var parts []string
 	for i, o := range consts {
 		if i == 8 {
@@ -328,7 +424,7 @@ func (md *mdReport) foldedConstInts(consts []mutant.Outcome) string {
 		m := o.Mutant
 		parts = append(parts, fmt.Sprintf("`%s` `%s`→`%s`", m.ID, oneLine(m.Original), oneLine(m.Replacement)))
 	}
-	return fmt.Sprintf("- const-int ×%d, folded (a constant changed by one, often noise): %s — `%s` prints one\n", len(consts), strings.Join(parts, ", "), ToolCommand(md.g, "diff", "<id>"))
+	return fmt.Sprintf("- `%s` in `%s`: const-int ×%d: %s\n", fn, file, len(consts), strings.Join(parts, ", "))
 }
 
 // listIDs names the first n mutants of os, and how many more.
@@ -342,4 +438,80 @@ func listIDs(os []mutant.Outcome, n int) string {
 		ids = append(ids, "`"+o.Mutant.ID+"`")
 	}
 	return strings.Join(ids, ", ")
+}
+
+// SurvivorSummary is the few lines a run prints at its end of its
+// survivors, grouped as in the markdown: the first functions (at most
+// maxFuncs) with likely gaps, the likeliest first, each with its first
+// two gaps on a line each (where, what changed), and how many others the
+// markdown lists; nil when no survivor was tested and missed.
+func SurvivorSummary(r *Report, maxFuncs int) []string {
+	outcomes, err := r.Outcomes()
+	if err != nil {
+		return nil
+	}
+	var survivors []mutant.Outcome
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.Survived && o.Result.Why != mutant.NotCovered && !o.Result.CatalogFailure(o.Mutant) {
+			survivors = append(survivors, o)
+		}
+	}
+	if len(survivors) == 0 {
+		return nil
+	}
+	sources := map[string]string{}
+	for p, f := range r.Files {
+		sources[p] = f.Source
+	}
+	tri := triageSurvivors(outcomes, sources)
+	lines := []string{fmt.Sprintf("survivors by function, likeliest gaps first (%s.md has all %d):", r.Gathermut.Name, len(survivors))}
+	funcs, gaps, moreFuncs, moreGaps := 0, 0, 0, 0
+	for _, g := range groupSurvivors(survivors, tri) {
+		var likely []mutant.Outcome
+		for _, o := range g.items {
+			if tri[o.Mutant.ID].rank < rankConstInt {
+				likely = append(likely, o)
+			}
+		}
+		if len(likely) == 0 {
+			continue
+		}
+		gaps += len(likely)
+		if funcs == maxFuncs {
+			moreFuncs, moreGaps = moreFuncs+1, moreGaps+len(likely)
+			continue
+		}
+		funcs++
+		fn := g.fn
+		if fn == "" {
+			fn = "(package level)"
+		}
+		lines = append(lines, fmt.Sprintf("  %s in %s: %s (%s)", fn, g.file, plural(len(g.items), "survivor", "survivors"), operatorMix(g.items)))
+		for i, o := range likely {
+			if i == 2 {
+				lines = append(lines, fmt.Sprintf("    and %d more", len(likely)-2))
+				break
+			}
+			m := o.Mutant
+			lines = append(lines, fmt.Sprintf("    %s:%d:%d %s %s -> %s", m.File, m.Pos.Line, m.Pos.Column, m.Operator, oneLine(m.Original), deleted(oneLine(m.Replacement))))
+		}
+	}
+	if funcs == 0 {
+		return append(lines, "  none looks like a gap: const-int changes and equivalent-looking ones only")
+	}
+	if moreFuncs > 0 {
+		lines = append(lines, fmt.Sprintf("  and %s in %s", plural(moreGaps, "likely gap", "likely gaps"), plural(moreFuncs, "other function", "other functions")))
+	}
+	if rest := len(survivors) - gaps; rest > 0 {
+		lines = append(lines, fmt.Sprintf("  and %d const-int or equivalent-looking", rest))
+	}
+	return lines
+}
+
+// deleted is a replacement as a summary line shows it.
+func deleted(repl string) string {
+	if repl == "" {
+		return "(deleted)"
+	}
+	return repl
 }

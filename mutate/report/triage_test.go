@@ -39,12 +39,62 @@ func Host() string {
 	}
 	return "x"
 }
+
+const small = 32
+
+func Dist(a, b []rune) int {
+	var x []int
+	if len(a)+1 > small {
+		x = make([]int, len(a)+1)
+	} else {
+		// an optimization: no allocation for short strings
+		x = make([]int, small)
+	}
+	a, b = trim(a, b)
+	return len(x) + len(a) + len(b)
+}
+
+func trim(a, b []rune) ([]rune, []rune) {
+	return a[1:], b[1:]
+}
+
+func Guard(a, b string) int {
+	if a == "" {
+		return len(b)
+	}
+	if b == "" {
+		return len(a)
+	}
+	return 0
+}
+
+var seed = readSeed()
+
+func readSeed() int {
+	return pick()
+}
+
+var none T
+
+func None() T {
+	return none
+}
 `
 
 // triageOutcome is a mutant of triageSource at line:col, with status st.
 func triageOutcome(op string, line, col int, orig, repl string, st mutant.Status) mutant.Outcome {
 	fn := "Encode"
 	switch {
+	case line >= 64:
+		fn = "None"
+	case line >= 58:
+		fn = "readSeed"
+	case line >= 48:
+		fn = "Guard"
+	case line >= 44:
+		fn = "trim"
+	case line >= 32:
+		fn = "Dist"
 	case line >= 23:
 		fn = "Host"
 	case line >= 9:
@@ -86,6 +136,25 @@ func triageFixture() ([]mutant.Outcome, map[string]triage) {
 		{triageOutcome("branch-true", 23, 26, `h != ""`, "true", mutant.Survived), rankReal, ""},
 		{triageOutcome("zero-return", 24, 10, "h", `""`, mutant.Survived), rankLikely, ""},
 		{triageOutcome("zero-return", 26, 9, `"x"`, `""`, mutant.Survived), rankLikely, ""},
+		// a condition forced away from the branch its comment calls an
+		// optimisation, and a boundary that moves one case the same way
+		{triageOutcome("branch-true", 34, 5, "len(a)+1 > small", "true", mutant.Survived), rankEquiv, "calls an optimisation"},
+		{triageOutcome("branch-false", 34, 5, "len(a)+1 > small", "false", mutant.Survived), rankReal, ""}, // into the optimised branch: it may break
+		{triageOutcome("negate", 34, 5, "len(a)+1 > small", "len(a)+1 <= small", mutant.Survived), rankReal, ""},
+		{triageOutcome("boundary", 34, 5, "len(a)+1 > small", "len(a)+1 >= small", mutant.Survived), rankEquiv, "edge case"},
+		{triageOutcome("boundary", 15, 3, "s < 0", "s <= 0", mutant.Survived), rankOther, ""}, // no forced side looks equivalent there
+		// skipping a call that rewrites its own arguments, whose own
+		// mistakes are caught
+		{triageOutcome("remove-stmt", 40, 2, "a, b = trim(a, b)", "", mutant.Survived), rankEquiv, "normalisation"},
+		{triageOutcome("zero-return", 45, 9, "a[1:]", "nil", mutant.Killed), -1, ""},
+		// two guards, each checked, swapped
+		{triageOutcome("guard-swap", 49, 2, "if a == \"\" {\n\t\treturn len(b)\n\t}\n\tif b == \"\" {\n\t\treturn len(a)\n\t}", "if b == \"\" {\n\t\treturn len(a)\n\t}\n\tif a == \"\" {\n\t\treturn len(b)\n\t}", mutant.Survived), rankEquiv, "both guards"},
+		{triageOutcome("negate", 49, 5, `a == ""`, `a != ""`, mutant.Killed), -1, ""},
+		{triageOutcome("negate", 52, 5, `b == ""`, `b != ""`, mutant.Killed), -1, ""},
+		// code only the package's initialisation runs
+		{triageOutcome("zero-return", 61, 9, "pick()", "0", mutant.Survived), rankInit, ""},
+		// a variable that holds its zero value for good, returned
+		{triageOutcome("zero-return", 67, 9, "none", "T{}", mutant.Survived), rankEquiv, "zero value already"},
 		{triageOutcome("zero-return", 11, 10, "0", "1", mutant.Survived), rankLikely, ""}, // not covered: not a survivor to rank
 	}
 	cases[len(cases)-1].o.Result.Why = mutant.NotCovered
@@ -128,11 +197,12 @@ func TestSurvivorsGroupedForReading(t *testing.T) {
 		name  string
 		order []string
 	}{
-		{"functions, likeliest gap first", []string{"**`Host`** in `p/p.go`: 4 survivors", "**`Encode`** in `p/p.go`: 5 survivors (const-int 4, remove-stmt 1)", "**`Sum`** in `p/p.go`: 7 survivors"}},
+		{"functions, likeliest gap first", []string{"**`Host`** in `p/p.go`: 4 survivors", "**`Encode`** in `p/p.go`: 5 survivors (const-int 4, remove-stmt 1)", "**`Sum`** in `p/p.go`: 8 survivors"}},
 		{"a function nothing checks: one entry, the rest on a line", []string{"#### `branch-true:p/p.go:23:26:", "- no test caught any change to `Host`: 3 more survivors (zero-return 2, negate 1), the same gap: `negate:p/p.go:23:26:", "**`Encode`**"}},
-		{"in a function: gap, folded noise, equivalents", []string{"#### `remove-stmt:p/p.go:6:2:", "- const-int ×2, folded", "*looks equivalent: a bounds-check hint"}},
-		{"folded const-ints name each change", []string{"- const-int ×2, folded", "`0x1F`→`32`", "`1`→`2`"}},
-		{"a likely gap before other changes", []string{"#### `zero-return:p/p.go:20:9:", "#### `arith:p/p.go:15:3:", "- const-int ×1, folded", "*looks equivalent: a shortcut"}},
+		{"gaps, then folded noise, then equivalents", []string{"#### `remove-stmt:p/p.go:6:2:", "**Folded**", "- `Encode` in `p/p.go`: const-int ×2:", "**Look equivalent**", "*looks equivalent: a bounds-check hint"}},
+		{"folded const-ints name each change", []string{"- `Encode` in `p/p.go`: const-int ×2:", "`0x1F`→`32`", "`1`→`2`"}},
+		{"a likely gap before other changes", []string{"#### `zero-return:p/p.go:20:9:", "#### `arith:p/p.go:15:3:", "- `Sum` in `p/p.go`: const-int ×1", "*looks equivalent: a shortcut"}},
+		{"every function's gaps before any folded line", []string{"#### `branch-false:p/p.go:34:5:", "#### `arith:p/p.go:15:3:", "**`readSeed`** in `p/p.go`: 1 survivor (zero-return 1) — run only by the package's initialisation", "**Folded**"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			at := 0
@@ -147,5 +217,46 @@ func TestSurvivorsGroupedForReading(t *testing.T) {
 	}
 	if strings.Contains(md, "#### `const-int:") {
 		t.Errorf("a const-int survivor has an entry of its own")
+	}
+}
+
+// TestSurvivorSummary: the lines a run prints at its end name the
+// functions with likely gaps, the likeliest first, each with its first
+// gaps, and count the folded and equivalent-looking rest; a run without
+// survivors prints none.
+func TestSurvivorSummary(t *testing.T) {
+	outcomes, want := triageFixture()
+	r := Build(Meta{Name: "x", Module: "example.com/p"}, outcomes, Inputs{Sources: map[string]string{"p/p.go": triageSource}})
+	lines := SurvivorSummary(r, 2)
+	text := strings.Join(lines, "\n")
+	noise := 0
+	for _, w := range want {
+		if w.rank >= rankConstInt {
+			noise++
+		}
+	}
+	for _, s := range []string{
+		fmt.Sprintf("survivors by function, likeliest gaps first (x.md has all %d):", len(want)),
+		"\n  Host in p/p.go: 4 survivors (zero-return 2, branch-true 1, negate 1)\n    p/p.go:23:26 branch-true h != \"\" -> true\n",
+		"\n  Dist in p/p.go: 5 survivors",
+		"    p/p.go:34:5 branch-false len(a)+1 > small -> false\n",
+		"\n  and 5 likely gaps in 3 other functions\n", // Encode's remove-stmt; Sum's zero-return, arith and boundary; readSeed's zero-return
+		fmt.Sprintf("\n  and %d const-int or equivalent-looking", noise),
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the summary lacks %q:\n%s", s, text)
+		}
+	}
+	if strings.Contains(text, "  Encode in") {
+		t.Errorf("more than 2 functions in:\n%s", text)
+	}
+	var killed []mutant.Outcome
+	for _, o := range outcomes {
+		if o.Result.Status == mutant.Killed {
+			killed = append(killed, o)
+		}
+	}
+	if lines := SurvivorSummary(Build(Meta{Name: "x"}, killed, Inputs{}), 2); lines != nil {
+		t.Errorf("a run without survivors prints %q", lines)
 	}
 }

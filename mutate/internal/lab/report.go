@@ -121,6 +121,9 @@ func (l *lab) printSummary(rep *report.Report, outcomes []mutant.Outcome, jsonPa
 	if sum.Interrupted > 0 {
 		fmt.Fprintf(l.stdout, "%d not judged because of the interrupt (status Pending in %s)\n", sum.Interrupted, jsonPath)
 	}
+	for _, line := range report.SurvivorSummary(rep, 3) {
+		fmt.Fprintln(l.stdout, line)
+	}
 	byWhy := map[string][]string{}
 	var whys []string
 	for _, o := range outcomes {
