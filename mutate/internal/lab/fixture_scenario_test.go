@@ -132,8 +132,16 @@ func TestPipelineKernel(t *testing.T) {
 		}
 		wants[i+1] = w
 	}
-	verdicts := map[bool]map[string]string{}
-	for _, schemata := range []bool{true, false} {
+	// The runs share a cache: after the first, each reads the kernel
+	// library and its baseline (each test's sites) back instead of
+	// building and running them (--no-schemata is about Go mutants).
+	cache := t.TempDir()
+	verdicts := map[string]map[string]string{}
+	for _, run := range []struct {
+		name     string
+		schemata bool
+	}{{"schema", true}, {"own builds", false}, {"schema again", true}} {
+		schemata := run.schemata
 		cfg := config.Default()
 		cfg.Jobs, cfg.Schemata = 2, schemata
 		if !schemata {
@@ -142,11 +150,14 @@ func TestPipelineKernel(t *testing.T) {
 			// kernel mutants, each built on its own
 			cfg.Languages = []string{"kernel"}
 		}
-		res := runPipeline(t, dir, cfg)
+		res := runPipelineWith(t, dir, cfg, cache)
 		if res.code != exitcode.Survivors {
-			t.Fatalf("schemata %v: exit %d (%s)\n%s%s", schemata, res.code, res.reason, res.stdout, res.stderr)
+			t.Fatalf("%s: exit %d (%s)\n%s%s", run.name, res.code, res.reason, res.stdout, res.stderr)
 		}
-		verdicts[schemata] = map[string]string{}
+		if fromCache := strings.Contains(res.stderr, "their baseline from the cache"); fromCache != (run.name != "schema") {
+			t.Errorf("%s: kernel baseline from the cache: %v\n%s", run.name, fromCache, res.stderr)
+		}
+		verdicts[run.name] = map[string]string{}
 		kernels := 0
 		for id, o := range res.outcomes {
 			if o.Mutant.Kind != mutant.Kernel {
@@ -162,24 +173,26 @@ func TestPipelineKernel(t *testing.T) {
 			if o.Result.Status == mutant.Survived && o.Result.Why == "not covered by any test" {
 				got = "not-covered"
 			}
-			verdicts[schemata][id] = got
+			verdicts[run.name][id] = got
 			if got != want {
-				t.Errorf("schemata %v: %s: %s (%s), want %s", schemata, id, got, o.Result.Why, want)
+				t.Errorf("%s: %s: %s (%s), want %s", run.name, id, got, o.Result.Why, want)
 			}
 			if got != "not-covered" && (o.Result.Backend != "kernel-emulation" || o.Result.Mode != mutant.ModeKernel) {
-				t.Errorf("schemata %v: %s judged by %q in mode %s", schemata, id, o.Result.Backend, o.Result.Mode)
+				t.Errorf("%s: %s judged by %q in mode %s", run.name, id, o.Result.Backend, o.Result.Mode)
 			}
 		}
 		if kernels < 6 || !strings.Contains(res.stdout, "by backend: ") || !strings.Contains(res.stdout, "kernel-emulation") {
-			t.Errorf("schemata %v: %d kernel mutants; summary:\n%s", schemata, kernels, res.stdout)
+			t.Errorf("%s: %d kernel mutants; summary:\n%s", run.name, kernels, res.stdout)
 		}
 	}
-	if len(verdicts[true]) != len(verdicts[false]) {
-		t.Errorf("%d kernel mutants in the schema run, %d built on their own", len(verdicts[true]), len(verdicts[false]))
-	}
-	for id, v := range verdicts[true] {
-		if verdicts[false][id] != v {
-			t.Errorf("%s: %s in the schema, %s built on its own", id, v, verdicts[false][id])
+	for _, other := range []string{"own builds", "schema again"} {
+		if len(verdicts["schema"]) != len(verdicts[other]) {
+			t.Errorf("%d kernel mutants in the schema run, %d in %s", len(verdicts["schema"]), len(verdicts[other]), other)
+		}
+		for id, v := range verdicts["schema"] {
+			if verdicts[other][id] != v {
+				t.Errorf("%s: %s in the schema, %s in %s", id, v, verdicts[other][id], other)
+			}
 		}
 	}
 }

@@ -77,7 +77,8 @@ func TestPipelineFallbackModes(t *testing.T) {
 	// const-tune: the unexported array length is only a size, its mutants
 	// are const-tune's (const-int's before the split)
 	cfg.Jobs, cfg.Operators, cfg.Name = 2, []string{"const-int", "const-tune"}, "schema"
-	res := runPipeline(t, dir, cfg)
+	cache := t.TempDir()
+	res := runPipelineWith(t, dir, cfg, cache)
 	if res.code != exitcode.OK || len(res.outcomes) != 4 {
 		t.Fatalf("exit %d (%s), %d mutants\n%s%s", res.code, res.reason, len(res.outcomes), res.stdout, res.stderr)
 	}
@@ -97,6 +98,84 @@ func TestPipelineFallbackModes(t *testing.T) {
 	}
 	if m := res.report.Gathermut.Modes; m[mutant.ModeOverlay] != 4 || res.report.Gathermut.Timing.SchemaRounds != 2 {
 		t.Errorf("modes %v, rounds %d", m, res.report.Gathermut.Timing.SchemaRounds)
+	}
+	// A second run of the same tree with the same cache drops the
+	// rejected mutants before its first build: one round, same verdicts
+	// and notes.
+	again := runPipelineWith(t, dir, cfg, cache)
+	checkWanted(t, "schema again", wants, again.outcomes)
+	if !strings.Contains(again.stderr, "mutate: 2 mutants cannot share a test binary (known from an earlier run of this tree)") || again.report.Gathermut.Timing.SchemaRounds != 1 {
+		t.Errorf("second run: rounds %d\n%s", again.report.Gathermut.Timing.SchemaRounds, again.stderr)
+	}
+	for id, o := range again.outcomes {
+		if first := res.outcomes[id].Result; o.Result.Mode != first.Mode || o.Result.ModeNote != first.ModeNote {
+			t.Errorf("%s: second run mode %s (%q), first %s (%q)", id, o.Result.Mode, o.Result.ModeNote, first.Mode, first.ModeNote)
+		}
+	}
+}
+
+// exportModule's exported constant is an array length in another
+// package of the module (not a test): the schema build of the mutated
+// and observing packages alone finds it before any test binary.
+var exportModule = map[string]string{
+	"go.mod": "module export\n\ngo 1.26\n",
+	"lim/lim.go": `// Package lim exports a constant.
+package lim
+
+// Size is the size of a table elsewhere.
+const Size = 4 // want killed
+
+// Double is twice Size.
+func Double() int {
+	n := Size
+	return n + n
+}
+`,
+	"use/use.go": `// Package use sizes a table by lim.Size.
+package use
+
+import "export/lim"
+
+var table [lim.Size]int
+
+// Len is the table's length.
+func Len() int { return len(table) }
+`,
+	"use/use_test.go": `package use
+
+import (
+	"testing"
+
+	"export/lim"
+)
+
+func TestLen(t *testing.T) {
+	if Len() != 4 || lim.Double() != 8 {
+		t.Error("sizes")
+	}
+}
+`,
+}
+
+// TestPipelinePrecheck: a mutant whose switch another package's code
+// cannot compile is dropped by the build of the packages alone, before
+// the test binaries; the test binaries then build in one round.
+func TestPipelinePrecheck(t *testing.T) {
+	dir := writeModule(t, exportModule)
+	cfg := config.Default()
+	cfg.Jobs, cfg.Operators = 2, []string{"const-int"}
+	res := runPipeline(t, dir, cfg)
+	if res.code != exitcode.OK {
+		t.Fatalf("exit %d (%s)\n%s%s", res.code, res.reason, res.stdout, res.stderr)
+	}
+	checkWanted(t, "precheck", wantedVerdicts(exportModule), res.outcomes)
+	if !strings.Contains(res.stderr, "cannot share a test binary (their packages do not compile with them in it)") || res.report.Gathermut.Timing.SchemaRounds != 2 {
+		t.Errorf("rounds %d\n%s", res.report.Gathermut.Timing.SchemaRounds, res.stderr)
+	}
+	for id, o := range res.outcomes {
+		if o.Mutant.Pos.Line == 5 && (o.Result.Mode != mutant.ModeOverlay || !strings.Contains(o.Result.ModeNote, "array length")) {
+			t.Errorf("%s: mode %s (%q), want its own build for the array length", id, o.Result.Mode, o.Result.ModeNote)
+		}
 	}
 }
 

@@ -135,7 +135,7 @@ func (s *scheduler) newRunner() *Runner {
 		Jobs: s.cfg.Jobs, TimeoutFactor: s.cfg.TimeoutFactor, TimeoutFloor: s.cfg.TimeoutFloor.D(), TempDir: s.Temp,
 		Kernel: s.Discovery.Catalog.Kernel, BaselineTimeout: s.cfg.BaselineTimeout.D(),
 		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata, NoCache: s.cfg.NoCache, Race: s.cfg.Race,
-	}}
+	}, Tree: s.Discovery.Before.Hash}
 	if len(s.Machine.GPUs) == 0 {
 		r.Opts.NoGPU = "no GPU on this machine (" + s.Machine.GPUNote + ")"
 	}
@@ -265,7 +265,6 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	runner.Running = line.Running
 	if !s.cfg.NoKillerMap {
 		runner.Killers = selection.Open(s.prog.Module, s.root)
-		runner.Tree = s.Discovery.Before.Hash
 	}
 	stopWatch := line.Watch(ctx)
 	outcomes := runner.Run(ctx, ms, line.Update)

@@ -294,13 +294,19 @@ func (r *Runner) prepareBackend(ctx context.Context, bs *backendState) {
 		return
 	}
 	bs.lib, bs.dropped = lib, dropped
-	pb, err := runPackageBaseline(ctx, r.Prog, k.Package, packageOptions{
-		Binary: ks.bin, Hits: lib.Sites, HitsEnv: "GATHERMUT_KERNEL_HITS", Env: []string{bs.libEnv + "=" + lib.Path},
-		TempDir: r.Opts.TempDir, Timeout: r.Opts.BaselineTimeout, Slots: r.slots, GPU: r.gpuSlotsFor(bs),
-	})
-	if err != nil {
-		bs.err = fmt.Sprintf("kernel baseline (%s): %v", bs.backend, err)
-		return
+	key := r.kernelBaselineKey(bs, lib)
+	pb := r.cachedKernelBaseline(key, lib)
+	cached := pb != nil
+	if !cached {
+		pb, err = runPackageBaseline(ctx, r.Prog, k.Package, packageOptions{
+			Binary: ks.bin, Hits: lib.Sites, HitsEnv: "GATHERMUT_KERNEL_HITS", Env: []string{bs.libEnv + "=" + lib.Path},
+			TempDir: r.Opts.TempDir, Timeout: r.Opts.BaselineTimeout, Slots: r.slots, GPU: r.gpuSlotsFor(bs),
+		})
+		if err != nil {
+			bs.err = fmt.Sprintf("kernel baseline (%s): %v", bs.backend, err)
+			return
+		}
+		r.cacheKernelBaseline(key, lib, pb)
 	}
 	bs.base = pb
 	r.kernelMu.Lock()
@@ -309,8 +315,12 @@ func (r *Runner) prepareBackend(ctx context.Context, bs *backendState) {
 	if lib.Cached {
 		from = ", the library from the cache"
 	}
-	r.kernelNotes = append(r.kernelNotes, fmt.Sprintf("kernel on %s: schema of %d mutants in %d round(s) (%d built on their own%s), %d tests each alone (%.1f s)",
-		bs.backend, len(lib.Switched), lib.Rounds, len(dropped), from, len(pb.Names), pb.Elapsed.Seconds()))
+	tests := fmt.Sprintf("%d tests each alone (%.1f s)", len(pb.Names), pb.Elapsed.Seconds())
+	if cached {
+		tests = fmt.Sprintf("%d tests, their baseline from the cache", len(pb.Names))
+	}
+	r.kernelNotes = append(r.kernelNotes, fmt.Sprintf("kernel on %s: schema of %d mutants in %d round(s) (%d built on their own%s), %s",
+		bs.backend, len(lib.Switched), lib.Rounds, len(dropped), from, tests))
 }
 
 // gpuSlotsFor returns the GPU slots a backend's test processes take: the

@@ -88,7 +88,8 @@ type Runner struct {
 	Killers *selection.Map
 	Running func(test string) func()
 	// Tree is the judged tree's hash: the killer map records the tree a
-	// mutant's timeout was confirmed on (timeouts.go).
+	// mutant's timeout was confirmed on (timeouts.go), and the kernel
+	// baseline is cached for it (kernelcache.go).
 	Tree string
 	// drained is closed once every mutant of Run has been taken by a
 	// worker: a timeout's confirmation waits for it (timeouts.go); nil

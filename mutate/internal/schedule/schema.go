@@ -130,13 +130,20 @@ func (s *scheduler) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager 
 			sr.byPkg[m.Package] = append(sr.byPkg[m.Package], m)
 		}
 	}
-	dropped := map[string]string{}
+	dropped := sr.cachedDrops()
+	first, err := sr.precheck(ctx, dropped, eager)
+	if err != nil {
+		return nil, err
+	}
 	for round := 1; ; round++ {
-		sr.rounds = round
-		r, err := sr.render(dropped)
-		if err != nil {
-			return nil, err
+		sr.rounds++
+		r := first
+		if r == nil {
+			if r, err = sr.render(dropped); err != nil {
+				return nil, err
+			}
 		}
+		first = nil
 		failures := map[string]string{}
 		bins := map[string]*binary{}
 		var mu sync.Mutex
@@ -159,6 +166,7 @@ func (s *scheduler) newSchemaRun(ctx context.Context, ms []mutant.Mutant, eager 
 		}
 		if len(failures) == 0 {
 			sr.main = r
+			sr.cacheDrops(dropped)
 			for obs, b := range bins {
 				f := &future[*binary]{}
 				f.get(ctx, func() (*binary, error) { return b, nil })
