@@ -555,7 +555,7 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 			// confirmed only if no other test kills the mutant; a
 			// second hang ends the search (each costs its limit)
 			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
-			j.stop = len(j.hung) >= maxHung
+			j.stop = searchStops(j.hung)
 			if rest := notReached(group, run); !j.stop && len(rest.tests) > 0 {
 				// the hang ended the process: its later tests run on
 				return j.runGroup(ctx, tb, rest)
@@ -601,14 +601,30 @@ func notReached(group pkgRun, run *testbin.Result) pkgRun {
 	return rest
 }
 
-// maxHung is how many processes of a generic mutant may time out before
-// its other covering tests stop running: the search for a test that
-// kills it outright goes on past three hangs, not past four. Two was too
-// few on the row: gguf/reader.go:586's mutants hang two processes of
-// gguf's quick tier before TestParseBoundaries, which fails, so a fresh
-// run timed them out where a run whose killer map knew the killer
-// killed them. Each hang costs its test's limit (a few hundred ms here).
-const maxHung = 4
+// How far the search for a test that kills a hanging generic mutant
+// outright goes: past maxHung hung processes only while they took less
+// than hangBudget together, and never past hungCap. Each hang costs its
+// test's limit. Four was too few on the row: gguf/reader.go:586's
+// mutant hangs a dozen of gguf's quick tests (a quarter of a second
+// each) before TestParseBoundaries, which fails, so a fresh run timed it
+// out where a run whose killer map knew the killer killed it; the
+// engine's deadlocks hang every test that takes its lock twice, at half
+// a second or more each, and stop after four as before.
+const (
+	maxHung    = 4
+	hangBudget = 3 * time.Second
+	hungCap    = 32
+)
+
+// searchStops reports whether a generic mutant's hung processes end
+// the search for a test that kills it (maxHung, hangBudget, hungCap).
+func searchStops(hung []hungRun) bool {
+	var spent time.Duration
+	for _, h := range hung {
+		spent += h.first.Elapsed
+	}
+	return len(hung) >= hungCap || (len(hung) >= maxHung && spent >= hangBudget)
+}
 
 // hungRun is a generic mutant's test process that ran past its limit,
 // to be confirmed once every other covering test has run.
@@ -634,7 +650,8 @@ func (j *goJudging) confirm(ctx context.Context, h hungRun) (*testbin.Result, er
 // generic mutant that no other covering test killed: the first rerun
 // that times out again or fails decides. A mutant that one test fails
 // and another hangs on is so killed whatever order its tests ran in
-// (unless two hangs came before the failing test: maxHung).
+// (unless the hangs before the failing test ended the search:
+// searchStops).
 func (j *goJudging) confirmHung(ctx context.Context) (mutant.Result, bool) {
 	if len(j.v.failed) > 0 {
 		return mutant.Result{}, false

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/testbin"
 )
 
 // TestTimeoutVerdict: a timeout that held alone is "timed out
@@ -67,6 +68,37 @@ func TestHoldConfirm(t *testing.T) {
 			release()
 			if len(r.slots) != 0 || len(c.gpu) != 0 {
 				t.Errorf("after the release %d slots and %d GPU slots still held", len(r.slots), len(c.gpu))
+			}
+		})
+	}
+}
+
+// TestSearchStops: cheap hangs do not end the search for a killing test
+// until they took hangBudget together; costly ones end it after maxHung;
+// hungCap ends it whatever they cost.
+func TestSearchStops(t *testing.T) {
+	hangs := func(n int, each time.Duration) []hungRun {
+		out := make([]hungRun, n)
+		for i := range out {
+			out[i].first = &testbin.Result{Elapsed: each}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		hung []hungRun
+		want bool
+	}{
+		{"three costly", hangs(3, 2*time.Second), false},
+		{"four cheap", hangs(4, 250*time.Millisecond), false},
+		{"eleven cheap", hangs(11, 250*time.Millisecond), false},
+		{"twelve cheap reach the budget", hangs(12, 250*time.Millisecond), true},
+		{"four costly", hangs(4, time.Second), true},
+		{"the cap", hangs(hungCap, time.Millisecond), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := searchStops(c.hung); got != c.want {
+				t.Errorf("searchStops(%d hangs) = %v, want %v", len(c.hung), got, c.want)
 			}
 		})
 	}
