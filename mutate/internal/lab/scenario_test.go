@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -409,4 +410,74 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// plainModule's TestFiles fails on a schema binary only: the go command
+// it runs sees the schema's support file through the overlay its
+// environment carries (as the row's catalog tests see the rendered
+// sources), so the package's baseline runs without the schema.
+var plainModule = map[string]string{
+	"go.mod": "module plainfx\n\ngo 1.26\n",
+	"a/a.go": `// Package a adds.
+package a
+
+// Add adds two.
+func Add(x int) int { return x + 2 } // want killed
+`,
+	"a/a_test.go": `package a
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	if Add(1) != 3 {
+		t.Error("Add")
+	}
+}
+
+func TestFiles(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .GoFiles \" \"}}", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "a.go" {
+		t.Errorf("files %q, want a.go", got)
+	}
+}
+`,
+}
+
+// TestPipelinePlainBaseline: a package whose schema binary fails a test
+// that passes without the schema has its baseline run without it, and
+// its mutants built on their own; a second run of the tree takes that
+// baseline, and that the schema binary is not used, from the cache.
+func TestPipelinePlainBaseline(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	dir := writeModule(t, plainModule)
+	wants := wantedVerdicts(plainModule)
+	cfg := config.Default()
+	cfg.Jobs, cfg.Operators = 2, []string{"arith"}
+	cache := t.TempDir()
+	for _, run := range []struct {
+		name, says string
+	}{{"first run", "which pass without the schema"}, {"second run", "(the baseline cache)"}} {
+		res := runPipelineWith(t, dir, cfg, cache)
+		if res.code != exitcode.OK {
+			t.Fatalf("%s: exit %d (%s)\n%s%s", run.name, res.code, res.reason, res.stdout, res.stderr)
+		}
+		checkWanted(t, run.name, wants, res.outcomes)
+		if !strings.Contains(res.stderr, run.says) {
+			t.Errorf("%s: stderr lacks %q:\n%s", run.name, run.says, res.stderr)
+		}
+		for id, o := range res.outcomes {
+			if o.Result.Mode != mutant.ModeOverlay {
+				t.Errorf("%s: %s judged in mode %s, want a build of its own", run.name, id, o.Result.Mode)
+			}
+		}
+	}
 }

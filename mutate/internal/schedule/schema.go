@@ -469,8 +469,16 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 	}
 	sr.mu.Unlock()
 	return f.get(ctx, func() (*PackageBaseline, error) {
-		if pb := sr.cachedBaseline(obs); pb != nil {
+		if pb, plain := sr.cachedBaseline(obs); pb != nil {
 			sr.s.progressf("mutate: baseline of %s: %d tests, from the baseline cache\n", obs, len(pb.Names))
+			if plain != "" {
+				// a schema binary that failed on this tree fails again
+				pb.plain = true
+				sr.mu.Lock()
+				sr.unusable[obs] = plain
+				sr.mu.Unlock()
+				fmt.Fprintf(sr.s.Stderr, "mutate: %s (the baseline cache)\n", plain)
+			}
 			return pb, nil
 		}
 		b, err := sr.binary(ctx, obs)
@@ -485,7 +493,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		pb.Commands = append([]string{b.command}, pb.Commands...)
 		sr.s.progressf("mutate: baseline of %s: %d tests (%.1f s)%s\n", obs, len(pb.Names), pb.Elapsed.Seconds(), pb.passNote())
 		if len(pb.Failing) == 0 {
-			sr.cacheBaseline(obs, pb)
+			sr.cacheBaseline(obs, pb, "")
 			return pb, nil
 		}
 		// A test that fails on the schema binary may pass without the
@@ -504,6 +512,7 @@ func (sr *schemaRun) baseline(ctx context.Context, obs string) (*PackageBaseline
 		sr.mu.Lock()
 		sr.unusable[obs] = why
 		sr.mu.Unlock()
+		sr.cacheBaseline(obs, plain, why)
 		fmt.Fprintf(sr.s.Stderr, "mutate: %s\n", why)
 		return plain, nil
 	})
@@ -712,6 +721,10 @@ type baselineEntry struct {
 	Universe []string            `json:"universe"` // the mutants whose coverage is recorded
 	Covered  map[string][]string `json:"covered"`  // test -> mutant ids
 	Flaky    []string            `json:"flaky,omitempty"`
+	// Plain, for a package whose schema binary failed tests that pass
+	// without the schema, says so: the baseline is the one without the
+	// schema, and the package's tests run on builds of their own.
+	Plain string `json:"plain,omitempty"`
 }
 
 type cachedTest struct {
@@ -738,15 +751,16 @@ func (sr *schemaRun) observed(obs string) []mutant.Mutant {
 	return out
 }
 
-// cachedBaseline returns obs's baseline from the cache, or nil.
-func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
+// cachedBaseline returns obs's baseline from the cache, or nil; plain
+// says why it is a baseline without the schema, if it is one.
+func (sr *schemaRun) cachedBaseline(obs string) (pb *PackageBaseline, plain string) {
 	if sr.s.cfg.NoCache {
-		return nil
+		return nil, ""
 	}
 	key := sr.baselineKey(obs)
 	var e baselineEntry
 	if !cache.Read("baseline", key, &e) || e.Key != key {
-		return nil
+		return nil, ""
 	}
 	universe := map[string]bool{}
 	for _, id := range e.Universe {
@@ -754,10 +768,10 @@ func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
 	}
 	for _, m := range sr.observed(obs) {
 		if !universe[m.ID] {
-			return nil
+			return nil, ""
 		}
 	}
-	pb := &PackageBaseline{Path: obs, Dir: sr.s.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
+	pb = &PackageBaseline{Path: obs, Dir: sr.s.prog.Dir(obs), Tests: map[string]*TestBaseline{}, Flaky: e.Flaky, covered: map[string]map[string]bool{}}
 	for _, t := range e.Tests {
 		pb.Tests[t.Name] = &TestBaseline{Name: t.Name, Status: t.Status, Elapsed: t.Elapsed, Skip: t.Skip}
 		pb.Names = append(pb.Names, t.Name)
@@ -768,12 +782,13 @@ func (sr *schemaRun) cachedBaseline(obs string) *PackageBaseline {
 		pb.covered[t.Name] = set
 	}
 	sort.Strings(pb.Names)
-	return pb
+	return pb, e.Plain
 }
 
-// cacheBaseline records obs's green schema baseline, adding to what the
-// cache holds for the same tree.
-func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
+// cacheBaseline records obs's green baseline (on the schema binary, or
+// without the schema where plain says why), adding to what the cache
+// holds for the same tree.
+func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline, plain string) {
 	if sr.s.cfg.NoCache {
 		return
 	}
@@ -782,7 +797,7 @@ func (sr *schemaRun) cacheBaseline(obs string, pb *PackageBaseline) {
 	if !cache.Read("baseline", key, &old) || old.Key != key {
 		old = baselineEntry{}
 	}
-	e := baselineEntry{Key: key, Covered: map[string][]string{}, Flaky: pb.Flaky}
+	e := baselineEntry{Key: key, Covered: map[string][]string{}, Flaky: pb.Flaky, Plain: plain}
 	ms := sr.observed(obs)
 	fresh := map[string]bool{}
 	for _, m := range ms {
