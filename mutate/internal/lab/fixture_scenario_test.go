@@ -157,30 +157,8 @@ func TestPipelineKernel(t *testing.T) {
 		if fromCache := strings.Contains(res.stderr, "their baseline from the cache"); fromCache != (run.name != "schema") {
 			t.Errorf("%s: kernel baseline from the cache: %v\n%s", run.name, fromCache, res.stderr)
 		}
-		verdicts[run.name] = map[string]string{}
-		kernels := 0
-		for id, o := range res.outcomes {
-			if o.Mutant.Kind != mutant.Kernel {
-				continue
-			}
-			kernels++
-			w := wants[o.Mutant.Pos.Line]
-			want, ok := w[o.Mutant.Operator]
-			if !ok {
-				want = w[""]
-			}
-			got := string(o.Result.Status)
-			if o.Result.Status == mutant.Survived && o.Result.Why == "not covered by any test" {
-				got = "not-covered"
-			}
-			verdicts[run.name][id] = got
-			if got != want {
-				t.Errorf("%s: %s: %s (%s), want %s", run.name, id, got, o.Result.Why, want)
-			}
-			if got != "not-covered" && (o.Result.Backend != "kernel-emulation" || o.Result.Mode != mutant.ModeKernel) {
-				t.Errorf("%s: %s judged by %q in mode %s", run.name, id, o.Result.Backend, o.Result.Mode)
-			}
-		}
+		var kernels int
+		verdicts[run.name], kernels = kernelVerdicts(t, run.name, wants, res)
 		if kernels < 6 || !strings.Contains(res.stdout, "by backend: ") || !strings.Contains(res.stdout, "kernel-emulation") {
 			t.Errorf("%s: %d kernel mutants; summary:\n%s", run.name, kernels, res.stdout)
 		}
@@ -323,4 +301,35 @@ func TestPipelineProjectAndInDiff(t *testing.T) {
 	if res = runPipeline(t, dir, cfg); res.code != exitcode.Config || !strings.Contains(res.reason, "bad revision 'no-such-ref'") {
 		t.Errorf("in-diff of a ref that does not exist: exit %d (%s)", res.code, res.reason)
 	}
+}
+
+// kernelVerdicts checks a kernel fixture run's kernel mutants against
+// the wanted verdicts and returns them by id, with their count.
+func kernelVerdicts(t *testing.T, name string, wants map[int]map[string]string, res pipelineRun) (map[string]string, int) {
+	t.Helper()
+	out := map[string]string{}
+	kernels := 0
+	for id, o := range res.outcomes {
+		if o.Mutant.Kind != mutant.Kernel {
+			continue
+		}
+		kernels++
+		w := wants[o.Mutant.Pos.Line]
+		want, ok := w[o.Mutant.Operator]
+		if !ok {
+			want = w[""]
+		}
+		got := string(o.Result.Status)
+		if o.Result.Status == mutant.Survived && o.Result.Why == "not covered by any test" {
+			got = "not-covered"
+		}
+		out[id] = got
+		if got != want {
+			t.Errorf("%s: %s: %s (%s), want %s", name, id, got, o.Result.Why, want)
+		}
+		if got != "not-covered" && (o.Result.Backend != "kernel-emulation" || o.Result.Mode != mutant.ModeKernel) {
+			t.Errorf("%s: %s judged by %q in mode %s", name, id, o.Result.Backend, o.Result.Mode)
+		}
+	}
+	return out, kernels
 }

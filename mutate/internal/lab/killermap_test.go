@@ -203,9 +203,14 @@ func TestPipelineKillerMap(t *testing.T) {
 			t.Errorf("first run: %s ran the whole-suite test though TestTable kills it: %q", id, pats)
 		}
 	}
-	// The hang: confirmed by a rerun alone on the first run and without
-	// the map; on the second run of the same tree the map's record of
-	// that confirmation stands for the rerun.
+	checkHangConfirmed(t, first, second, plain)
+}
+
+// checkHangConfirmed: tableModule's hang is confirmed by a rerun alone on
+// the first run and without the map; on the second run of the same tree
+// the map's record of that confirmation stands for the rerun.
+func checkHangConfirmed(t *testing.T, first, second, plain pipelineRun) {
+	t.Helper()
 	for _, c := range []struct {
 		name string
 		run  pipelineRun
