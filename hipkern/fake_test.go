@@ -25,6 +25,7 @@ type fakeLib struct {
 	allocs    []int64
 	allocErr  error
 	frees     []uint64
+	closes    int // close calls: a refused library is unloaded again
 }
 
 // newFakeLib returns a fake with one device and the admitted codecs plus
@@ -72,7 +73,7 @@ func (f *fakeLib) gather(g gatherCall) (int64, error) {
 	f.gathers = append(f.gathers, g)
 	return f.badPos, f.gatherErr
 }
-func (f *fakeLib) close() {}
+func (f *fakeLib) close() { f.closes++ }
 
 // withLoader installs lib as the loaded library for the test, and restores
 // whatever was loaded before (the real library on a GPU machine).
