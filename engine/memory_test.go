@@ -15,9 +15,9 @@ import (
 // fakeDevice is device memory for gpuMemory's tests: addresses from 0x1000
 // up, what was copied in, every call, and the failures a test asks for.
 type fakeDevice struct {
-	mem                                        map[uintptr][]byte
-	next                                       uintptr
-	calls                                      []string
+	mem                                                  map[uintptr][]byte
+	next                                                 uintptr
+	calls                                                []string
 	failLoad, failAlloc, failCopy, failCopyOut, failFree error
 }
 
