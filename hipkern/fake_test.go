@@ -2,6 +2,7 @@ package hipkern
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"gathermut/gather"
@@ -46,6 +47,9 @@ func (f *fakeLib) deviceCount() (int, error) {
 	return f.devices, f.countErr
 }
 func (f *fakeLib) deviceInfo(dev int) (string, string, error) {
+	if dev != 0 { // device 0 is the one Info describes: another answers otherwise
+		return fmt.Sprintf("Fake GPU %d", dev), "fake_arch", f.infoErr
+	}
 	return "Fake GPU", "fake_arch", f.infoErr
 }
 func (f *fakeLib) tableTypes() ([]int, int) { return f.types, f.quant }
