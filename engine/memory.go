@@ -71,7 +71,7 @@ func memoryFor(device string) (deviceMemory, error) {
 	case "", "cpu":
 		return hostMemory{}, nil
 	case "gpu":
-		return newGPUMemory()
+		return newGPUMemory(hipRuntime)
 	}
 	return nil, fmt.Errorf("engine: unknown device %q (want \"cpu\" or \"gpu\")", device)
 }

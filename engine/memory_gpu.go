@@ -17,25 +17,28 @@ type gpuMemory struct {
 	rt  gpuRuntime
 }
 
-// gpuRuntime is the device memory API gpuMemory uses: hipkern's, or in tests
-// one that fails on demand (a real device cannot be made to fail a copy).
+// gpuRuntime is the device API gpuMemory uses: hipkern's, or in tests one
+// that fails on demand (a real device cannot be made to fail a copy, and a
+// machine whose GPU library loads cannot make Load fail: without this,
+// newGPUMemory's refusal would be judged only where there is no GPU).
 type gpuRuntime struct {
+	load    func() error
 	alloc   func(dev gather.Device, n int) (uintptr, error)
 	free    func(dev gather.Device, p uintptr) error
 	copyIn  func(dev gather.Device, dst uintptr, src []byte) error
 	copyOut func(dev gather.Device, dst []byte, src uintptr) error
 }
 
-var hipRuntime = gpuRuntime{alloc: hipkern.Alloc, free: hipkern.Free, copyIn: hipkern.CopyIn, copyOut: hipkern.CopyOut}
+var hipRuntime = gpuRuntime{load: hipkern.Load, alloc: hipkern.Alloc, free: hipkern.Free, copyIn: hipkern.CopyIn, copyOut: hipkern.CopyOut}
 
-// newGPUMemory loads the kernel library (which registers the GPU providers
-// with gather) and refuses the GPU when none is usable: never a silent CPU
-// fallback.
-func newGPUMemory() (deviceMemory, error) {
-	if err := hipkern.Load(); err != nil {
+// newGPUMemory loads the kernel library through rt (hipkern.Load, which
+// registers the GPU providers with gather) and refuses the GPU when none is
+// usable: never a silent CPU fallback.
+func newGPUMemory(rt gpuRuntime) (deviceMemory, error) {
+	if err := rt.load(); err != nil {
 		return nil, fmt.Errorf("engine: device gpu: no GPU provider available: %w", err)
 	}
-	return gpuMemory{dev: gather.Device{Kind: gather.GPU, Ordinal: 0}, rt: hipRuntime}, nil
+	return gpuMemory{dev: gather.Device{Kind: gather.GPU, Ordinal: 0}, rt: rt}, nil
 }
 
 func (m gpuMemory) device() gather.Device { return m.dev }

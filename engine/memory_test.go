@@ -15,16 +15,20 @@ import (
 // fakeDevice is device memory for gpuMemory's tests: addresses from 0x1000
 // up, what was copied in, every call, and the failures a test asks for.
 type fakeDevice struct {
-	mem                                        map[uintptr][]byte
-	next                                       uintptr
-	calls                                      []string
-	failAlloc, failCopy, failCopyOut, failFree error
+	mem                                                  map[uintptr][]byte
+	next                                                 uintptr
+	calls                                                []string
+	failLoad, failAlloc, failCopy, failCopyOut, failFree error
 }
 
 func newFakeDevice() *fakeDevice { return &fakeDevice{mem: map[uintptr][]byte{}, next: 0x1000} }
 
 func (d *fakeDevice) runtime() gpuRuntime {
 	return gpuRuntime{
+		load: func() error {
+			d.calls = append(d.calls, "load")
+			return d.failLoad
+		},
 		alloc: func(dev gather.Device, n int) (uintptr, error) {
 			d.calls = append(d.calls, fmt.Sprintf("alloc %v %d", dev, n))
 			if d.failAlloc != nil {
@@ -165,6 +169,35 @@ func TestGPUMemoryFaults(t *testing.T) {
 	}
 	if err := m.free(&ids); err != stuck || ids.DevPtr != 0 {
 		t.Errorf("free: %v, address %#x; want %v and 0", err, ids.DevPtr, stuck)
+	}
+}
+
+// TestNewGPUMemory: device "gpu" loads the kernel library first; when that
+// fails it is refused with the library's reason (never a CPU fallback),
+// and otherwise the memory is GPU 0's, through the runtime that loaded.
+// The load is a fake's, so that the refusal is judged on a machine whose
+// GPU library loads as well as on one without (TestLoadDeviceAndFileErrors
+// reaches one branch or the other, depending on the machine).
+func TestNewGPUMemory(t *testing.T) {
+	d := newFakeDevice()
+	d.failLoad = errors.New("hipkern: no GPU: device count 0")
+	mem, err := newGPUMemory(d.runtime())
+	if want := "engine: device gpu: no GPU provider available: hipkern: no GPU: device count 0"; mem != nil || errText(err) != want || !errors.Is(err, d.failLoad) {
+		t.Errorf("newGPUMemory with a failing load = %v, %v; want nil and %q", mem, err, want)
+	}
+	d = newFakeDevice()
+	mem, err = newGPUMemory(d.runtime())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (gather.Device{Kind: gather.GPU, Ordinal: 0}); mem.device() != want {
+		t.Errorf("device %v, want %v", mem.device(), want)
+	}
+	if _, err := mem.hold(gguf.TypeQ8_0, []int64{1, 32}, make([]byte, 34)); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"load", "alloc gpu:0 34", "copyIn gpu:0 0x1000 34"}; !slices.Equal(d.calls, want) {
+		t.Errorf("calls %q, want %q", d.calls, want)
 	}
 }
 

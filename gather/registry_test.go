@@ -3,6 +3,7 @@ package gather
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +169,39 @@ func TestMustRegisterRegisters(t *testing.T) {
 		t.Fatalf("providers %v", ps)
 	}
 }
+
+// TestRegisterDefault: the package-level Register adds to the default
+// registry, after what is there, and refuses what (*Registry).Register
+// refuses, with its error. Its only caller in the row is hipkern.Load,
+// whose real registration runs once per process, on the GPU library or on
+// the host emulation depending on the machine; this judges Register the
+// same on every machine. It registers under a device kind of its own per
+// run (go test -count), which no other test or provider uses.
+func TestRegisterDefault(t *testing.T) {
+	registerDefaultRuns++
+	dev := DeviceKind(fmt.Sprintf("test-register-default-%d", registerDefaultRuns))
+	for _, name := range []string{"first", "second"} {
+		if err := Register(OpEmbeddingQuant, dev, fake{name: name}); err != nil {
+			t.Fatalf("Register(%s): %v", name, err)
+		}
+	}
+	want := `gather: register EmbeddingQuant provider "first" for device ` + string(dev) + `: already registered`
+	if err := Register(OpEmbeddingQuant, dev, fake{name: "first"}); err == nil || err.Error() != want {
+		t.Errorf("Register(first) again: %v\nwant %s", err, want)
+	}
+	var names []string
+	for _, p := range Providers(OpEmbeddingQuant, dev) {
+		names = append(names, p.Name())
+	}
+	if !slices.Equal(names, []string{"first", "second"}) {
+		t.Errorf("default registry's providers for %s: %q, want first, second", dev, names)
+	}
+	if !CanGather(dev, gguf.TypeQ4_K) || CanGather(dev, gguf.TypeF32) {
+		t.Errorf("CanGather(%s): Q4_K %v, F32 %v; want true, false", dev, CanGather(dev, gguf.TypeQ4_K), CanGather(dev, gguf.TypeF32))
+	}
+}
+
+var registerDefaultRuns int
 
 // TestCanGather follows the tier of the type and the provider's Supports.
 func TestCanGather(t *testing.T) {

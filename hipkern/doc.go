@@ -239,6 +239,37 @@
 // rebuilt library in GATHERMUT_HIPKERN_LIB, so they never fall back to the
 // emulation: without a GPU they are "not run".
 //
+// # The load path on every machine
+//
+// Load runs once per process, and which way it goes depends on the
+// machine: on a GPU machine (the library in build/, the emulation turned
+// off) the first GPU test loads the GPU library and Load's refusals, its
+// admission of the emulation and its failed registration never run, while
+// a Load that failed there would only make the GPU tests skip. So each
+// fact of the load path is proved by a test whose verdict does not depend
+// on the machine, and the tests' names say which path judged a mutant
+// (the report names the killing test; its backend is "go" either way):
+//
+//   - TestLoadFake (any machine): Load with a fake library (openBackend)
+//     and a registry of the test's (registerProvider): open, probe,
+//     unload of a refused library and retry, the emulation refused unless
+//     requested, registration order and device count, idempotence, a
+//     failed registration final. TestProbeDevices: probeDevices on a fake.
+//   - TestRegisterDefault (gather, any machine): the package-level
+//     Register that Load calls.
+//   - TestNewGPUMemory (engine, any machine): newGPUMemory's refusal and
+//     success through gpuRuntime.load.
+//   - TestLoadEmulation, TestLoadRefusesEmulationLibrary (the emulation,
+//     skipped on a GPU machine or with GATHERMUT_NO_EMULATION): the same
+//     path on the real emulation library; one process opens one library,
+//     so these cannot run beside a GPU library.
+//   - TestLoadRealLibrary (the GPU library, skipped where locate finds none
+//     or finds the emulation): where one is present the tests must have
+//     loaded it (a failed Load fails instead of skipping), every device
+//     answers deviceInfo, the first past them is refused with the
+//     runtime's wording, and Load from an empty loader describes device 0
+//     and registers both providers with the device count.
+//
 // Calls into the library are serialized by the binding: the library keeps
 // process-wide probes, and its gather synchronizes the device anyway. Its
 // entry points are process-wide too, so one process opens one library.

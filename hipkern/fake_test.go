@@ -2,6 +2,7 @@ package hipkern
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"gathermut/gather"
@@ -25,6 +26,7 @@ type fakeLib struct {
 	allocs    []int64
 	allocErr  error
 	frees     []uint64
+	closes    int // close calls: a refused library is unloaded again
 }
 
 // newFakeLib returns a fake with one device and the admitted codecs plus
@@ -45,6 +47,9 @@ func (f *fakeLib) deviceCount() (int, error) {
 	return f.devices, f.countErr
 }
 func (f *fakeLib) deviceInfo(dev int) (string, string, error) {
+	if dev != 0 { // device 0 is the one Info describes: another answers otherwise
+		return fmt.Sprintf("Fake GPU %d", dev), "fake_arch", f.infoErr
+	}
 	return "Fake GPU", "fake_arch", f.infoErr
 }
 func (f *fakeLib) tableTypes() ([]int, int) { return f.types, f.quant }
@@ -72,7 +77,7 @@ func (f *fakeLib) gather(g gatherCall) (int64, error) {
 	f.gathers = append(f.gathers, g)
 	return f.badPos, f.gatherErr
 }
-func (f *fakeLib) close() {}
+func (f *fakeLib) close() { f.closes++ }
 
 // withLoader installs lib as the loaded library for the test, and restores
 // whatever was loaded before (the real library on a GPU machine).

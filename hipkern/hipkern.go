@@ -82,6 +82,17 @@ var loader struct {
 	fatal error // a registration that failed: Load cannot be retried
 }
 
+// Load's library opener and provider registration are variables so that a
+// test can stand a fake library and a registry of its own in for them:
+// Load's own decisions (admission, refusal and unloading, registration,
+// the final error) are then judged the same on a machine with a GPU and
+// without one (TestLoadFake), where a test on the library actually present
+// would take one branch on one machine and another elsewhere.
+var (
+	openBackend      = openLib
+	registerProvider = gather.Register
+)
+
 // emulationRuntime is the runtime the host emulation names (compat.h's
 // GM_RUNTIME): a library that answers it runs the kernels on the CPU.
 const emulationRuntime = "host emulation"
@@ -110,7 +121,7 @@ func Load() error {
 			return err
 		}
 	}
-	lib, err := openLib(path)
+	lib, err := openBackend(path)
 	if err != nil {
 		return err
 	}
@@ -123,7 +134,7 @@ func Load() error {
 	}
 	var errs []error // errors.Join drops the nil ones
 	register := func(op gather.Op, p *provider) {
-		errs = append(errs, gather.Register(op, gather.GPU, p))
+		errs = append(errs, registerProvider(op, gather.GPU, p))
 	}
 	register(gather.OpEmbeddingQuant, newProvider(lib, true, info.Devices))
 	register(gather.OpEmbeddingFloat, newProvider(lib, false, info.Devices))
