@@ -9,8 +9,10 @@
 // (packed holds exactly len(out)/BlockElems of them) and writes only out.
 // Each computes, per element, the float32 operations of the portable
 // decoder in the same order, one rounding each (VCVTDQ2PS of an integer is
-// exact, VMULPS/VADDPS/VSUBPS round once, there is no FMA), so the bits
-// are the same; the tests compare both paths on every oracle case.
+// exact, VMULPS/VADDPS/VSUBPS round once), so the bits are the same; the
+// tests compare both paths on every oracle case. The one FMA (Q4_K's, for
+// blocks with a finite d and dmin) fuses a product that is exact, so its
+// single rounding is the portable decoder's second (q4KFused).
 package main
 
 import (
@@ -599,32 +601,27 @@ func kquants() {
 	}
 
 	var frame Mem
-	// Q4_K: each 8 bytes of a chunk are widened to dwords once; the low
-	// nibbles are an AND, the high ones a shift (the dwords hold one byte),
-	// so no byte vector is stored and reloaded.
+	var mask VecVirtual
+	// Q4_K: the scales and mins of a block are unpacked and multiplied
+	// once, into frame (d·sc at 0, dmin·m at 32). A block whose d and dmin
+	// are finite takes q4KFused, any other q4KChunks (the portable
+	// decoder's two roundings, NaN payloads and infinities included).
 	run("decodeQ4_KAVX2", "decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.", 8, 144, func() {
 		frame = AllocLocal(80)
+		mask = YMM()
+		VMOVDQU(c0F, mask)
 	}, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 0))
 		dmin := f16Splat(at(src, 2))
 		sc, mins := unpackK4(src)
 		scaleVec8(sc, false, nil, d, frame.Offset(0))
 		scaleVec8(mins, false, nil, dmin, frame.Offset(32))
-		for c := range 4 {
-			var s [2]scaling
-			for k := range s {
-				s[k] = scaling{mul: splatF32(frame.Offset(4 * (2*c + k))), sub: splatF32(frame.Offset(32 + 4*(2*c+k)))}
-			}
-			for i := range 4 {
-				x := YMM()
-				VPMOVZXBD(at(src, 16+32*c+8*i), x)
-				lo, hi := YMM(), YMM()
-				VPAND(c0F, x, lo)
-				VPSRLD(U8(4), x, hi)
-				scaleStore8(lo, s[0], at(dst, 4*(64*c+8*i)))
-				scaleStore8(hi, s[1], at(dst, 4*(64*c+32+8*i)))
-			}
-		}
+		f16PairNonFinite(at(src, 0), "q4kRounded")
+		q4KFused(src, dst, frame, mask)
+		JMP(LabelRef("q4kNext"))
+		Label("q4kRounded")
+		q4KChunks(src, dst, frame, mask)
+		Label("q4kNext")
 	})
 	// Q5_K: the 5-bit values of a group are assembled 32 bytes at a time
 	// and widened to dwords in registers (emit32r).
@@ -808,6 +805,78 @@ func kquants() {
 			emit8(at(src, 4+8*i), true, scaling{mul: d}, at(dst, 32*i))
 		}
 	})
+}
+
+// f16PairNonFinite jumps to label when either binary16 of the 32-bit
+// word at m (a block's d and dmin) is an infinity or a NaN: its exponent
+// field, all ones, plus one carries into the half's sign bit.
+func f16PairNonFinite(m Mem, label string) {
+	w := GP32()
+	MOVL(m, w)
+	ANDL(U32(0x7c007c00), w)
+	ADDL(U32(0x04000400), w)
+	TESTL(U32(0x80008000), w)
+	JNZ(LabelRef(label))
+}
+
+// q4KFused decodes a Q4_K block whose d and dmin are finite, d·sc and
+// dmin·m in frame, one VFMSUB213PS per 8 elements: (d·sc)·q - dmin·m
+// rounded once. The portable decoder rounds the product first, but that
+// product is exact: d has at most 11 significant bits and sc 6, so d·sc
+// (computed by VMULPS as in the portable decoder) has at most 17 and is
+// exact, and (d·sc)·q with q < 16 has at most 21, within float32's 24,
+// with no overflow or underflow (|d| < 2^16, sc < 64, q < 16; a product is
+// 0 or at least 2^-24). Rounding an exact product changes nothing, so the
+// single rounding of the fused step is the portable decoder's second one,
+// signed zeros included. The 32 bytes of a chunk are widened once, and its
+// low-nibble group and then its high-nibble group are stored in element
+// order.
+func q4KFused(src, dst GPVirtual, frame Mem, mask VecVirtual) {
+	for c := range 4 {
+		var x [4]VecVirtual
+		for i := range x {
+			x[i] = YMM()
+			VPMOVZXBD(at(src, 16+32*c+8*i), x[i])
+		}
+		for k := range 2 {
+			g := 2*c + k
+			dk := splatF32(frame.Offset(4 * g))
+			mk := splatF32(frame.Offset(32 + 4*g))
+			for i := range x {
+				v := YMM()
+				if k == 0 {
+					VPAND(mask, x[i], v)
+				} else {
+					VPSRLD(U8(4), x[i], v)
+				}
+				VCVTDQ2PS(v, v)
+				VFMSUB213PS(mk, dk, v)
+				VMOVUPS(v, at(dst, 4*(64*c+32*k+8*i)))
+			}
+		}
+	}
+}
+
+// q4KChunks decodes a Q4_K block with d·sc and dmin·m in frame as the
+// portable decoder does, product and difference rounded apart: each 8
+// bytes of a chunk are widened to dwords once; the low nibbles are an AND,
+// the high ones a shift (the dwords hold one byte).
+func q4KChunks(src, dst GPVirtual, frame Mem, mask VecVirtual) {
+	for c := range 4 {
+		var s [2]scaling
+		for k := range s {
+			s[k] = scaling{mul: splatF32(frame.Offset(4 * (2*c + k))), sub: splatF32(frame.Offset(32 + 4*(2*c+k)))}
+		}
+		for i := range 4 {
+			x := YMM()
+			VPMOVZXBD(at(src, 16+32*c+8*i), x)
+			lo, hi := YMM(), YMM()
+			VPAND(mask, x, lo)
+			VPSRLD(U8(4), x, hi)
+			scaleStore8(lo, s[0], at(dst, 4*(64*c+8*i)))
+			scaleStore8(hi, s[1], at(dst, 4*(64*c+32+8*i)))
+		}
+	}
 }
 
 // gridScale computes float32(d·(0.5+s))·mul for the integer s in the
@@ -1176,23 +1245,27 @@ func ternary() {
 	// portable decoder's table, are a per-block table repeated in both
 	// halves of a YMM; VPERMPS reads the low 3 bits of each dword index,
 	// so a code shifted down to bits 0-1 needs no mask (bit 2 only selects
-	// the copy).
+	// the copy). The 32 bytes of a half are widened once and its 128
+	// values stored in element order.
 	run("decodeTQ2_0AVX2", "decodes TQ2_0 blocks: (code-1)·d.", 8, 66, nil, func(src, dst GPVirtual) {
 		d := f16Splat(at(src, 64))
 		table := YMM()
 		VCVTDQ2PS(tq2Codes, table)
 		VMULPS(d, table, table)
 		for c := range 2 {
-			for i := range 4 {
-				x := YMM()
-				VPMOVZXBD(at(src, 32*c+8*i), x)
-				for l := range 4 {
+			var x [4]VecVirtual
+			for i := range x {
+				x[i] = YMM()
+				VPMOVZXBD(at(src, 32*c+8*i), x[i])
+			}
+			for l := range 4 {
+				for i := range x {
 					v := YMM()
 					if l > 0 {
-						VPSRLD(U8(2*l), x, v)
+						VPSRLD(U8(2*l), x[i], v)
 						VPERMPS(table, v, v)
 					} else {
-						VPERMPS(table, x, v)
+						VPERMPS(table, x[i], v)
 					}
 					VMOVUPS(v, at(dst, 4*(128*c+32*l+8*i)))
 				}
