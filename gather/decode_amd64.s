@@ -277,13 +277,13 @@ done:
 // func decodeQ8_0AVX2(packed []byte, out []float32)
 // Requires: AVX, AVX2, F16C
 TEXT ·decodeQ8_0AVX2(SB), NOSPLIT, $128-48
-	MOVQ packed_base+0(FP), AX
-	MOVQ out_base+24(FP), CX
-	MOVQ out_len+32(FP), DX
-	SHRQ $0x05, DX
-	JZ   done
-
-block:
+	MOVQ         packed_base+0(FP), AX
+	MOVQ         out_base+24(FP), CX
+	MOVQ         out_len+32(FP), DX
+	SHRQ         $0x05, DX
+	JZ           done
+	TESTQ        $0x00000001, DX
+	JZ           pairs
 	VPBROADCASTW (AX), X0
 	VCVTPH2PS    X0, Y0
 	VPMOVSXBD    2(AX), Y1
@@ -304,8 +304,52 @@ block:
 	VMOVUPS      Y1, 96(CX)
 	ADDQ         $0x00000022, AX
 	ADDQ         $0x00000080, CX
+
+pairs:
+	SHRQ $0x01, DX
+	JZ   done
+
+pair:
+	VPBROADCASTW (AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    2(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, (CX)
+	VPMOVSXBD    10(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 32(CX)
+	VPMOVSXBD    18(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 64(CX)
+	VPMOVSXBD    26(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 96(CX)
+	VPBROADCASTW 34(AX), X0
+	VCVTPH2PS    X0, Y0
+	VPMOVSXBD    36(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 128(CX)
+	VPMOVSXBD    44(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 160(CX)
+	VPMOVSXBD    52(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 192(CX)
+	VPMOVSXBD    60(AX), Y1
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VMOVUPS      Y1, 224(CX)
+	ADDQ         $0x00000044, AX
+	ADDQ         $0x00000100, CX
 	DECQ         DX
-	JNZ          block
+	JNZ          pair
 
 done:
 	VZEROUPPER

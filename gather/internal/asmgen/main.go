@@ -165,6 +165,38 @@ func goVar(name string) Mem { return NewDataAddr(Symbol{Name: "·" + name}, 0) }
 // blockBytes bytes, each decoded by body into 4<<shift bytes of out. setup
 // runs once before the loop (constants that stay in registers).
 func run(name, doc string, shift, blockBytes int, setup func(), body func(src, dst GPVirtual)) {
+	src, dst, n := runStart(name, doc, shift, setup)
+	Label("block")
+	body(src, dst)
+	runStep(src, dst, n, blockBytes, 4<<shift, "block")
+	runEnd()
+}
+
+// runPairs is run with two blocks a loop iteration: body(src, dst, k)
+// decodes block k (0 or 1) after src and dst. An odd block count decodes
+// its first block alone, before the loop.
+func runPairs(name, doc string, shift, blockBytes int, setup func(), body func(src, dst GPVirtual, k int)) {
+	src, dst, n := runStart(name, doc, shift, setup)
+	TESTQ(U32(1), n)
+	JZ(LabelRef("pairs"))
+	body(src, dst, 0)
+	ADDQ(U32(blockBytes), src)
+	ADDQ(U32(4<<shift), dst)
+	Label("pairs")
+	SHRQ(U8(1), n)
+	JZ(LabelRef("done"))
+	Label("pair")
+	body(src, dst, 0)
+	body(src, dst, 1)
+	runStep(src, dst, n, 2*blockBytes, 8<<shift, "pair")
+	runEnd()
+}
+
+// runStart emits a decoder's head: the name checked and recorded, the
+// registers loaded, n = len(out) >> shift (to done when 0), the spill
+// buffer and setup. It returns the source, destination and count
+// registers.
+func runStart(name, doc string, shift int, setup func()) (src, dst, n GPVirtual) {
 	codec, hasPrefix := strings.CutPrefix(name, "decode")
 	codec, hasSuffix := strings.CutSuffix(codec, "AVX2")
 	if !hasPrefix || !hasSuffix || codec == "" {
@@ -173,9 +205,9 @@ func run(name, doc string, shift, blockBytes int, setup func(), body func(src, d
 	decoders = append(decoders, codec)
 	TEXT(name, NOSPLIT, "func(packed []byte, out []float32)")
 	Doc(name+" "+doc, "It decodes len(out) elements of whole blocks from the front of packed.")
-	src := GP64()
-	dst := GP64()
-	n := GP64()
+	src = GP64()
+	dst = GP64()
+	n = GP64()
 	Load(Param("packed").Base(), src)
 	Load(Param("out").Base(), dst)
 	Load(Param("out").Len(), n)
@@ -185,12 +217,20 @@ func run(name, doc string, shift, blockBytes int, setup func(), body func(src, d
 	if setup != nil {
 		setup()
 	}
-	Label("block")
-	body(src, dst)
-	ADDQ(U32(blockBytes), src)
-	ADDQ(U32(4<<shift), dst)
+	return src, dst, n
+}
+
+// runStep advances src and dst by one loop iteration's bytes and loops to
+// label while n, decremented, is not 0.
+func runStep(src, dst, n GPVirtual, srcBytes, dstBytes int, label string) {
+	ADDQ(U32(srcBytes), src)
+	ADDQ(U32(dstBytes), dst)
 	DECQ(n)
-	JNZ(LabelRef("block"))
+	JNZ(LabelRef(label))
+}
+
+// runEnd emits a decoder's tail.
+func runEnd() {
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -375,10 +415,11 @@ func legacy() {
 		VPOR(h, q, q)
 		emit32(q, false, scaling{mul: d, add: m}, at(dst, 0))
 	})
-	run("decodeQ8_0AVX2", "decodes Q8_0 blocks: qs·d.", 5, 34, nil, func(src, dst GPVirtual) {
-		d := f16Splat(at(src, 0))
+	// Q8_0: two blocks a loop iteration (one loop step per 64 elements).
+	runPairs("decodeQ8_0AVX2", "decodes Q8_0 blocks: qs·d.", 5, 34, nil, func(src, dst GPVirtual, k int) {
+		d := f16Splat(at(src, 34*k))
 		for i := range 4 {
-			emit8(at(src, 2+8*i), true, scaling{mul: d}, at(dst, 32*i))
+			emit8(at(src, 34*k+2+8*i), true, scaling{mul: d}, at(dst, 128*k+32*i))
 		}
 	})
 	run("decodeIQ4_NLAVX2", "decodes IQ4_NL blocks: d·kvalues[nibble].", 5, 18, nil, func(src, dst GPVirtual) {
