@@ -35,7 +35,8 @@ func (f finding) String() string { return fmt.Sprintf("%s:%d: %s: %s", f.file, f
 
 // generated are paths the documents name as what a command writes, not as
 // documents of the repository: the README says where go run ./mutate all
-// puts its report, mutate/doc.go where run <id> puts its own (run.md).
+// puts its report, the book (docs/mutate) where run <id> puts its own
+// (run.md).
 var generated = map[string]bool{"reports/mutation.md": true, "run.md": true}
 
 // skipDirs are not read: version control, the mutation reports (which quote

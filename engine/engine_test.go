@@ -271,6 +271,15 @@ func TestLoadErrors(t *testing.T) {
 		{"heads do not divide", set("llama.attention.head_count", uint32(3)), `llama.attention.head_count = 3 does not divide llama.embedding_length = 256`},
 		{"kv heads do not divide", set("llama.attention.head_count_kv", uint32(3)), `llama.attention.head_count_kv = 3 does not divide llama.attention.head_count = 4`},
 		{"kv heads above heads", set("llama.attention.head_count_kv", uint32(8)), `llama.attention.head_count_kv = 8 does not divide llama.attention.head_count = 4`},
+		// two bad values at once: the check readHParams makes first wins
+		{"heads and kv heads do not divide", func(f *modelFile) {
+			f.setMeta("llama.attention.head_count", uint32(3))
+			f.setMeta("llama.attention.head_count_kv", uint32(2))
+		}, `llama.attention.head_count = 3 does not divide llama.embedding_length = 256`},
+		{"rope dim odd and rope base negative", func(f *modelFile) {
+			f.setMeta("llama.rope.dimension_count", uint32(63))
+			f.setMeta("llama.rope.freq_base", float32(-1))
+		}, `metadata key "llama.rope.dimension_count" = 63, want an even number from 2 to the head width 64`},
 		// without head_count_kv every query head has its own kv head
 		{"kv heads default", drop("llama.attention.head_count_kv"), `tensor "blk.0.attn_k.weight": shape [256 64], want [256 256]`},
 		{"rope dim odd", set("llama.rope.dimension_count", uint32(63)), `metadata key "llama.rope.dimension_count" = 63, want an even number from 2 to the head width 64`},

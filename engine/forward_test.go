@@ -213,6 +213,9 @@ func TestRMSNorm(t *testing.T) {
 		{"zero", []float32{0, 0, 0, 0}, ones(4), 0.25, []float32{0, 0, 0, 0}},
 		// mean 25/2 = 12.5: dividing by the width matters
 		{"width", []float32{3, 4}, ones(2), 0, []float32{float32(float32(3) * (1 / float32(math.Sqrt(12.5)))), float32(float32(4) * (1 / float32(math.Sqrt(12.5))))}},
+		// mean 14/3, divided once (llama.cpp's sum/ne00): 14*(1/3) is one ulp
+		// above it in float32, and the outputs follow (rounding order)
+		{"width 3", []float32{1, 2, 3}, ones(3), 0, rmsWant([]float32{1, 2, 3}, float32(14)/3)},
 	}
 	for _, tt := range tests {
 		for _, typ := range []gguf.Type{gguf.TypeF32, gguf.TypeBF16, gguf.TypeF16} {
@@ -230,6 +233,43 @@ func TestRMSNorm(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// rmsWant is x scaled by 1/sqrt(mean), each product rounded once.
+func rmsWant(x []float32, mean float32) []float32 {
+	scale := 1 / float32(math.Sqrt(float64(mean)))
+	out := make([]float32, len(x))
+	for i, v := range x {
+		out[i] = float32(v * scale)
+	}
+	return out
+}
+
+// TestRoPETheta: theta_i = base^(-2i/dim) with the exponent one correctly
+// rounded division (rounding order): at dim 10, -2*3*(1/10) is
+// -0.6000000000000001, one ulp from -6/10, and so is the power.
+func TestRoPETheta(t *testing.T) {
+	tests := []struct {
+		name string
+		dim  int
+		want []float64
+	}{
+		{"dim 4", 4, []float64{1, 0.01}},
+		{"dim 10", 10, []float64{1, math.Pow(10000, -2.0/10), math.Pow(10000, -4.0/10), math.Pow(10000, -6.0/10), math.Pow(10000, -8.0/10)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRopeTable(tt.dim, 10000)
+			if len(r.theta) != len(tt.want) {
+				t.Fatalf("%d thetas, want %d", len(r.theta), len(tt.want))
+			}
+			for i, w := range tt.want {
+				if math.Float64bits(r.theta[i]) != math.Float64bits(w) {
+					t.Errorf("theta[%d] = %v, want %v", i, r.theta[i], w)
+				}
+			}
+		})
 	}
 }
 

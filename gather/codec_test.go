@@ -183,6 +183,7 @@ func TestScaleFieldPut(t *testing.T) {
 		{ScaleField{"d", 3, ScaleF16Nibbles, 0}, "gather: scale field d at byte 3 (8 bytes) is outside a block of 10 bytes"},
 		{ScaleField{"x", 0, 0, 0}, "gather: scale field x: unknown encoding 0"},
 		{ScaleField{"y", 0, 99, 0}, "gather: scale field y: unknown encoding 99"},
+		{ScaleField{"z", 11, 99, 0}, "gather: scale field z: unknown encoding 99"}, // checked before the offset
 	} {
 		block := []byte(strings.Repeat("\x55", 10))
 		if err := c.f.Put(block, 1); err == nil || err.Error() != c.want {

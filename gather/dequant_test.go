@@ -196,6 +196,7 @@ func TestDequantizeErrors(t *testing.T) {
 		{"out not whole blocks", gguf.TypeQ8_0, 1024, 33, "gather: Q8_0: 33 output elements are not whole blocks of 32"},
 		{"out smaller than a block", gguf.TypeIQ2_XXS, 1024, 255, "gather: IQ2_XXS: 255 output elements are not whole blocks of 256"},
 		{"whole blocks checked first", gguf.TypeQ4_0, 0, 31, "gather: Q4_0: 31 output elements are not whole blocks of 32"},
+		{"whole blocks checked before a short packed run", gguf.TypeQ4_0, 17, 33, "gather: Q4_0: 33 output elements are not whole blocks of 32"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			packed := make([]byte, tc.packedLen)

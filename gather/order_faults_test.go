@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"errors"
 	"testing"
 
 	"gathermut/gguf"
@@ -89,4 +90,47 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// onGPU moves the three tensors to GPU 0 (CheckArgs only asks that they
+// share a device).
+func onGPU(out, table, ids *Tensor) {
+	for _, x := range []*Tensor{out, table, ids} {
+		x.Device = Device{Kind: GPU}
+	}
+}
+
+// TestCPUDeclineOrder (check order on edge inputs): a CPU provider called
+// directly with a request it declines for two reasons, or declines and
+// finds empty, gives the reason prepareRows checks first: the device, then
+// the table type, and both before the empty request (a provider declines
+// what it cannot serve even when there is nothing to do, so that the
+// registry moves on to one that can).
+func TestCPUDeclineOrder(t *testing.T) {
+	cases := []struct {
+		name string
+		p    Provider
+		edit func(out, table, ids *Tensor)
+		want string
+	}{
+		{"on a GPU and a quantized table", cpuFloat{}, onGPU,
+			"gather: cpu-float: tensors on device gpu:0: gather: provider declined"},
+		{"on a GPU, no ids and a quantized table", cpuFloat{},
+			func(o, tb, id *Tensor) { onGPU(o, tb, id); noIDs(o, id) },
+			"gather: cpu-float: tensors on device gpu:0: gather: provider declined"},
+		{"no ids and a quantized table", cpuFloat{}, func(o, _, id *Tensor) { noIDs(o, id) },
+			"gather: cpu-float: Q4_0 tables: gather: provider declined"},
+		{"no ids on a GPU", cpuQuant{}, func(o, tb, id *Tensor) { onGPU(o, tb, id); noIDs(o, id) },
+			"gather: cpu-quant: tensors on device gpu:0: gather: provider declined"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, table, ids := hostOrderArgs()
+			c.edit(out, table, ids)
+			err := c.p.Embedding(out, table, ids)
+			if got := errText(err); got != c.want || !errors.Is(err, ErrDeclined) {
+				t.Errorf("%s: error %q, want %q (ErrDeclined)", c.p.Name(), got, c.want)
+			}
+		})
+	}
 }

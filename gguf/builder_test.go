@@ -367,6 +367,8 @@ func TestBuilderRefuses(t *testing.T) {
 			"dim count 5, want 1 to 4"},
 		{"unknown type", func(b *Builder) error { return b.AddTensor("t", 99, []uint64{1}, nil) },
 			`gguf: builder: tensor "t": unknown ggml type id 99`},
+		{"unknown type and no dims", func(b *Builder) error { return b.AddTensor("t", 99, nil, nil) }, // the type first
+			`gguf: builder: tensor "t": unknown ggml type id 99`},
 		{"not whole blocks", func(b *Builder) error { return b.AddTensor("t", TypeQ8_K, []uint64{255}, make([]byte, 292)) },
 			"dim 0: Q8_K row of 255 elements is not whole blocks of 256"},
 		{"element overflow", func(b *Builder) error { return b.AddTensor("t", TypeI8, []uint64{1 << 32, 0, 1 << 31}, nil) },

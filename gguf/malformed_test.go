@@ -44,6 +44,8 @@ func malformedCases() []malformedCase {
 			"truncated file: magic needs 4 bytes, 0 remain", ErrTruncated},
 		{"bad magic", func() ([]byte, int64) { return []byte("GGML\x03\x00\x00\x00"), 0 },
 			`bad magic "GGML" (want "GGUF")`, nil},
+		{"bad magic and a truncated version", func() ([]byte, int64) { return []byte("GGML\x03"), 0 },
+			`bad magic "GGML" (want "GGUF")`, nil},
 		{"version 1", func() ([]byte, int64) { return header(1, 0, 0).b, 4 },
 			"unsupported version 1 (want 2 or 3)", nil},
 		{"version 4", func() ([]byte, int64) { return header(4, 0, 0).b, 4 },
@@ -218,6 +220,10 @@ func malformedCases() []malformedCase {
 			b, at := oneTensor("t", TypeQ8_K, []uint64{128, 2}, 0, make([]byte, 292))
 			return b, at + 4
 		}, `tensor "t": dim 0: Q8_K row of 128 elements is not whole blocks of 256`, nil},
+		{"row not whole blocks at a misaligned offset", func() ([]byte, int64) {
+			b, at := oneTensor("t", TypeQ4_0, []uint64{33, 1}, 16, make([]byte, 64))
+			return b, at + 4
+		}, `tensor "t": dim 0: Q4_0 row of 33 elements is not whole blocks of 32`, nil},
 		{"misaligned offset", func() ([]byte, int64) {
 			b, at := oneTensor("t", TypeF32, []uint64{4}, 16, make([]byte, 64))
 			return b, at + 4 + 8 + 4

@@ -187,6 +187,7 @@ func TestRowSizeBytes(t *testing.T) {
 		{TypeQ8_K, (math.MaxInt64/292 + 1) * 256, 0, "byte size overflows int64"},
 		{99, 32, 0, "gguf: unknown ggml type id 99"},
 		{TypeQ4_0, -32, 0, "gguf: Q4_0 row of -32 elements: negative width"},
+		{TypeQ4_0, -33, 0, "gguf: Q4_0 row of -33 elements: negative width"}, // checked before whole blocks
 		{TypeF32, -1, 0, "negative width"},
 		{TypeQ4_0, 33, 0, "gguf: Q4_0 row of 33 elements is not whole blocks of 32"},
 		{TypeQ8_K, 255, 0, "gguf: Q8_K row of 255 elements is not whole blocks of 256"},

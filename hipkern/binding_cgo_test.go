@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"gathermut/hipkern/internal/emulation"
@@ -220,5 +221,49 @@ func TestLoadFromAnotherModule(t *testing.T) {
 	}
 	if err := Load(); errText(err) != want {
 		t.Errorf("Load from another module: %v\nwant %s", err, want)
+	}
+}
+
+// TestOpenCloseConcurrent (races in shared state): goroutines open the
+// loaded library's path again, all at once, then close it, all at once,
+// while others read the open count; afterwards the count is back where it
+// was. openCount changes only under openMu: under -race (the row's
+// mutation run builds hipkern's tests with it) an update moved out of the
+// lock is reported, since two closes then change it with nothing ordering
+// them; without -race a lost update can leave the count off.
+func TestOpenCloseConcurrent(t *testing.T) {
+	_, info := needGPU(t)
+	count, open := openState()
+	const n = 8
+	libs := make([]backend, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			libs[i], errs[i] = openLib(info.Library)
+		})
+	}
+	close(start)
+	wg.Wait()
+	closing := make(chan struct{})
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("openLib(%s): %v", info.Library, errs[i])
+		}
+		wg.Go(func() {
+			<-closing
+			libs[i].close()
+		})
+		wg.Go(func() {
+			<-closing
+			openState()
+		})
+	}
+	close(closing)
+	wg.Wait()
+	if got, p := openState(); got != count || p != open {
+		t.Errorf("after the concurrent opens and closes: %d open (%s), want %d (%s)", got, p, count, open)
 	}
 }

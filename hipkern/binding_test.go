@@ -293,10 +293,12 @@ func TestDeviceMemory(t *testing.T) {
 	if err := allocFails(t, gpu0, -1); errText(err) != "hipkern: Alloc on gpu:0: negative size -1" {
 		t.Errorf("Alloc(-1): %v", err)
 	}
-	for _, dev := range []gather.Device{gather.Host, {Kind: gather.GPU, Ordinal: 1}, {Kind: gather.GPU, Ordinal: -1}} {
+	// cpu:1 is both not a GPU and past the library's GPUs: the kind is
+	// checked first (check order).
+	for _, dev := range []gather.Device{gather.Host, {Kind: gather.CPU, Ordinal: 1}, {Kind: gather.GPU, Ordinal: 1}, {Kind: gather.GPU, Ordinal: -1}} {
 		want := "hipkern: device " + dev.String() + ": the library sees 1 GPUs"
 		if dev.Kind == gather.CPU {
-			want = "hipkern: device cpu:0 is not a GPU"
+			want = "hipkern: device " + dev.String() + " is not a GPU"
 		}
 		for name, err := range map[string]error{
 			"Alloc":   allocFails(t, dev, 8),

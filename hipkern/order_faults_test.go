@@ -1,6 +1,7 @@
 package hipkern
 
 import (
+	"errors"
 	"testing"
 
 	"gathermut/gather"
@@ -70,6 +71,41 @@ func TestCombinedEdgeOrder(t *testing.T) {
 			}
 			if len(f.gathers) != 0 {
 				t.Errorf("%d library gathers, want none", len(f.gathers))
+			}
+		})
+	}
+}
+
+// TestGPUDeclineOrder (check order on edge inputs): the GPU providers,
+// given a request they decline for two reasons, or decline and find
+// empty, give the reason Embedding checks first: the device kind, then
+// the table type, both before the empty request.
+func TestGPUDeclineOrder(t *testing.T) {
+	onHost := func(a *orderArgs) {
+		a.table.Device, a.ids.Device, a.out.Device = gather.Host, gather.Host, gather.Host
+	}
+	cases := []struct {
+		name  string
+		quant bool
+		edit  func(a *orderArgs)
+		want  string
+	}{
+		{"on the host and a quantized table", false, onHost,
+			"hipkern: hip.EmbeddingFloat: tensors on cpu:0, not a GPU: gather: provider declined"},
+		{"no ids and a quantized table", false, func(a *orderArgs) { a.noIDs() },
+			"hipkern: hip.EmbeddingFloat: Q4_K tables: gather: provider declined"},
+		{"no ids on the host", true, func(a *orderArgs) { onHost(a); a.noIDs() },
+			"hipkern: hip.EmbeddingQuant: tensors on cpu:0, not a GPU: gather: provider declined"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeLib()
+			o, tb, id := gpuArgs(gguf.TypeQ4_K, 100, 512, 3, gguf.TypeI64, gguf.TypeBF16)
+			a := orderArgs{o, tb, id}
+			c.edit(&a)
+			err := newProvider(f, c.quant, 1).Embedding(a.out, a.table, a.ids)
+			if got := errText(err); got != c.want || !errors.Is(err, gather.ErrDeclined) {
+				t.Errorf("error %q, want %q (ErrDeclined)", got, c.want)
 			}
 		})
 	}

@@ -368,7 +368,7 @@ func kernelRecipe() *catalog.Kernel {
 // row computes, each with the reason, one file per package.
 func equivalents() []catalog.Equivalent {
 	var eq []catalog.Equivalent
-	for _, part := range [][]catalog.Equivalent{equivalentsGGUF(), equivalentsGather(), equivalentsEngine(), equivalentsHipkern(), equivalentsKernel(), equivalentsAsm()} {
+	for _, part := range [][]catalog.Equivalent{equivalentsGGUF(), equivalentsGather(), equivalentsEngine(), equivalentsHipkern(), equivalentsKernel(), equivalentsAsm(), equivalentsFaults(), equivalentsUnlockEarly()} {
 		eq = append(eq, part...)
 	}
 	return eq

@@ -1,6 +1,9 @@
 package mutants
 
 import (
+	"fmt"
+	"strings"
+
 	"gathermut/mutate/catalog"
 )
 
@@ -73,6 +76,45 @@ func equivalentsAsm() []catalog.Equivalent {
 				"of 3·(256·m + q): the extra 3q carries into them only where (3m mod 256) is 255 and q >= 86 or 254 and "+
 				"q >= 171, which no byte q reaches for this multiplier (for digit 1, q = 199 does: pow3W<>+184 is killed by "+
 				"TestAccelEveryByteValue); checked for q = 0..255"))
+	}
+	return append(out, equivalentsAsmWideTail()...)
+}
+
+// whyInsideBlock is the reason of a wider load (asm-wide-tail) that stays
+// inside its block, fmt'd with the codec, its block size and the bytes read.
+const whyInsideBlock = "reads past the tail (docs/faults.md class 2) does not happen here: the 32-byte load reads bytes %s " +
+	"of a %d-byte %s block, inside the block whatever block of the run it is (the last one included), and only " +
+	"its low 16 bytes reach a result: the next instructions read the register as VEX.128 operands (VPAND, " +
+	"VPSRLW), and VPSRLW rewrites it, zeroing its upper half. The loads that would reach past the block " +
+	"(IQ4_XS's 120(AX)) are killed by TestDecodeBeforeGuardPage"
+
+// whyGridQuad is the reason of a codebook lookup widened from 4 to 8 bytes.
+const whyGridQuad = "reads past the tail (docs/faults.md class 2) of the binary's own codebook, not of the caller's " +
+	"input: VMOVD to VMOVQ reads grid entry i and the 4 bytes after it, and VPINSRD $0x01 writes entry j over " +
+	"those 4 bytes at once, so the register holds the same 8 bytes. The extra bytes past the last entry (index " +
+	"255 of iq3xxsGrid, 511 of iq3sGrid) are the next bytes of the Go data segment the grid is a variable in, " +
+	"which the linker always follows with more data (.data, .bss), never with the end of a mapping; no test can " +
+	"place a Go variable before a guard page"
+
+// equivalentsAsmWideTail are asm-wide-tail's equivalent mutants: wider
+// loads that read inside the block or the codebook and whose extra bytes
+// reach no result.
+func equivalentsAsmWideTail() []catalog.Equivalent {
+	eq := func(fn, orig, repl, reason string) catalog.Equivalent {
+		return catalog.Equivalent{Package: pkgGather, Func: fn, Operator: "asm-wide-tail", Original: orig, Replacement: repl, Reason: reason}
+	}
+	out := []catalog.Equivalent{
+		eq("decodeQ2_KAVX2", "VMOVDQU      (AX), X2", "VMOVDQU      (AX), Y2", fmt.Sprintf(whyInsideBlock, "0-31", 84, "Q2_K")),
+	}
+	for off := 8; off <= 104; off += 16 {
+		o := fmt.Sprintf("VMOVDQU      %d(AX), X3", off)
+		out = append(out, eq("decodeIQ4_XSAVX2", o, strings.Replace(o, "X3", "Y3", 1),
+			fmt.Sprintf(whyInsideBlock, fmt.Sprintf("%d-%d", off, off+31), 136, "IQ4_XS")))
+	}
+	for _, fn := range []string{"decodeIQ3_XXSAVX2", "decodeIQ3_SAVX2"} {
+		for _, x := range []string{"X1", "X2"} {
+			out = append(out, eq(fn, "VMOVD        (BX)(R9*4), "+x, "VMOVQ        (BX)(R9*4), "+x, whyGridQuad))
+		}
 	}
 	return out
 }

@@ -23,30 +23,22 @@ import (
 	"gathermut/mutate/tree"
 )
 
-// The fixture tests build the real command once and run it on the fixture
-// module in testdata/fixture, whose every mutant has its expected verdict
-// written next to its line: "// want <verdict> [operator=<verdict> ...]".
-
-var (
-	mutateBin string
-	// schemaReport is the report of TestFixtureFullRun (a schema run of
-	// the whole fixture), kept for TestFixtureParity.
-	schemaReport string
-)
+// The fixture tests run the command on the fixture module in
+// testdata/fixture, whose every mutant has its expected verdict written
+// next to its line: "// want <verdict> [operator=<verdict> ...]". Most run
+// it in this process (runTool); those about the command as a process
+// (exit codes, signals, a closed stdout, rerun commands in a shell, go
+// run) run the one built binary the package's test processes share
+// (runMutate, toolBinary).
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mutate-bin-")
+	dir, err := os.MkdirTemp("", "mutate-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	mutateBin = filepath.Join(dir, "mutate")
 	// the runs' discovery and baseline caches stay inside the test
 	os.Setenv("GATHERMUT_CACHE", filepath.Join(dir, "cache"))
-	if out, err := osexec.Command("go", "build", "-o", mutateBin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build mutate: %v\n%s", err, out)
-		os.Exit(1)
-	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -55,8 +47,8 @@ func TestMain(m *testing.M) {
 const fixture = "testdata/fixture"
 
 // pathWithTool is PATH with the built tool's folder first.
-func pathWithTool() string {
-	return "PATH=" + filepath.Dir(mutateBin) + string(os.PathListSeparator) + os.Getenv("PATH")
+func pathWithTool(t *testing.T) string {
+	return "PATH=" + filepath.Dir(toolBinary(t)) + string(os.PathListSeparator) + os.Getenv("PATH")
 }
 
 // fastFlags keep the fixture runs short: two workers and a 2 s timeout
@@ -74,10 +66,10 @@ type runResult struct {
 // commands its reports give ("mutate run <id>") run as they are.
 func runMutate(t *testing.T, dir string, env []string, args ...string) runResult {
 	t.Helper()
-	cmd := osexec.Command(mutateBin, args...)
+	cmd := osexec.Command(toolBinary(t), args...)
 	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool(t)), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -230,12 +222,22 @@ func checkVerdicts(t *testing.T, wants map[string]want, outcomes map[string]muta
 	}
 }
 
+// TestFixtureFullRun runs the whole fixture with schemata, in process:
+// every mutant gets the verdict annotated on its line, the spin mutants'
+// processes are killed and nothing is left in the temp dir, the tree is
+// unchanged, the reports are valid and say what they must, and the run
+// shows every mode: most mutants switched in the schema binary, some
+// built on their own because they cannot be switched and because the
+// schema build rejected them, and some decided without tests. (The
+// verdicts without schemata are compared with these on small modules:
+// internal/lab's TestPipelineTiny, TestPipelineAssembly, TestPipelineKernel
+// and TestPipelineFallbackModes.)
 func TestFixtureFullRun(t *testing.T) {
 	wants := readWants(t, fixture)
 	before := treeHash(t, fixture)
 	reports := t.TempDir()
 	tmp := t.TempDir()
-	res := runMutate(t, fixture, []string{"TMPDIR=" + tmp}, append([]string{"all", "./...", "--report-dir", reports}, fastFlags...)...)
+	res := runTool(t, fixture, []string{"TMPDIR=" + tmp}, append([]string{"all", "./...", "--report-dir", reports}, fastFlags...)...)
 	if res.code != exitcode.Survivors {
 		t.Fatalf("exit %d, want %d (survivors)\nstdout:\n%s\nstderr:\n%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
@@ -263,27 +265,39 @@ func TestFixtureFullRun(t *testing.T) {
 	}
 	r, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
 	checkVerdicts(t, wants, outcomes)
-	// kept for TestFixtureParity, with its markdown and page (readReport checks them)
-	jsonData, err1 := os.ReadFile(filepath.Join(reports, "mutation.json"))
-	mdData, err2 := os.ReadFile(filepath.Join(reports, "mutation.md"))
-	htmlData, err3 := os.ReadFile(filepath.Join(reports, "mutation.html"))
-	if err1 == nil && err2 == nil && err3 == nil {
-		kept := filepath.Join(filepath.Dir(mutateBin), "schema-run.json")
-		if os.WriteFile(kept, jsonData, 0o644) == nil && os.WriteFile(strings.TrimSuffix(kept, ".json")+".md", mdData, 0o644) == nil &&
-			os.WriteFile(report.HTMLPath(kept), htmlData, 0o644) == nil {
-			schemaReport = kept
-		}
-	}
 	if len(outcomes) < 100 {
 		t.Errorf("only %d mutants", len(outcomes))
 	}
 	checkCatalogEvidence(t, outcomes)
+	checkModes(t, outcomes)
 	g := r.Gathermut
 	if r.SchemaVersion != "2" || r.Thresholds.High == 0 || g.TreeBefore != before || g.TreeAfter != before || g.Interrupted {
 		t.Errorf("report header: schema %q thresholds %+v tree %s -> %s interrupted %v", r.SchemaVersion, r.Thresholds, g.TreeBefore, g.TreeAfter, g.Interrupted)
 	}
 	checkSchemaFields(t, r)
 	checkReportText(t, reports)
+}
+
+// checkModes: a schema run of the fixture shows every mode: most mutants
+// switched in the schema binary, mutants built on their own because they
+// cannot be switched and because the schema build rejected them, and
+// mutants decided without tests.
+func checkModes(t *testing.T, outcomes map[string]mutant.Outcome) {
+	t.Helper()
+	modes := map[mutant.Mode]int{}
+	notes := map[string]int{}
+	for _, s := range outcomes {
+		modes[s.Result.Mode]++
+		switch note := s.Result.ModeNote; {
+		case strings.HasPrefix(note, "the schema build rejected it"):
+			notes["rejected"]++
+		case strings.HasPrefix(note, "not switched"):
+			notes["not switched"]++
+		}
+	}
+	if modes[mutant.ModeSchema] < len(outcomes)/2 || modes[mutant.ModeOverlay] == 0 || modes[mutant.ModeStatic] == 0 || notes["rejected"] == 0 || notes["not switched"] == 0 {
+		t.Errorf("modes of the schema run %v, notes %v: want most switched, and some of every other kind", modes, notes)
+	}
 }
 
 // checkCatalogEvidence: every catalog entry of the fixture is there, with
@@ -354,79 +368,10 @@ func checkReportText(t *testing.T, reports string) {
 	}
 }
 
-// TestFixtureParity runs the fixture with schemata and without them
-// (--no-schemata: one build per mutant) and requires the same verdict for
-// every mutant, each the one annotated in the source. The schema run must
-// show every mode: mutants switched in the schema binary, mutants built on
-// their own because they cannot be switched and because the schema build
-// rejected them, and mutants decided without tests.
-func TestFixtureParity(t *testing.T) {
-	wants := readWants(t, fixture)
-	reports := t.TempDir()
-	var wg sync.WaitGroup
-	results := map[string]runResult{}
-	var mu sync.Mutex
-	runs := map[string][]string{"overlay": {"--no-schemata"}}
-	schemaJSON := schemaReport // TestFixtureFullRun's, when it ran
-	if schemaJSON == "" {
-		runs["schema"] = nil
-		schemaJSON = filepath.Join(reports, "schema.json")
-	}
-	for name, extra := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			args := append([]string{"all", "./...", "--report-dir", reports, "--name", name}, append(fastFlags, extra...)...)
-			res := runMutate(t, fixture, nil, args...)
-			mu.Lock()
-			results[name] = res
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	for name, res := range results {
-		if res.code != exitcode.Survivors {
-			t.Fatalf("%s run: exit %d, want %d\n%s%s", name, res.code, exitcode.Survivors, res.stdout, res.stderr)
-		}
-	}
-	_, schemaRun := readReport(t, schemaJSON)
-	_, overlayRun := readReport(t, filepath.Join(reports, "overlay.json"))
-	checkVerdicts(t, wants, schemaRun)
-	checkVerdicts(t, wants, overlayRun)
-	if len(schemaRun) != len(overlayRun) {
-		t.Errorf("%d mutants with schemata, %d without", len(schemaRun), len(overlayRun))
-	}
-	modes := map[mutant.Mode]int{}
-	notes := map[string]int{}
-	for id, s := range schemaRun {
-		o, ok := overlayRun[id]
-		if !ok {
-			t.Errorf("%s: only in the schema run", id)
-			continue
-		}
-		if s.Result.Status != o.Result.Status || s.Result.ExpectedKiller != o.Result.ExpectedKiller {
-			t.Errorf("%s: %s (expected killer %v) with schemata, %s (%v) without", id, s.Result.Status, s.Result.ExpectedKiller, o.Result.Status, o.Result.ExpectedKiller)
-		}
-		if o.Result.Mode != mutant.ModeOverlay && o.Result.Mode != mutant.ModeStatic && o.Result.Mode != mutant.ModeKernel {
-			t.Errorf("%s: mode %q without schemata", id, o.Result.Mode)
-		}
-		modes[s.Result.Mode]++
-		switch note := s.Result.ModeNote; {
-		case strings.HasPrefix(note, "the schema build rejected it"):
-			notes["rejected"]++
-		case strings.HasPrefix(note, "not switched"):
-			notes["not switched"]++
-		}
-	}
-	if modes[mutant.ModeSchema] < len(schemaRun)/2 || modes[mutant.ModeOverlay] == 0 || modes[mutant.ModeStatic] == 0 || notes["rejected"] == 0 || notes["not switched"] == 0 {
-		t.Errorf("modes of the schema run %v, notes %v: want most switched, and some of every other kind", modes, notes)
-	}
-}
-
 // listIDs runs mutate list and returns the ids it prints.
 func listIDs(t *testing.T, args ...string) []string {
 	t.Helper()
-	res := runMutate(t, fixture, nil, append([]string{"list"}, args...)...)
+	res := runTool(t, fixture, nil, append([]string{"list"}, args...)...)
 	if res.code != 0 {
 		t.Fatalf("list: exit %d: %s", res.code, res.stderr)
 	}
@@ -438,17 +383,22 @@ func listIDs(t *testing.T, args ...string) []string {
 	return ids
 }
 
-// shardOperators keep the shard runs small but varied: a timeout, kills,
-// an ignored mutant and survivors not covered.
-var shardOperators = []string{"--operators", "boundary,incdec,logical,loop-control,shift,const-float,unary-not"}
+// shardArgs keep the shard runs small but varied: a timeout (spin's
+// loop), kills, ignored mutants (strong's clamp) and survivors not
+// covered (weak), a dozen mutants in all.
+var shardArgs = []string{"./strong", "./spin", "./weak", "--operators", "boundary,incdec"}
 
+// TestFixtureShardsAndStableIDs: list gives the same ids from the cache
+// and from scratch; three shards judge every mutant of a selection once
+// between them, each with its annotated verdict; merge rebuilds one
+// report from them.
 func TestFixtureShardsAndStableIDs(t *testing.T) {
 	first := listIDs(t, "./...")
-	second := listIDs(t, "./...")
+	second := listIDs(t, "./...", "--no-cache")
 	if strings.Join(first, "\n") != strings.Join(second, "\n") {
 		t.Fatalf("ids differ between two runs of list")
 	}
-	full := listIDs(t, append([]string{"./...", "--only-catalog=false"}, shardOperators...)...)
+	full := listIDs(t, append([]string{"--only-catalog=false"}, shardArgs...)...)
 	wants := readWants(t, fixture)
 	before := treeHash(t, fixture)
 	reports := t.TempDir()
@@ -456,8 +406,8 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 	var paths []string
 	for k := 0; k < 3; k++ {
 		shard := fmt.Sprintf("%d/3", k)
-		args := append([]string{"all", "./...", "--shard", shard, "--report-dir", reports}, append(fastFlags, shardOperators...)...)
-		res := runMutate(t, fixture, nil, args...)
+		args := append([]string{"all", "--shard", shard, "--report-dir", reports}, append(fastFlags, shardArgs...)...)
+		res := runTool(t, fixture, nil, args...)
 		if res.code == exitcode.Usage || res.code == exitcode.Config || res.code == exitcode.Baseline {
 			t.Fatalf("shard %s: exit %d\n%s", shard, res.code, res.stderr)
 		}
@@ -484,7 +434,7 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 	}
 	for _, id := range full {
 		if !slicesContains(first, id) {
-			t.Errorf("%s of the operator subset is not in the full list", id)
+			t.Errorf("%s of the selection is not in the full list", id)
 		}
 	}
 	checkVerdicts(t, wants, union)
@@ -493,7 +443,7 @@ func TestFixtureShardsAndStableIDs(t *testing.T) {
 	}
 
 	// merge rebuilds one report from the shards
-	res := runMutate(t, ".", nil, append([]string{"merge", "--report-dir", reports, "--name", "merged"}, paths...)...)
+	res := runTool(t, ".", nil, append([]string{"merge", "--report-dir", reports, "--name", "merged"}, paths...)...)
 	if res.code != exitcode.Survivors {
 		t.Fatalf("merge: exit %d, want %d\n%s%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
@@ -525,10 +475,10 @@ func slicesContains(xs []string, x string) bool {
 // and returns the exit code and the output.
 func interruptRun(t *testing.T, dir string, env []string, signal func(line string) bool, ready string, args ...string) runResult {
 	t.Helper()
-	cmd := osexec.Command(mutateBin, args...)
+	cmd := osexec.Command(toolBinary(t), args...)
 	cmd.Args[0] = "mutate"
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), pathWithTool()), env...)
+	cmd.Env = append(append(os.Environ(), pathWithTool(t)), env...)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
@@ -769,25 +719,6 @@ func copyFixture(t *testing.T) string {
 	return dst
 }
 
-func TestFixtureOnlyCatalogExitsZero(t *testing.T) {
-	reports := t.TempDir()
-	res := runMutate(t, fixture, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
-	if res.code != 0 {
-		t.Fatalf("exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
-	}
-	if !strings.Contains(res.stdout, "not run (1): no compiler (none of fixture-kernel-cc-never-installed on PATH): kernel-scale") {
-		t.Errorf("stdout does not say what did not run:\n%s", res.stdout)
-	}
-	// the final line claims nothing of the catalog mutant that did not run
-	if want := "exit 0: ok: 7 mutants judged, none survived; the 6 catalog mutants that ran were killed by their expected tests (1 not run)"; !strings.HasPrefix(lastLine(res.stderr), want) {
-		t.Errorf("last line %q, want %q", lastLine(res.stderr), want)
-	}
-	_, outcomes := readReport(t, filepath.Join(reports, "mutation.json"))
-	if len(outcomes) != 7 {
-		t.Errorf("%d mutants, want the 7 catalog entries", len(outcomes))
-	}
-}
-
 const badCatalog = `package mutants
 
 import "gathermut/mutate/catalog"
@@ -814,7 +745,7 @@ func TestFixtureCatalogErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	reports := t.TempDir()
-	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
+	res := runTool(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
 	if res.code != exitcode.Catalog {
 		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitcode.Catalog, res.stdout, res.stderr)
 	}
@@ -845,21 +776,9 @@ func TestFixtureSuppressionWithoutReason(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "weak", "bad.go"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := runMutate(t, dir, nil, "list", "./weak")
+	res := runTool(t, dir, nil, "list", "./weak")
 	if res.code != exitcode.Config || !strings.Contains(res.stderr, "weak/bad.go:4: //gathermut:equivalent needs a reason") {
 		t.Errorf("exit %d, stderr %q; want %d and the file:line", res.code, res.stderr, exitcode.Config)
-	}
-}
-
-func TestFixtureBaselineRed(t *testing.T) {
-	dir := copyFixture(t)
-	failing := "package spin\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken on purpose\") }\n"
-	if err := os.WriteFile(filepath.Join(dir, "spin", "broken_test.go"), []byte(failing), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res := runMutate(t, dir, nil, append([]string{"all", "./spin", "--report-dir", t.TempDir()}, fastFlags...)...)
-	if res.code != exitcode.Baseline || !strings.Contains(res.stderr, "fixture/spin.TestBroken") || !strings.Contains(res.stderr, "broken on purpose") {
-		t.Errorf("exit %d, stderr:\n%s\nwant %d naming the failing test", res.code, res.stderr, exitcode.Baseline)
 	}
 }
 
@@ -903,7 +822,7 @@ func TestFixtureKernelBuilt(t *testing.T) {
 	}
 	before := treeHash(t, dir)
 	reports := t.TempDir()
-	res := runMutate(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
+	res := runTool(t, dir, nil, append([]string{"all", "--only-catalog", "--report-dir", reports}, fastFlags...)...)
 	if res.code != exitcode.Catalog {
 		t.Fatalf("exit %d, want %d (the broken build is a catalog failure)\n%s%s", res.code, exitcode.Catalog, res.stdout, res.stderr)
 	}
@@ -944,7 +863,7 @@ func TestFixtureDirRunDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res := runMutate(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports}, fastFlags...)...)
+	res := runTool(t, ".", nil, append([]string{"run", glob, "./strong", "--dir", fixture, "--report-dir", reports}, fastFlags...)...)
 	if res.code != exitcode.OK {
 		t.Fatalf("run %s: exit %d\n%s%s", glob, res.code, res.stdout, res.stderr)
 	}
@@ -962,7 +881,7 @@ func TestFixtureDirRunDiff(t *testing.T) {
 	}
 	checkVerdicts(t, wants, outcomes)
 
-	res = runMutate(t, ".", nil, "diff", ids[0], "./strong", "--dir", fixture, "--report-dir", reports)
+	res = runTool(t, ".", nil, "diff", ids[0], "./strong", "--dir", fixture, "--report-dir", reports)
 	if res.code != 0 || !strings.HasPrefix(res.stdout, "# "+ids[0]+"\n") || !strings.Contains(res.stdout, "--- a/strong/strong.go") || strings.Count(res.stdout, "\n# ") != 0 {
 		t.Errorf("diff %s: exit %d\n%s%s", ids[0], res.code, res.stdout, res.stderr)
 	}
@@ -981,7 +900,7 @@ func TestFixtureDirRunDiff(t *testing.T) {
 
 	// without package patterns the fixture's .gathermut.json decides: all
 	// its packages (it names none) and its catalog; the first line says so
-	res = runMutate(t, ".", nil, "list", "--dir", fixture)
+	res = runTool(t, ".", nil, "list", "--dir", fixture)
 	first, _, _ := strings.Cut(res.stderr, "\n")
 	if res.code != exitcode.OK || first != "mutate: module fixture: packages ./...; catalog ./mutants (settings of this module's .gathermut.json)" {
 		t.Errorf("list with the fixture's defaults: exit %d, %s", res.code, res.stderr)
@@ -1013,7 +932,7 @@ func TestFixtureIncremental(t *testing.T) {
 		if incremental {
 			args = append(args, "--incremental="+cache)
 		}
-		res := runMutate(t, dir, nil, args...)
+		res := runTool(t, dir, nil, args...)
 		if res.code != exitcode.Survivors && res.code != exitcode.OK {
 			t.Fatalf("%s: exit %d\n%s%s", name, res.code, res.stdout, res.stderr)
 		}
@@ -1225,18 +1144,19 @@ func edit(t *testing.T, path, old, repl string) {
 }
 
 // TestFixtureRunFromCaches: after a list, run takes its discovery from the
-// cache; a second run of the same mutants on the same tree also takes the
-// baseline from it, and judges them alike.
+// cache; a second run of the same mutants (strong's boundary mutants: a
+// few are enough) on the same tree also takes the baseline from it, and
+// judges them alike.
 func TestFixtureRunFromCaches(t *testing.T) {
 	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
 	reports := t.TempDir()
-	if res := runMutate(t, fixture, cache, "list", "./strong"); res.code != 0 || strings.Contains(res.stderr, "from the discovery cache") {
+	if res := runTool(t, fixture, cache, "list", "./strong"); res.code != 0 || strings.Contains(res.stderr, "from the discovery cache") {
 		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
 	}
 	var runs []map[string]mutant.Outcome
 	for i := 0; i < 2; i++ {
 		name := fmt.Sprintf("run%d", i)
-		res := runMutate(t, fixture, cache, append([]string{"run", "*:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name}, fastFlags...)...)
+		res := runTool(t, fixture, cache, append([]string{"run", "boundary:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name}, fastFlags...)...)
 		if res.code != exitcode.OK {
 			t.Fatalf("run %d: exit %d\n%s%s", i, res.code, res.stdout, res.stderr)
 		}
@@ -1246,7 +1166,7 @@ func TestFixtureRunFromCaches(t *testing.T) {
 		_, outcomes := readReport(t, filepath.Join(reports, name+".json"))
 		runs = append(runs, outcomes)
 	}
-	if len(runs[0]) < 20 || len(runs[0]) != len(runs[1]) {
+	if len(runs[0]) < 2 || len(runs[0]) != len(runs[1]) {
 		t.Fatalf("%d and %d mutants", len(runs[0]), len(runs[1]))
 	}
 	for id, o := range runs[0] {
@@ -1266,7 +1186,7 @@ func TestFixtureRunFromCaches(t *testing.T) {
 func TestFixtureDiscoveryAfterComments(t *testing.T) {
 	dir := copyFixture(t)
 	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
-	if res := runMutate(t, dir, cache, "list"); res.code != exitcode.OK {
+	if res := runTool(t, dir, cache, "list"); res.code != exitcode.OK {
 		t.Fatalf("list: exit %d\n%s", res.code, res.stderr)
 	}
 	strongGo := filepath.Join(dir, "strong", "strong.go")
@@ -1280,12 +1200,12 @@ func TestFixtureDiscoveryAfterComments(t *testing.T) {
 		{"a new declaration", "// Halve halves a float.", "// Third is a third of f.\nfunc Third(f float64) float64 { return f / 3 }\n\n// Halve halves a float.", false},
 	} {
 		edit(t, strongGo, c.old, c.repl)
-		res := runMutate(t, dir, cache, "list")
+		res := runTool(t, dir, cache, "list")
 		reused := strings.Contains(res.stderr, "kept from the discovery of a tree of the same shape")
 		if res.code != exitcode.OK || reused != c.reuse {
 			t.Fatalf("list after %s: exit %d, reused %v\n%s", c.name, res.code, reused, res.stderr)
 		}
-		scratch := runMutate(t, dir, cache, "list", "--no-cache")
+		scratch := runTool(t, dir, cache, "list", "--no-cache")
 		if scratch.code != exitcode.OK || strings.Contains(scratch.stderr, "made again") {
 			t.Fatalf("list --no-cache: exit %d\n%s", scratch.code, scratch.stderr)
 		}

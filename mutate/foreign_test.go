@@ -89,7 +89,7 @@ func TestForeignModuleNoFlags(t *testing.T) {
 		t.Fatalf("checksum/checksum.go is meant to be not gofmt-clean (gofmt -l: %q)", gofmtClean)
 	}
 
-	res := runMutate(t, dir, nil, "all")
+	res := runTool(t, dir, nil, "all")
 	if res.code != exitcode.Survivors {
 		t.Fatalf("mutate all: exit %d, want %d (two equivalent survivors)\nstdout:\n%s\nstderr:\n%s", res.code, exitcode.Survivors, res.stdout, res.stderr)
 	}
@@ -124,7 +124,7 @@ func TestForeignModuleNoFlags(t *testing.T) {
 	// every diff (the report's and diff's) names the lines on disk: its
 	// context and removed lines are there at the stated line, and git
 	// applies it without an offset
-	diffs := runMutate(t, dir, nil, "diff", "*")
+	diffs := runTool(t, dir, nil, "diff", "*")
 	if diffs.code != exitcode.OK {
 		t.Fatalf("diff '*': exit %d\n%s", diffs.code, diffs.stderr)
 	}
@@ -332,7 +332,7 @@ func gitApply(t *testing.T, dir string, patches map[string]string) {
 // scored), states it in the reports, and -v names each killer.
 func TestForeignThresholdAndVerbose(t *testing.T) {
 	dir := copyTree(t, foreignFixture)
-	res := runMutate(t, dir, nil, "all", "--threshold", "95", "-v")
+	res := runTool(t, dir, nil, "all", "--threshold", "95", "-v")
 	if res.code != exitcode.OK {
 		t.Fatalf("--threshold 95: exit %d, want 0\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -356,7 +356,7 @@ func TestForeignThresholdAndVerbose(t *testing.T) {
 	// the same run with the findings as SARIF and as GitHub annotations:
 	// one result and one annotation per survivor, at its place
 	sarif := filepath.Join(t.TempDir(), "out", "findings.sarif")
-	res = runMutate(t, dir, nil, "all", "--threshold", "96", "--sarif", sarif, "--annotations", "github")
+	res = runTool(t, dir, nil, "all", "--threshold", "96", "--sarif", sarif, "--annotations", "github")
 	if res.code != exitcode.Survivors || !strings.HasPrefix(lastLine(res.stderr), "exit 1: score 95.56% is below the threshold 96% (2 mutants survived)") {
 		t.Errorf("--threshold 96: exit %d, last line %q", res.code, lastLine(res.stderr))
 	}
@@ -392,7 +392,7 @@ func TestForeignProjectFile(t *testing.T) {
 		}
 		return n
 	}
-	plain := files(runMutate(t, dir, nil, "list"))
+	plain := files(runTool(t, dir, nil, "list"))
 	if plain["const-int stack/limit_default.go"] != 2 || plain["const-table checksum/checksum.go"] != 0 {
 		t.Fatalf("list without a project file: %v", plain)
 	}
@@ -400,7 +400,7 @@ func TestForeignProjectFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(project), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := runMutate(t, dir, nil, "list")
+	res := runTool(t, dir, nil, "list")
 	want := "mutate: module example.com/foreign: packages ./...; excluding stack/limit_*.go; threshold 90% (settings of this module's .gathermut.json)"
 	if got := firstLine(res.stderr); res.code != exitcode.OK || got != want {
 		t.Errorf("first line %q (exit %d), want %q", got, res.code, want)
@@ -412,16 +412,16 @@ func TestForeignProjectFile(t *testing.T) {
 		t.Errorf("list does not say what was left out:\n%s", res.stderr)
 	}
 	// a package named exactly is mutated whole; a --exclude adds to the file's
-	res = runMutate(t, dir, nil, "list", "./stack", "--exclude", "checksum")
+	res = runTool(t, dir, nil, "list", "./stack", "--exclude", "checksum")
 	if n := files(res); n["const-int stack/limit_default.go"] != 2 || !strings.Contains(firstLine(res.stderr), "excluding stack/limit_*.go checksum outside the packages named exactly") {
 		t.Errorf("./stack named exactly: %v\n%s", n, res.stderr)
 	}
-	res = runMutate(t, dir, nil, "list", "--exclude", "checksum")
+	res = runTool(t, dir, nil, "list", "--exclude", "checksum")
 	if n := files(res); n["const-int checksum/checksum.go"] != 0 || n["const-int stack/stack.go"] == 0 {
 		t.Errorf("--exclude checksum: %v", n)
 	}
 	// the opt-in operator, by name or with all
-	res = runMutate(t, dir, nil, "list", "--operators", "all")
+	res = runTool(t, dir, nil, "list", "--operators", "all")
 	if n := files(res); n["const-table checksum/checksum.go"] != 32 {
 		t.Errorf("--operators all: %d const-table mutants in the 16-weight table, want 32", n["const-table checksum/checksum.go"])
 	}
@@ -429,7 +429,7 @@ func TestForeignProjectFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(`{"exclude": ["./stack"]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = runMutate(t, dir, nil, "list")
+	res = runTool(t, dir, nil, "list")
 	if res.code != exitcode.Config || !strings.Contains(res.stderr, ".gathermut.json: exclude: glob \"./stack\"") {
 		t.Errorf("bad project file: exit %d\n%s", res.code, res.stderr)
 	}

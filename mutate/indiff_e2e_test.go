@@ -31,7 +31,7 @@ func TestFixtureInDiff(t *testing.T) {
 
 	list := func() []string {
 		t.Helper()
-		res := runMutate(t, dir, nil, "list", "--in-diff", "HEAD", "./strong/...")
+		res := runTool(t, dir, nil, "list", "--in-diff", "HEAD", "./strong/...")
 		if res.code != 0 {
 			t.Fatalf("list --in-diff: exit %d: %s", res.code, res.stderr)
 		}

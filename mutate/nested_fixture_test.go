@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"gathermut/mutate/exitcode"
@@ -48,41 +47,35 @@ func readNestedLog(t *testing.T, path string) []nestedBuild {
 	return out
 }
 
+// nestedWithoutSchemata picks the mutants the run without schemata judges:
+// those of the line the test's output shows (killed by the binary the
+// test builds, or unviable) and of the uncalled function (not covered,
+// though the binary's -cover counters are read): each kind once, not
+// every mutant a second time.
+const nestedWithoutSchemata = "*:main.go:23:*,*:main.go:29:*"
+
 // TestNestedBuildFixture: a mutant in a command whose test only builds
 // and runs it is judged against the mutant, with schemata and without:
 // the test's go build and go run get the overlay of the test binary they
 // run in (GOFLAGS), the built binary inherits the schema switch and counts
 // its coverage in the test's hits file (without schemata: its -cover
 // counters are added to the test's profile). Every mutant gets the
-// verdict written on its line, the same in both modes; the uncalled
-// function's mutants survive as not covered. With schemata, every process
-// builds the same overlay, so the nested builds after the baseline's come
-// from the build cache (it logs whether each compiled package main).
+// verdict written on its line, the same in both modes (without schemata,
+// on the mutants of nestedWithoutSchemata); the uncalled function's
+// mutants survive as not covered. With schemata, every process builds the
+// same overlay, so the nested builds after the baseline's come from the
+// build cache (it logs whether each compiled package main).
 func TestNestedBuildFixture(t *testing.T) {
 	wants := readWants(t, nestedFixture)
 	reports := t.TempDir()
 	logs := t.TempDir()
-	modes := map[string][]string{"schema": nil, "overlay": {"--no-schemata"}}
-	results := map[string]runResult{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for name, extra := range modes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// a generous floor: a nested build of a mutant compiles, and
-			// the machine may be busy; no mutant here hangs
-			args := append([]string{"all", "--report-dir", reports, "--name", name, "-j", "2", "--timeout-floor", "60s"}, extra...)
-			res := runMutate(t, nestedFixture, []string{"NESTED_FIXTURE_LOG=" + filepath.Join(logs, name+".log")}, args...)
-			mu.Lock()
-			results[name] = res
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	modes := map[string][]string{"schema": {"all"}, "overlay": {"run", nestedWithoutSchemata, "--no-schemata"}}
 	outcomes := map[string]map[string]mutant.Outcome{}
-	for name := range modes {
-		res := results[name]
+	for _, name := range []string{"schema", "overlay"} {
+		// a generous floor: a nested build of a mutant compiles, and
+		// the machine may be busy; no mutant here hangs
+		args := append(modes[name], "--report-dir", reports, "--name", name, "-j", "2", "--timeout-floor", "60s")
+		res := runTool(t, nestedFixture, []string{"NESTED_FIXTURE_LOG=" + filepath.Join(logs, name+".log")}, args...)
 		if res.code != exitcode.Survivors {
 			t.Fatalf("%s run: exit %d, want %d (the uncalled function's survivors)\n%s%s", name, res.code, exitcode.Survivors, res.stdout, res.stderr)
 		}
@@ -91,10 +84,6 @@ func TestNestedBuildFixture(t *testing.T) {
 	}
 	killed := map[string]int{}
 	for id, s := range outcomes["schema"] {
-		o := outcomes["overlay"][id]
-		if s.Result.Status != o.Result.Status {
-			t.Errorf("%s: %s with schemata, %s without", id, s.Result.Status, o.Result.Status)
-		}
 		if s.Result.Status == mutant.Killed {
 			killed[string(s.Result.Mode)]++
 		}
@@ -102,8 +91,17 @@ func TestNestedBuildFixture(t *testing.T) {
 			t.Errorf("%s survived: %s; want not covered", id, s.Result.Why)
 		}
 	}
-	if killed[string(mutant.ModeSchema)] < 5 {
-		t.Errorf("killed by mode %v: want most killed in the schema binary", killed)
+	overlayKilled := 0
+	for id, o := range outcomes["overlay"] {
+		if s := outcomes["schema"][id]; s.Result.Status != o.Result.Status {
+			t.Errorf("%s: %s with schemata, %s without", id, s.Result.Status, o.Result.Status)
+		}
+		if o.Result.Status == mutant.Killed && o.Result.Mode == mutant.ModeOverlay {
+			overlayKilled++
+		}
+	}
+	if killed[string(mutant.ModeSchema)] < 5 || overlayKilled == 0 || len(outcomes["overlay"]) < 3 {
+		t.Errorf("killed by mode %v with schemata, %d of %d without: want most killed in the schema binary, and some without", killed, overlayKilled, len(outcomes["overlay"]))
 	}
 
 	// the cost of the nested builds, and the build cache with schemata

@@ -106,7 +106,7 @@ func TestRowTreeHash(t *testing.T) {
 	treeLine := regexp.MustCompile(`; tree ([0-9a-f]{12}) \((\d+) files judged\)`)
 	hash := func() string {
 		t.Helper()
-		res := runMutate(t, dir, nil, "list", "--only-catalog", "--no-cache")
+		res := runTool(t, dir, nil, "list", "--only-catalog", "--no-cache")
 		m := treeLine.FindStringSubmatch(res.stderr)
 		if res.code != 0 || m == nil {
 			t.Fatalf("mutate list: exit %d, no tree line:\n%s", res.code, res.stderr)

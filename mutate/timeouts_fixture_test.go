@@ -18,13 +18,16 @@ import (
 // (confirmed)". Answer's mutant that skips the cache only sleeps 7.5 s
 // (SPIN_SLOW_MS; past the 5 s floor, within twice it, 2.5 s either way): "slow, then survived", not a
 // timeout. The summary and the markdown count them apart. Without
-// --timeout-floor the floor comes from the test binaries' start-up.
+// --timeout-floor the floor comes from the test binaries' start-up. A
+// hang goes on to the mutant's other tests before it is confirmed, so
+// the slow mutant may be slow in more than one process and run again
+// for each: at least one rerun per mutant.
 func TestFixtureTimeouts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the tool on the fixture")
 	}
 	reports := t.TempDir()
-	res := runMutate(t, fixture, []string{"SPIN_SLOW_MS=7500"}, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "5s", "--report-dir", reports, "--name", "timeouts")
+	res := runTool(t, fixture, []string{"SPIN_SLOW_MS=7500"}, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "5s", "--report-dir", reports, "--name", "timeouts")
 	if res.code != exitcode.Survivors {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -47,7 +50,7 @@ func TestFixtureTimeouts(t *testing.T) {
 		}
 	}
 	g := r.Gathermut
-	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns != 3 || g.Timing.TimeoutFloor != 5 {
+	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns < 3 || g.Timing.TimeoutFloor != 5 {
 		t.Errorf("%d slow, %d confirmed; summary %d and %d; %d reruns, floor %v s", slow, confirmed, g.Summary.Slow, g.Summary.Confirmed, g.Timing.Reruns, g.Timing.TimeoutFloor)
 	}
 	if !strings.Contains(res.stdout, "2 timed out (2 confirmed), 1 slow (then killed or survived)") {
@@ -63,8 +66,8 @@ func TestFixtureTimeouts(t *testing.T) {
 		}
 	}
 
-	// the floor from the machine
-	res = runMutate(t, fixture, nil, "all", "./strong", "--catalog=", "-j", "2", "--report-dir", reports, "--name", "floor")
+	// the floor from the machine (a few mutants are enough)
+	res = runTool(t, fixture, nil, "run", "boundary:strong/strong.go:*", "./strong", "--catalog=", "-j", "2", "--report-dir", reports, "--name", "floor")
 	if res.code != exitcode.OK || !strings.Contains(res.stderr, "mutate: timeout floor ") {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"gathermut/mutate/config"
 	"gathermut/mutate/cxx"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/goasm"
@@ -33,7 +34,7 @@ func shell(t *testing.T, dir, line string, onPath bool) runResult {
 	cmd.Dir = dir
 	cmd.Env = os.Environ()
 	if onPath {
-		cmd.Env = append(cmd.Env, pathWithTool())
+		cmd.Env = append(cmd.Env, pathWithTool(t))
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,7 +81,7 @@ var rerunLine = regexp.MustCompile("(?m)^Rerun: `([^`]+)`$")
 // terminal, prints where it is while it works.
 func TestForeignRerunCommands(t *testing.T) {
 	dir := copyTree(t, foreignFixture)
-	res := runMutate(t, dir, []string{"GATHERMUT_PROGRESS_EVERY=200ms"}, "all", "-j", "2")
+	res := runTool(t, dir, []string{"GATHERMUT_PROGRESS_EVERY=200ms"}, "all", "-j", "2")
 	if res.code != exitcode.Survivors {
 		t.Fatalf("mutate all: exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -153,12 +154,12 @@ func checkForeignRunLines(t *testing.T, res runResult) {
 }
 
 // checkRerunByPath starts the tool by a path, from a subdirectory: the
-// rerun names the binary's path from the module root, and works without
-// PATH.
+// rerun names the binary's absolute path (one a user can paste anywhere,
+// not ../bin/mutate), and works without PATH.
 func checkRerunByPath(t *testing.T, dir string, survivor mutant.Outcome) {
 	t.Helper()
 	bin := filepath.Join(dir, "bin", "mutate")
-	copyFile(t, mutateBin, bin, 0o755)
+	copyFile(t, toolBinary(t), bin, 0o755)
 	cmd := osexec.Command(bin, "run", survivor.Mutant.ID, "-j", "2")
 	cmd.Args[0] = "../bin/mutate"
 	cmd.Dir = filepath.Join(dir, "stack")
@@ -171,7 +172,7 @@ func checkRerunByPath(t *testing.T, dir string, survivor mutant.Outcome) {
 		t.Fatal(err)
 	}
 	line := report.RerunCommand(byPath.Gathermut, survivor.Mutant)
-	if want := "bin/mutate run " + survivor.Mutant.ID; line != want {
+	if want := filepath.ToSlash(bin) + " run " + survivor.Mutant.ID; line != want {
 		t.Errorf("rerun by path %q, want %q", line, want)
 	}
 	if got := rerunVerdict(t, dir, line, survivor.Mutant.ID, false); got != mutant.Survived {
@@ -246,7 +247,7 @@ func TestListClosedStdout(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
-			cmd := osexec.Command(mutateBin, c.args...)
+			cmd := osexec.Command(toolBinary(t), c.args...)
 			cmd.Args[0] = "mutate"
 			cmd.Dir = dir
 			cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp, cache), c.env...)
@@ -294,7 +295,7 @@ func TestListClosedStdout(t *testing.T) {
 // here.
 func TestHelpShowsModuleDefaults(t *testing.T) {
 	dir := copyTree(t, foreignFixture)
-	help := runMutate(t, dir, nil, "--help")
+	help := runTool(t, dir, nil, "--help")
 	cacheReports := filepath.Join(os.Getenv("GATHERMUT_CACHE"), "reports", "example.com_foreign-")
 	for _, want := range []string{
 		"here: module example.com/foreign (no .gathermut.json: the defaults of a module without one): packages ./...",
@@ -312,7 +313,7 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".gathermut.json"), []byte(project), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	help = runMutate(t, filepath.Join(dir, "stack"), nil, "all", "-h")
+	help = runTool(t, filepath.Join(dir, "stack"), nil, "all", "-h")
 	for _, want := range []string{
 		"here: module example.com/foreign (from its .gathermut.json)", "(default ./cat; empty: none)", "(default default,const-table;",
 		"(default " + filepath.Join(dir, "out", "mutation") + ")", "added to those of .gathermut.json: stack/limit_*.go)", "(default 80%)",
@@ -321,21 +322,13 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 			t.Errorf("help with a project file lacks %q:\n%s", want, help.stderr)
 		}
 	}
-	// this repository: its project file's defaults, reports in reports/
-	repo, _ := filepath.Abs("..")
-	help = runMutate(t, "..", nil, "help")
-	for _, want := range []string{"here: module gathermut (from its .gathermut.json)", "(default ./mutants;", "(default default,const-tune;",
-		"(default " + filepath.Join(repo, "reports") + ")"} {
-		if !strings.Contains(help.stdout, want) {
-			t.Errorf("help in this repository lacks %q", want)
-		}
-	}
+	checkRepoHelp(t)
 
 	if v := runMutate(t, dir, nil, "--version"); v.code != exitcode.OK || !regexp.MustCompile(`^mutate \d+\.\d+\.\d+ \(gathermut/mutate in gathermut .*go1\.\d+.*\)\n$`).MatchString(v.stdout) {
 		t.Errorf("--version: exit %d, %q", v.code, v.stdout)
 	}
 
-	ops := runMutate(t, dir, nil, "operators")
+	ops := runTool(t, dir, nil, "operators")
 	if ops.code != exitcode.OK || !strings.HasPrefix(ops.stdout, "operators here: default,const-table (module example.com/foreign: settings of this module's .gathermut.json)") {
 		t.Errorf("operators: exit %d\n%s", ops.code, ops.stdout)
 	}
@@ -365,11 +358,29 @@ func TestHelpShowsModuleDefaults(t *testing.T) {
 	}
 	// selectable by name: --operators with one assembly operator turns
 	// every Go operator and every other assembly one off
-	asmOne := runMutate(t, dir, nil, "operators", "--operators", goasm.Operators[1].Name)
+	asmOne := runTool(t, dir, nil, "operators", "--operators", goasm.Operators[1].Name)
 	one := operatorLines(asmOne.stdout)
 	if asmOne.code != exitcode.OK || one["asm"][goasm.Operators[1].Name] != "default on" || one["asm"][goasm.Operators[0].Name] != "default off" ||
 		one["go"]["arith"] != "default off" || one["kernel"][cxx.Operators[0].Name] != "default off" {
 		t.Errorf("operators --operators %s: exit %d\n%s", goasm.Operators[1].Name, asmOne.code, asmOne.stdout)
+	}
+}
+
+// checkRepoHelp: the help in this repository gives its project file's
+// defaults (the row's operators named one by one), reports in reports/.
+func checkRepoHelp(t *testing.T) {
+	t.Helper()
+	repo, _ := filepath.Abs("..")
+	help := runTool(t, "..", nil, "help")
+	row, err := config.ReadProject("..")
+	if err != nil || row == nil || len(row.Operators) == 0 {
+		t.Fatalf("this repository's project file: %+v, %v", row, err)
+	}
+	for _, want := range []string{"here: module gathermut (from its .gathermut.json)", "(default ./mutants;", "(default " + strings.Join(row.Operators, ",") + ";",
+		"(default " + filepath.Join(repo, "reports") + ")"} {
+		if !strings.Contains(help.stdout, want) {
+			t.Errorf("help in this repository lacks %q", want)
+		}
 	}
 }
 

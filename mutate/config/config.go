@@ -61,6 +61,9 @@ type Config struct {
 	// Exclude lists file globs (MatchGlob) whose generic mutants are not
 	// made: the project file's, then --exclude's.
 	Exclude []string `json:"exclude,omitempty"`
+	// Race are the project file's package patterns whose test binaries
+	// are built with -race (schedule's raceArgs).
+	Race []string `json:"race,omitempty"`
 	// SARIF is the file --sarif writes the findings to (SARIF 2.1.0);
 	// Annotations is "github" for GitHub workflow-command annotations on
 	// stdout (--annotations github), else "".

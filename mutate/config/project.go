@@ -51,6 +51,10 @@ type Project struct {
 	Exclude   []string `json:"exclude,omitempty"`
 	Operators []string `json:"operators,omitempty"`
 	Threshold *float64 `json:"threshold,omitempty"`
+	// Race are package patterns ("./gather", "./hipkern/...") whose test
+	// binaries are built with -race, baseline and mutants alike: the
+	// packages whose tests run the module's goroutines.
+	Race []string `json:"race,omitempty"`
 	// ReportDir is where reports go, relative to the module root (a
 	// module that commits its reports names its folder here).
 	ReportDir *string `json:"reportDir,omitempty"`
@@ -236,6 +240,7 @@ func (c *Config) Apply(p *Project) {
 	}
 	if p != nil {
 		c.Exclude = append(append([]string(nil), p.Exclude...), c.Exclude...)
+		c.Race = append([]string(nil), p.Race...)
 		if given.Operators {
 			flags = append(flags, "operators")
 		} else if len(p.Operators) > 0 {

@@ -90,6 +90,25 @@ type Timing struct {
 	Reruns        int     `json:"reruns,omitempty"`
 	TimeoutFloor  float64 `json:"timeoutFloor,omitempty"`
 	Startup       float64 `json:"startup,omitempty"`
+	// Order is how the test processes split by the step of a mutant's
+	// order they ran in (package selection): its predicted killers, the
+	// cost tiers, the tail; nil in reports written before it.
+	Order *OrderTiming `json:"order,omitempty"`
+}
+
+// OrderTiming is the test processes of the mutants by the step of their
+// order: count and seconds summed over workers; Kills are the mutants the
+// step decided (killed or timed out).
+type OrderTiming struct {
+	Predicted        int     `json:"predicted"`
+	PredictedSeconds float64 `json:"predictedSeconds"`
+	PredictedKills   int     `json:"predictedKills"`
+	Tiers            int     `json:"tiers"`
+	TierSeconds      float64 `json:"tierSeconds"`
+	TierKills        int     `json:"tierKills"`
+	Tail             int     `json:"tail"`
+	TailSeconds      float64 `json:"tailSeconds"`
+	TailKills        int     `json:"tailKills"`
 }
 
 // Meta is the run-level information of a report.
@@ -529,7 +548,8 @@ const ToolModule = "gathermut"
 // module root, as the run that made the report was started
 // (config.Config.Tool, with --dir where it needs one): "go run ./mutate
 // run <id>" in this repository, "mutate run <id>" for a binary on PATH,
-// "bin/mutate run <id>" for one started by its path.
+// "/home/u/bin/mutate run <id>" for one started by its path (see
+// lab.Invocation.ToolCommand).
 func ToolCommand(meta Meta, args ...string) string {
 	cfg := meta.Config
 	tool := cfg.Tool

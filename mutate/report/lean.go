@@ -271,15 +271,7 @@ func encode(r *Report) ([]byte, error) {
 				if m.Description == description(wholeMutant(m)) {
 					m.Description = "" // decode makes it again
 				}
-				ev := *m.Gathermut
-				ev.Rerun = "" // RerunCommand gives it again
-				ev.omit = leanKeys{file: ev.Mutant.File == p, pos: ev.Mutant.Pos == m.Location.Start, end: ev.Mutant.End == m.Location.End}
-				if e := ev.Mutant.Edit; e != nil && ev.Mutant.Diff != "" && e.Start >= 0 && e.Start <= e.End && e.End <= len(f.Source) &&
-					mutant.EditDiff(p, []byte(f.Source), *e) == ev.Mutant.Diff {
-					ev.Mutant.Diff = "" // decode makes it again
-				} else if e != nil && ev.Mutant.Diff == "" {
-					ev.omit.emptyDiff = true
-				}
+				ev := leanEvidence(m, p, f.Source)
 				if refs := table.refs(ev.Result.Commands); refs != nil {
 					ev.Run, ev.Result.Commands = refs, nil
 				}
@@ -291,6 +283,41 @@ func encode(r *Report) ([]byte, error) {
 	}
 	lean.Gathermut.Commands = table.templates
 	return marshalPlain(&lean)
+}
+
+// leanEvidence is mutant m's evidence as the lean JSON of file p (source
+// src) holds it: without what decode gives back (the rerun command, the
+// file and positions the schema's fields hold, a diff the edit gives) and
+// without the test output of a mutant that needs no action (keepExcerpt).
+func leanEvidence(m MutantResult, p, src string) Evidence {
+	ev := *m.Gathermut
+	ev.Rerun = "" // RerunCommand gives it again
+	if !keepExcerpt(ev.Result, wholeMutant(m)) {
+		ev.Result.Excerpt = "" // the status reason keeps its failure line
+	}
+	ev.omit = leanKeys{file: ev.Mutant.File == p, pos: ev.Mutant.Pos == m.Location.Start, end: ev.Mutant.End == m.Location.End}
+	if e := ev.Mutant.Edit; e != nil && ev.Mutant.Diff != "" && e.Start >= 0 && e.Start <= e.End && e.End <= len(src) &&
+		mutant.EditDiff(p, []byte(src), *e) == ev.Mutant.Diff {
+		ev.Mutant.Diff = "" // decode makes it again
+	} else if e != nil && ev.Mutant.Diff == "" {
+		ev.omit.emptyDiff = true
+	}
+	return ev
+}
+
+// keepExcerpt reports whether the JSON keeps a mutant's test output: for
+// what a reviewer acts on (a survivor, an error, a catalog mutant not
+// killed by its expected test, whose unexpected killer's output says why),
+// an unviable mutant (its build error) and every catalog mutant (the
+// expected killer's output is the entry's evidence, and there are few);
+// a generic mutant's failure line is in its status reason, and the
+// generic mutants' whole output would be most of the file.
+func keepExcerpt(r mutant.Result, m mutant.Mutant) bool {
+	switch r.Status {
+	case mutant.Survived, mutant.Error, mutant.Unviable:
+		return true
+	}
+	return m.Catalog != nil || r.CatalogFailure(m)
 }
 
 // wholeMutant is a mutant's evidence with what the schema's fields hold

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -75,6 +76,61 @@ func TestLeanJSON(t *testing.T) {
 	sameReport(t, r, back)
 }
 
+// keptExcerpt reports whether the JSON keeps o's test output: a
+// survivor's, an error's, an unviable mutant's build error, every
+// catalog mutant's (its evidence).
+func keptExcerpt(o mutant.Outcome) bool {
+	switch o.Result.Status {
+	case mutant.Survived, mutant.Error, mutant.Unviable:
+		return true
+	}
+	return o.Mutant.Catalog != nil || o.Result.CatalogFailure(o.Mutant)
+}
+
+// TestLeanKeepsExcerptsOfFindings: the JSON keeps the test output of
+// what a reviewer acts on, not of every killed mutant (most of the row's
+// report before), whose failure line stays in its status reason.
+func TestLeanKeepsExcerptsOfFindings(t *testing.T) {
+	const src = "package p\n\n// F adds.\nfunc F(a, b int) int {\n\treturn a + b\n}\n"
+	all := leanOutcomes(src)
+	for i := range all {
+		all[i].Result.Excerpt = "--- FAIL: TestA (0.00s)\n    p_test.go:9: got 1, want 3 (" + all[i].Mutant.ID + ")\n"
+	}
+	r := report.Build(dirtyMeta("lean"), all, report.Inputs{Sources: map[string]string{"p/p.go": src}, Tests: testLocs})
+	r.Decide(outcome.Conditions{})
+	jsonPath, _, err := report.Write(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := report.Read(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := back.Outcomes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, o := range got {
+		kinds[string(o.Result.Status)+fmt.Sprint(keptExcerpt(o))] = true
+		t.Run(o.Mutant.ID, func(t *testing.T) {
+			if want := keptExcerpt(o); (o.Result.Excerpt != "") != want {
+				t.Errorf("%s: excerpt %q, want kept %v", o.Result.Status, o.Result.Excerpt, want)
+			}
+		})
+	}
+	if !kinds["killedfalse"] || !kinds["survivedtrue"] {
+		t.Errorf("the fixture lacks a killed or a surviving mutant: %v", kinds)
+	}
+	for _, f := range back.Files {
+		for _, m := range f.Mutants {
+			if m.Status == "Killed" && m.Gathermut.Mutant.Catalog == nil && !strings.Contains(m.StatusReason, "got 1, want 3") {
+				t.Errorf("%s: status reason %q lost the failure line", m.ID, m.StatusReason)
+			}
+		}
+	}
+}
+
 func sameReport(t *testing.T, want, got *report.Report) {
 	t.Helper()
 	a, err := want.Outcomes()
@@ -89,6 +145,9 @@ func sameReport(t *testing.T, want, got *report.Report) {
 		t.Fatalf("%d outcomes read back, want %d", len(b), len(a))
 	}
 	for i := range a {
+		if !keptExcerpt(a[i]) {
+			a[i].Result.Excerpt = "" // the JSON keeps the output of findings only
+		}
 		if !reflect.DeepEqual(a[i], b[i]) {
 			t.Errorf("outcome %s read back as\n%+v\nwant\n%+v", a[i].Mutant.ID, b[i], a[i])
 		}

@@ -134,6 +134,10 @@ func (md *mdReport) head() string {
 		fmt.Fprintf(&b, "No mutant tested in this run, -j %d. ", g.Jobs)
 	}
 	fmt.Fprintf(&b, "%s; %s.\n", machine(g.Machine), g.GoVersion)
+	if o := g.Timing.Order; o != nil {
+		fmt.Fprintf(&b, "\nTest processes by step: predicted killers %d (%s, decided %d mutants), cost tiers %d (%s, decided %d), tail %d (%s, decided %d); seconds summed over workers.\n",
+			o.Predicted, seconds(o.PredictedSeconds), o.PredictedKills, o.Tiers, seconds(o.TierSeconds), o.TierKills, o.Tail, seconds(o.TailSeconds), o.TailKills)
+	}
 	if g.Shard != "" {
 		fmt.Fprintf(&b, "\nShard %s (the mutants split by expected work).\n", g.Shard)
 	}
@@ -186,7 +190,7 @@ func (md *mdReport) findings(budget int) string {
 		return "\n## To act on\n\nNothing: no survivor, no error, and no catalog mutant that ran escaped its expected test.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach in source order, with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart); a mutant not covered by any test sits in code no test runs.\n", total)
+	fmt.Fprintf(&b, "\n## To act on (%d)\n\nEach with the command that reruns it from the module root. A survivor is a gap in the tests (add a test that kills it) or an equivalent mutant (record why no input can tell it apart); a mutant not covered by any test sits in code no test runs. Survivors are grouped by function, the likeliest gaps first: a removed statement or return or a flipped condition, above all on a line where no other change was caught; `const-int` changes are folded into one line per function, and the ones that look equivalent come last, marked. The other findings are in source order.\n", total)
 	fitFindings(groups, budget-b.Len()-len(groups)*160) // less the headings and cut lines
 	compacted, cut := 0, map[string]int{}
 	for _, g := range groups {
@@ -239,8 +243,12 @@ func (md *mdReport) findingGroups() ([]*findingGroup, int) {
 		// in source order: by file, then line and column (then id)
 		sort.SliceStable(picked, func(i, j int) bool { return sourceOrder(picked[i].Mutant, picked[j].Mutant) })
 		g := &findingGroup{title: k.title}
-		for _, o := range picked {
-			g.items = append(g.items, finding{full: md.fullFinding(o), compact: md.compactFinding(o)})
+		if k.title == "Survivors" {
+			g.items = md.survivorFindings(picked)
+		} else {
+			for _, o := range picked {
+				g.items = append(g.items, finding{full: md.fullFinding(o), compact: md.compactFinding(o)})
+			}
 		}
 		groups = append(groups, g)
 		total += len(picked)

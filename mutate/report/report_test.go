@@ -340,11 +340,13 @@ func TestNotCoveredApart(t *testing.T) {
 	}
 }
 
-// TestFindingsInSourceOrder: the markdown lists survivors by file, line
-// and column, whatever their operators.
+// TestFindingsInSourceOrder: the markdown lists the findings other than
+// survivors (here mutants no test covers) by file, line and column,
+// whatever their operators; survivors are grouped for reading instead
+// (TestSurvivorsGroupedForReading).
 func TestFindingsInSourceOrder(t *testing.T) {
 	at := func(id, op, file string, line, col int) mutant.Outcome {
-		o := mkOutcome(id, mutant.Survived, "every selected test passed (1 ran)")
+		o := mkOutcome(id, mutant.Survived, mutant.NotCovered)
 		o.Mutant.Operator, o.Mutant.File, o.Mutant.Pos = op, file, mutant.Position{Line: line, Column: col}
 		return o
 	}

@@ -87,14 +87,20 @@ func (in Input) classify() *mutant.Site {
 	case *ast.CaseClause:
 		return in.caseSite(n)
 	case *ast.BlockStmt:
-		if ifs, ok := in.parent().(*ast.IfStmt); ok && ifs.Body == n {
-			t, ok := in.text(in.off(n.Pos()), in.off(n.End()))
-			if !ok {
-				return fallback("the edit reaches outside the block")
-			}
-			return &mutant.Site{Kind: mutant.BlockSite, Start: in.off(n.Pos()), End: in.off(n.End()), Text: t}
+		switch in.parent().(type) {
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			// its statements are case clauses: no if can hold them
+			return fallback("the body of a switch or select")
 		}
-		return fallback("a block that is not an if's body")
+		t, ok := in.text(in.off(n.Pos()), in.off(n.End()))
+		if !ok {
+			return fallback("the edit reaches outside the block")
+		}
+		// any other block (an if's, else's, loop's or function's body, a
+		// bare block) switches whole: { if active == n { mutated } else
+		// { original } }, its declarations scoped as before; a statement
+		// list reordered (guard-swap, unlock-early) is such an edit
+		return &mutant.Site{Kind: mutant.BlockSite, Start: in.off(n.Pos()), End: in.off(n.End()), Text: t}
 	case ast.Stmt:
 		return in.stmtSite(n)
 	case ast.Expr:

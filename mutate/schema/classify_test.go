@@ -232,7 +232,7 @@ var classifyCases = []classifyCase{
 	{name: "in-chan-type", src: classifyPre + "var h chan [3]int", at: "3", typ: "*ast.BasicLit", repl: "4", want: "fallback: in a type"},
 	{name: "in-interface-type", src: classifyPre + "var h interface{ m([3]int) }", at: "3", typ: "*ast.BasicLit", repl: "4", want: "fallback: in a type"},
 	{name: "a-field", src: classifyPre + "func f() T { return T{} }", at: "T{}", typ: "*ast.CompositeLit", repl: "T{a: 1}", want: `expr "T{}"->"T{a: 1}" T`},
-	{name: "an-ident-node", src: classifyPre + "func f() { }", at: "{ }", typ: "*ast.BlockStmt", repl: "{}", want: "fallback: a block that is not an if's body"},
+	{name: "an-ident-node", src: classifyPre + "func f() { }", at: "{ }", typ: "*ast.BlockStmt", repl: "{}", want: `block "{ }"->"{}"`},
 	{name: "a-spec", src: classifyPre + "var h = 1", at: "h = 1", typ: "*ast.ValueSpec", repl: "h = 2", want: "fallback: a *ast.ValueSpec"},
 
 	// statements
@@ -260,7 +260,8 @@ var classifyCases = []classifyCase{
 	{name: "stmt-for-post-recover", src: classifyPre + "func f(x *int) { for ; *x > 0; recover() { } }", at: "recover()", typ: "*ast.ExprStmt", repl: "recover()", want: "fallback: recover must not move into a func literal"},
 	{name: "stmt-for-post-becomes-recover", src: classifyPre + "func f(x *int) { for ; *x > 0; *x-- { } }", at: "*x--", typ: "*ast.IncDecStmt", repl: "recover()", want: "fallback: recover must not move into a func literal"},
 	{name: "stmt-list-recover", src: classifyPre + "func f() { recover() }", at: "recover()", typ: "*ast.ExprStmt", repl: "_ = 1", want: `stmt/list "recover()"->"_ = 1"`},
-	{name: "stmt-for-body-block", src: classifyPre + "func f(x *int) { for *x > 0 { *x-- } }", at: "{ *x-- }", typ: "*ast.BlockStmt", repl: "{}", want: "fallback: a block that is not an if's body"},
+	{name: "stmt-for-body-block", src: classifyPre + "func f(x *int) { for *x > 0 { *x-- } }", at: "{ *x-- }", typ: "*ast.BlockStmt", repl: "{}", want: `block "{ *x-- }"->"{}"`},
+	{name: "stmt-switch-body", src: classifyPre + "func f(x int) int { switch x { case 1: return 2 }; return 0 }", at: "{ case 1: return 2 }", typ: "*ast.BlockStmt", repl: "{}", want: "fallback: the body of a switch or select"},
 	{name: "stmt-decl", src: classifyPre + "func f() { var y = 1; _ = y }", at: "var y = 1", typ: "*ast.DeclStmt", repl: "var y = 2", want: "fallback: a DeclStmt declares names"},
 	{name: "stmt-label", src: classifyPre + "func f(x *int) {\nL:\n\t*x = 1\n\tgoto L\n}", at: "L:\n\t*x = 1", typ: "*ast.LabeledStmt", repl: "L:\n\t*x = 2", want: "fallback: a LabeledStmt declares names"},
 	{name: "stmt-define", src: classifyPre + "func f() { y := 1; _ = y }", at: "y := 1", typ: "*ast.AssignStmt", repl: "y := 2", want: "fallback: a := declares names"},
@@ -270,7 +271,7 @@ var classifyCases = []classifyCase{
 	{name: "stmt-if-body-inner-edit", src: classifyPre + "func f(x *int) { if *x > 0 { *x = 1 } }", at: "{ *x = 1 }", typ: "*ast.BlockStmt", repl: "", grow: [2]int{2, -2}, want: `block "{ *x = 1 }"->"{  }"`},
 	{name: "stmt-if-body-outside", src: classifyPre + "func f(x *int) { if *x > 0 { *x = 1 } }", at: "{ *x = 1 }", typ: "*ast.BlockStmt", repl: "", grow: [2]int{-1, 0}, want: "fallback: the edit reaches outside the block"},
 	{name: "stmt-if-body-past-end", src: classifyPre + "func f(x *int) { if *x > 0 { *x = 1 } }", at: "{ *x = 1 }", typ: "*ast.BlockStmt", repl: "", grow: [2]int{0, 1}, want: "fallback: the edit reaches outside the block"},
-	{name: "stmt-else-block", src: classifyPre + "func f(x *int) { if *x > 0 { *x = 1 } else { *x = 2 } }", at: "{ *x = 2 }", typ: "*ast.BlockStmt", repl: "{}", want: "fallback: a block that is not an if's body"},
+	{name: "stmt-else-block", src: classifyPre + "func f(x *int) { if *x > 0 { *x = 1 } else { *x = 2 } }", at: "{ *x = 2 }", typ: "*ast.BlockStmt", repl: "{}", want: `block "{ *x = 2 }"->"{}"`},
 	{name: "case", src: classifyPre + "func f(x *int) { switch *x { case 1: *x = 2; *x++ } }", at: "case 1: *x = 2; *x++", typ: "*ast.CaseClause", repl: "case 1:", want: `stmt/list "*x = 2; *x++"->""`},
 	{name: "case-inner-edit", src: classifyPre + "func f(x *int) { switch *x { case 1: *x = 2; *x++ } }", at: "case 1: *x = 2; *x++", typ: "*ast.CaseClause", repl: "", grow: [2]int{13, -6}, want: `stmt/list "*x = 2; *x++"->"*x = ; *x++"`},
 	{name: "case-edit-past-body", src: classifyPre + "func f(x *int) { switch *x { case 1: *x = 2; *x++ } }", at: "case 1: *x = 2; *x++", typ: "*ast.CaseClause", repl: "", grow: [2]int{8, 1}, want: `stmt/list "*x = 2; *x++"->""`},

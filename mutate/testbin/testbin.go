@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -88,6 +89,10 @@ type TestOutcome struct {
 	// full names ("TestX/Q4_K/w1"), in the order they failed: a failing
 	// subtest's parents fail with it and are left out.
 	FailedSubtests []string
+	// RunningSubtests are the subtests that started and had not ended
+	// when the output stopped, by their full names: for a crash, where
+	// it happened.
+	RunningSubtests []string
 }
 
 // Result is the result of one run of a test binary.
@@ -215,6 +220,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 	}
+	defer func() { logProcess(o, res.Elapsed, res.ExitCode, res.TimedOut) }()
 	var exitErr *exec.ExitError
 	switch {
 	case waitErr == nil:
@@ -294,6 +300,9 @@ func parseEvents(r io.Reader, res *Result, watch *watchdog) *strings.Builder {
 			if sub && ev.Action == "fail" {
 				t.FailedSubtests = innermost(t.FailedSubtests, ev.Test)
 			}
+			if sub {
+				t.RunningSubtests = slices.DeleteFunc(t.RunningSubtests, func(s string) bool { return s == ev.Test })
+			}
 			if !sub {
 				t.Action = ev.Action
 				t.Elapsed = time.Duration(ev.Elapsed * float64(time.Second))
@@ -302,6 +311,8 @@ func parseEvents(r io.Reader, res *Result, watch *watchdog) *strings.Builder {
 		case "run", "cont":
 			if !sub {
 				watch.start(top)
+			} else if ev.Action == "run" {
+				t.RunningSubtests = append(t.RunningSubtests, ev.Test)
 			}
 		case "pause":
 			if !sub {

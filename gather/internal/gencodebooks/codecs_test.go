@@ -54,6 +54,7 @@ func TestReadCodecTableRefuses(t *testing.T) {
 		{"other package", head + "var codecTable = []Codec{\n\tcodecRow(x.TypeQ4_0, admittedCodec),\n}\n", ":4: the type of a row is not written gguf.Type<NAME>"},
 		{"unknown type", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeQ9_9, admittedCodec),\n}\n", ":4: gguf has no type named Q9_9"},
 		{"not a type name", head + "var codecTable = []Codec{\n\tcodecRow(gguf.RowSize, admittedCodec),\n}\n", ":4: the type of a row is not written gguf.Type<NAME>"},
+		{"unknown type after an F32 row", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeF32, admittedCodec),\n\tcodecRow(gguf.TypeQ9_9, admittedCodec),\n}\n", ":5: gguf has no type named Q9_9"},
 		{"twice", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeQ4_0, admittedCodec),\n\tcodecRow(gguf.TypeQ4_0, extraCodec),\n}\n", ":5: Q4_0 has a second row"},
 		{"admission", head + "var codecTable = []Codec{\n\tcodecRow(gguf.TypeQ4_0, true),\n}\n", ":4: the admission of Q4_0 is not admittedCodec or extraCodec"},
 		{"method on a non-row", head + "var codecTable = []Codec{\n\tother(gguf.TypeQ4_0, admittedCodec).withDerived(f),\n}\n", ":4: a row of codecTable is not a call of codecRow"},

@@ -32,4 +32,10 @@
 //
 // mutate/doc.go describes what a run does as a user sees it; each step's
 // package doc says what it decides and where.
+//
+// The lab's pipeline tests run the whole pipeline in process (runPipeline)
+// on small modules; with the command's own tests (package mutate, which
+// run it in process too, and share one built binary for what needs a
+// process) they are the tool's end-to-end tests. docs/mutate-tests.md
+// says which test now checks what each former end-to-end test did.
 package lab

@@ -14,6 +14,7 @@ import (
 	"gathermut/mutate/config"
 	"gathermut/mutate/exitcode"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/report/schematest"
 )
 
 // copyRepoFixture copies one of the command's fixture modules
@@ -56,10 +57,13 @@ func copyRepoFixture(t *testing.T, name string) string {
 
 // TestPipelineCatalog runs the fixture's catalog alone: every Go entry is
 // killed by its expected test, the kernel entry whose compiler does not
-// exist is not run (and says why), exit 0; a second run of the same tree
-// takes its discovery and baselines from the caches.
+// exist is not run (and says why, in the report and plainly on stdout),
+// exit 0 with a reason that claims nothing of the entry that did not run,
+// and the report is valid; a second run of the same tree takes its
+// discovery and baselines from the caches.
 func TestPipelineCatalog(t *testing.T) {
 	dir := copyRepoFixture(t, "fixture")
+	repo, _ := filepath.Abs(filepath.Join("..", "..", ".."))
 	cache := t.TempDir()
 	var runs []pipelineRun
 	for i := range 2 {
@@ -69,6 +73,15 @@ func TestPipelineCatalog(t *testing.T) {
 		runs = append(runs, res)
 		if res.code != exitcode.OK || len(res.outcomes) != 7 {
 			t.Fatalf("run %d: exit %d (%s), %d mutants\n%s%s", i, res.code, res.reason, len(res.outcomes), res.stdout, res.stderr)
+		}
+		if want := "ok: 7 mutants judged, none survived; the 6 catalog mutants that ran were killed by their expected tests (1 not run)"; !strings.HasPrefix(res.reason, want) {
+			t.Errorf("run %d: reason %q, want it to start with %q", i, res.reason, want)
+		}
+		if !strings.Contains(res.stdout, "not run (1): no compiler (none of fixture-kernel-cc-never-installed on PATH): kernel-scale") {
+			t.Errorf("run %d: stdout does not say what did not run:\n%s", i, res.stdout)
+		}
+		if err := schematest.ValidateFile(filepath.Join(res.reportDir, "mutation.json"), dir, repo); err != nil {
+			t.Errorf("run %d: %v", i, err)
 		}
 		for id, o := range res.outcomes {
 			switch {
@@ -119,13 +132,21 @@ func TestPipelineKernel(t *testing.T) {
 		}
 		wants[i+1] = w
 	}
+	verdicts := map[bool]map[string]string{}
 	for _, schemata := range []bool{true, false} {
 		cfg := config.Default()
 		cfg.Jobs, cfg.Schemata = 2, schemata
+		if !schemata {
+			// the Go mutants built on their own are compared with the
+			// schema's on smaller modules (TestPipelineTiny): here the
+			// kernel mutants, each built on its own
+			cfg.Languages = []string{"kernel"}
+		}
 		res := runPipeline(t, dir, cfg)
 		if res.code != exitcode.Survivors {
 			t.Fatalf("schemata %v: exit %d (%s)\n%s%s", schemata, res.code, res.reason, res.stdout, res.stderr)
 		}
+		verdicts[schemata] = map[string]string{}
 		kernels := 0
 		for id, o := range res.outcomes {
 			if o.Mutant.Kind != mutant.Kernel {
@@ -141,6 +162,7 @@ func TestPipelineKernel(t *testing.T) {
 			if o.Result.Status == mutant.Survived && o.Result.Why == "not covered by any test" {
 				got = "not-covered"
 			}
+			verdicts[schemata][id] = got
 			if got != want {
 				t.Errorf("schemata %v: %s: %s (%s), want %s", schemata, id, got, o.Result.Why, want)
 			}
@@ -150,6 +172,14 @@ func TestPipelineKernel(t *testing.T) {
 		}
 		if kernels < 6 || !strings.Contains(res.stdout, "by backend: ") || !strings.Contains(res.stdout, "kernel-emulation") {
 			t.Errorf("schemata %v: %d kernel mutants; summary:\n%s", schemata, kernels, res.stdout)
+		}
+	}
+	if len(verdicts[true]) != len(verdicts[false]) {
+		t.Errorf("%d kernel mutants in the schema run, %d built on their own", len(verdicts[true]), len(verdicts[false]))
+	}
+	for id, v := range verdicts[true] {
+		if verdicts[false][id] != v {
+			t.Errorf("%s: %s in the schema, %s built on its own", id, v, verdicts[false][id])
 		}
 	}
 }

@@ -140,6 +140,8 @@ type pipelineRun struct {
 	stderr   string
 	report   *report.Report
 	outcomes map[string]mutant.Outcome
+	// reportDir is where the run wrote its reports
+	reportDir string
 }
 
 // runPipeline runs the command in process on the module in dir with its
@@ -171,8 +173,14 @@ func runPipelineWith(t *testing.T, dir string, cfg config.Config, cache string) 
 	cfg.Given.ReportDir = true // as --report-dir: else reports go to the user cache (config.ReportDirFor)
 	cfg.Given.Packages = len(cfg.Patterns) > 0
 	var stdout, stderr bytes.Buffer
+	// as a user who has the tool on PATH starts it: the test binary's
+	// own path would be the rerun lines' command (an absolute path,
+	// which no report may hold)
+	arg0 := os.Args[0]
+	os.Args[0] = "mutate"
+	defer func() { os.Args[0] = arg0 }()
 	err := Run(context.Background(), cfg, &stdout, &stderr)
-	res := pipelineRun{code: exitcode.Of(err), stdout: stdout.String(), stderr: stderr.String()}
+	res := pipelineRun{code: exitcode.Of(err), stdout: stdout.String(), stderr: stderr.String(), reportDir: cfg.ReportDir}
 	if err != nil {
 		res.reason = err.Error()
 	}

@@ -283,10 +283,21 @@ func TestPipelineInterrupted(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, cfg, &lockedBuffer{}, &stderr) }()
-	// the Spin mutants hang until the minute's floor: cancel while one runs
+	// the Spin mutants hang until the minute's floor: cancel while one
+	// runs, after the build ("test binaries built" in a module without a
+	// catalog, "schema built" in one with)
+	built := func() bool {
+		out := stderr.String()
+		return strings.Contains(out, "mutate: test binaries built in ") || strings.Contains(out, "mutate: schema built in ")
+	}
 	deadline := time.Now().Add(5 * time.Minute)
-	for !strings.Contains(stderr.String(), "schema built") && time.Now().Before(deadline) {
+	for !built() && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
+	}
+	if !built() {
+		cancel()
+		<-done
+		t.Fatalf("the run never said its test binaries were built:\n%s", stderr.String())
 	}
 	time.Sleep(2 * time.Second)
 	cancel()

@@ -3,6 +3,7 @@ package lab
 import (
 	"bufio"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -20,6 +21,7 @@ type Invocation struct {
 	Package string // the tool's main package ("gathermut/mutate")
 	Module  string // the module holding it
 	Version string // that module's version: a release, a pseudo-version, or "(devel)"
+	OnPath  bool   // the binary's name, looked up in PATH, finds this same file
 }
 
 // selfInvocation describes this process.
@@ -28,6 +30,7 @@ func selfInvocation() Invocation {
 	inv.Cwd, _ = os.Getwd()
 	if exe, err := os.Executable(); err == nil {
 		inv.GoRun = goRunBinary(exe)
+		inv.OnPath = onPath(exe)
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		inv.Package, inv.Module, inv.Version = bi.Path, bi.Main.Path, bi.Main.Version
@@ -45,6 +48,18 @@ func goRunBinary(exe string) bool {
 		return true
 	}
 	return strings.HasSuffix(filepath.Base(dir), "-d") && filepath.Base(filepath.Dir(filepath.Dir(dir))) == "go-build"
+}
+
+// onPath reports whether the go command's way of finding a program by
+// name (PATH) finds exe itself: then its bare name reruns it.
+func onPath(exe string) bool {
+	found, err := exec.LookPath(filepath.Base(exe))
+	if err != nil {
+		return false
+	}
+	a, err1 := os.Stat(found)
+	b, err2 := os.Stat(exe)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // released reports whether the go command can fetch version v of module
@@ -71,10 +86,12 @@ func released(module, v string) bool {
 //   - go run -C <tool checkout> ./<dir> with --dir <the module>, both
 //     relative, when go run built the tool from a checkout of it that is
 //     not the module under test (toolRoot: that checkout);
-//   - the binary's own name, when it was started by name from PATH
-//     (mutate);
-//   - else the binary's path relative to the module root (bin/mutate,
-//     ../tools/mutate).
+//   - the binary's own name, when it was started by name from PATH, or
+//     by a path to the file its name finds on PATH (mutate);
+//   - go run <package>@<version>, for a binary of a released version
+//     started by a path (a user can paste it anywhere);
+//   - else the binary's absolute path (/home/u/bin/mutate): never a path
+//     relative to the module, which reads badly in SARIF and annotations.
 //
 // requires maps the module paths the module under test requires to their
 // versions. A go run binary whose checkout is unknown gets the program's
@@ -109,19 +126,20 @@ func (inv Invocation) ToolCommand(root, module, toolRoot string, requires map[st
 	if !strings.ContainsRune(inv.Arg0, filepath.Separator) && !strings.ContainsRune(inv.Arg0, '/') {
 		return config.ShellWord(inv.Arg0), "" // found on PATH
 	}
+	if inv.OnPath {
+		return config.ShellWord(filepath.Base(inv.Arg0)), ""
+	}
+	if inv.Package != "" && released(inv.Module, inv.Version) {
+		return "go run " + inv.Package + "@" + inv.Version, ""
+	}
 	abs := inv.Arg0
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(inv.Cwd, abs)
 	}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
+	if !filepath.IsAbs(abs) {
 		return name, ""
 	}
-	rel = filepath.ToSlash(rel) //gathermut:equivalent(remove-stmt) where filepath.Separator is '/' ToSlash returns its argument
-	if !strings.Contains(rel, "/") {
-		rel = "./" + rel
-	}
-	return config.ShellWord(rel), ""
+	return config.ShellWord(filepath.ToSlash(abs)), ""
 }
 
 // toolCommand fills in the running tool's command for the module under

@@ -41,21 +41,30 @@ func TestToolCommand(t *testing.T) {
 			"example.com/app", "/home/u/src/gathermut", nil, "go run -C ../gathermut ./mutate", "../app"},
 		{"a binary on PATH", Invocation{Arg0: "mutate", Package: "gathermut/mutate", Module: "gathermut", Cwd: "/elsewhere"}, "example.com/app", "", nil, "mutate", ""},
 		{"a binary renamed on PATH", Invocation{Arg0: "gm-mutate", Package: "gathermut/mutate", Module: "gathermut"}, "example.com/app", "", nil, "gm-mutate", ""},
-		{"a binary by relative path", Invocation{Arg0: "bin/mutate", Cwd: root}, "example.com/app", "", nil, "bin/mutate", ""},
-		{"a binary by relative path from a subdirectory", Invocation{Arg0: "../bin/mutate", Cwd: root + "/pkg"}, "example.com/app", "", nil, "bin/mutate", ""},
-		{"a binary in the module root", Invocation{Arg0: "./mutate", Cwd: root}, "example.com/app", "", nil, "./mutate", ""},
-		{"a binary by absolute path", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
-		{"a binary by absolute path from elsewhere", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/home/u"}, "example.com/app", "", nil, "../../../../opt/gm/mutate", ""},
-		{"a path that needs quotes", Invocation{Arg0: "/home/u/my tools/mutate", Cwd: "/"}, "example.com/app", "", nil, "'../../my tools/mutate'", ""},
+		// a binary started by a path: its name where PATH finds the same
+		// file, a released version's go run, else its absolute path
+		{"a binary by relative path", Invocation{Arg0: "bin/mutate", Cwd: root}, "example.com/app", "", nil, root + "/bin/mutate", ""},
+		{"a binary by relative path from a subdirectory", Invocation{Arg0: "../bin/mutate", Cwd: root + "/pkg"}, "example.com/app", "", nil, root + "/bin/mutate", ""},
+		{"a binary in the module root", Invocation{Arg0: "./mutate", Cwd: root}, "example.com/app", "", nil, root + "/mutate", ""},
+		{"a binary by absolute path", Invocation{Arg0: "/opt/gm/mutate", Cwd: "/"}, "example.com/app", "", nil, "/opt/gm/mutate", ""},
+		{"a binary by a path relative to the module's parent", Invocation{Arg0: "../../mutate", Cwd: root}, "example.com/app", "", nil, "/home/u/mutate", ""},
+		{"a path that needs quotes", Invocation{Arg0: "/home/u/my tools/mutate", Cwd: "/"}, "example.com/app", "", nil, "'/home/u/my tools/mutate'", ""},
+		{"a binary by path that PATH also finds", Invocation{Arg0: "../../mutate", Cwd: root, OnPath: true}, "example.com/app", "", nil, "mutate", ""},
+		{"a released binary by path", Invocation{Arg0: "/tmp/x/mutate", Package: "example.com/gm/mutate", Module: "example.com/gm", Version: "v0.3.0"},
+			"example.com/app", "", nil, "go run example.com/gm/mutate@v0.3.0", ""},
+		{"a local build by path", Invocation{Arg0: "/tmp/x/mutate", Package: "example.com/gm/mutate", Module: "example.com/gm", Version: "v0.3.1-0.20260101000000-abcdef123456+dirty"},
+			"example.com/app", "", nil, "/tmp/x/mutate", ""},
 	} {
-		tool, dir := c.inv.ToolCommand(root, c.module, c.toolRoot, c.requires)
-		if tool != c.tool || dir != c.dir {
-			t.Errorf("%s: %q --dir %q, want %q --dir %q", c.name, tool, dir, c.tool, c.dir)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			tool, dir := c.inv.ToolCommand(root, c.module, c.toolRoot, c.requires)
+			if tool != c.tool || dir != c.dir {
+				t.Errorf("%q --dir %q, want %q --dir %q", tool, dir, c.tool, c.dir)
+			}
+		})
 	}
-	// a binary whose path does not relate to the root: its name
-	if tool, dir := (Invocation{Arg0: "bin/gm", Cwd: "/x"}).ToolCommand("app", "example.com/app", "", nil); tool != "gm" || dir != "" {
-		t.Errorf("unrelated binary path: %q --dir %q, want gm", tool, dir)
+	// a binary whose path cannot be made absolute: its name
+	if tool, dir := (Invocation{Arg0: "bin/gm"}).ToolCommand("app", "example.com/app", "", nil); tool != "gm" || dir != "" {
+		t.Errorf("binary path with no working directory: %q --dir %q, want gm", tool, dir)
 	}
 	// relative paths, where only one way between them is known: no -C
 	if tool, dir := row.ToolCommand("app", "example.com/app", "../gm", nil); tool != "mutate" || dir != "" {
@@ -136,5 +145,32 @@ func TestCheckout(t *testing.T) {
 		if got := c.inv.checkout(c.module); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestOnPath: a binary's bare name reruns it only where PATH finds that
+// same file, not another of the same name.
+func TestOnPath(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	exe := filepath.Join(dir, "gm-tool")
+	for _, p := range []string{exe, filepath.Join(other, "gm-tool")} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name, path string
+		want       bool
+	}{
+		{"PATH finds it", dir, true},
+		{"PATH finds another file of that name", other, false},
+		{"PATH does not find the name", t.TempDir(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("PATH", c.path)
+			if got := onPath(exe); got != c.want {
+				t.Errorf("onPath %v, want %v", got, c.want)
+			}
+		})
 	}
 }

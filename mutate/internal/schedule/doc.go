@@ -80,6 +80,21 @@
 //     through Runner.confirmTimeout (timeouts.go), which waits for the
 //     queue to drain and reruns it with twice the time in one slot.
 //
+// Races (issue 36): a mutant in code that runs in goroutines (a statement
+// moved out of a critical section, operator unlock-early) changes no
+// result; only the race detector sees it. The project file's "race"
+// names the packages whose tests exercise such code (config.Config.Race,
+// raceArgs in race.go). A generic Go mutant that survives every covering
+// test is judged again there (raceRecheck): each named observing
+// package's test binary is built with -race and the mutant (through
+// -overlay), and its covering tests run in one process with ten times
+// their limits (the detector slows tests 2 to 20 times); a test the
+// detector fails ("race detected during execution of test") kills the
+// mutant, and its reason says it was killed under -race. A timeout
+// there decides nothing. Only survivors pay the detector: the row has
+// none without it, so the recheck costs the full run nothing, where
+// building the row's binaries with -race would slow every process.
+//
 // Kernel mutants (catalog kernel-text with a catalog.Kernel): not run when
 // none of Kernel.Tools is on PATH; otherwise the package's test binary is
 // built once, the unmutated kernel is built and its killers run (all

@@ -24,6 +24,9 @@ type pkgRun struct {
 	// run, when set, is the process's -test.run pattern (predicted
 	// killers, subtests among them); else its tests run whole.
 	run string
+	// step is the step of the mutant's order the process runs in
+	// (stepPredicted, stepTier, stepTail), for the run's timing.
+	step string
 }
 
 func (p pkgRun) names() []string {
@@ -197,15 +200,26 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 	if final, done := j.judgeSteps(ctx, steps, expectedByPkg); done {
 		return final
 	}
+	if final, done := j.confirmHung(ctx); done {
+		return final
+	}
 	if !j.ran {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
 	out := timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
-	out.CoveredBy = uniq(out.CoveredBy)
-	if out.Status == mutant.Killed && j.Killers != nil {
-		j.Killers.Learn(killerKey(m), j.v.killers)
+	if out.Status == mutant.Survived && j.raceRecheck(ctx, steps) {
+		out = raceVerdict(j.v.result(j.res, m, j.expected))
 	}
+	out.CoveredBy = uniq(out.CoveredBy)
+	j.learn(m, out, &j.v)
 	return out
+}
+
+// learn teaches the run's killer map what killed a mutant.
+func (r *Runner) learn(m mutant.Mutant, out mutant.Result, v *verdict) {
+	if out.Status == mutant.Killed && r.Killers != nil {
+		r.Killers.Learn(killerKey(m), v.killers)
+	}
 }
 
 // judgeSteps runs the predicted killers, the steps and the tail until
@@ -251,6 +265,9 @@ type goJudging struct {
 	// (costTiers), run after every step.
 	ranWhole map[string]bool
 	tail     []tailRun
+	// hung are the generic mutant's processes that timed out, confirmed
+	// after every other covering test (confirmHung).
+	hung []hungRun
 
 	buildTime, runTime time.Duration
 	builds, runs       int
@@ -309,19 +326,8 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 		return final, done
 	}
 	covering := j.selection(pb, st, j.m, nil)
-	var refs []selection.Ref
-	p := pkgRun{pkg: pb}
-	for _, r := range preds {
-		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == r.Test })
-		if r.Package != st.path || k < 0 || (!own && covering.tests[k].Elapsed >= selection.TailTest) {
-			continue
-		}
-		refs = append(refs, r)
-		if !slices.Contains(p.tests, covering.tests[k]) {
-			p.tests = append(p.tests, covering.tests[k])
-		}
-	}
-	if len(refs) == 0 {
+	p, whole, ok := predictedGroup(covering, preds, own)
+	if !ok {
 		return mutant.Result{}, false
 	}
 	j.ran = true
@@ -330,16 +336,42 @@ func (j *goJudging) predictedIn(ctx context.Context, i int, st step, preds []sel
 	if done {
 		return final, true
 	}
-	p.run = selection.Pattern(refs)
-	if final, done := j.runGroup(ctx, tb, p); done {
-		return final, true
+	hung := len(j.hung)
+	if final, done := j.runGroup(ctx, tb, p); done || len(j.hung) > hung {
+		// a hang may have stopped the process before a test ran
+		return final, done
 	}
-	for _, r := range refs {
-		if r.Sub == "" {
-			j.ranWhole[st.path+"."+r.Test] = true
-		}
+	for name := range whole {
+		j.ranWhole[st.path+"."+name] = true
 	}
 	return mutant.Result{}, false
+}
+
+// predictedGroup is the process of the predicted killers among a
+// package's covering tests (tail tests only from the mutant's own entry,
+// own), with its -test.run pattern; whole are the tests it runs whole,
+// which the tiers then leave out. false when no prediction covers it.
+func predictedGroup(covering pkgRun, preds []selection.Ref, own bool) (p pkgRun, whole map[string]bool, ok bool) {
+	p, whole = pkgRun{pkg: covering.pkg, step: stepPredicted}, map[string]bool{}
+	var refs []selection.Ref
+	for _, ref := range preds {
+		k := slices.IndexFunc(covering.tests, func(t *TestBaseline) bool { return t.Name == ref.Test })
+		if ref.Package != covering.pkg.Path || k < 0 || (!own && covering.tests[k].Elapsed >= selection.TailTest) {
+			continue
+		}
+		refs = append(refs, ref)
+		if ref.Sub == "" {
+			whole[ref.Test] = true
+		}
+		if !slices.Contains(p.tests, covering.tests[k]) {
+			p.tests = append(p.tests, covering.tests[k])
+		}
+	}
+	if len(refs) == 0 {
+		return pkgRun{}, nil, false
+	}
+	p.run = selection.Pattern(refs)
+	return p, whole, true
 }
 
 // stepBaseline is the baseline of a step's package; done when the
@@ -383,6 +415,7 @@ func (j *goJudging) step(ctx context.Context, i int, st step, expected map[strin
 	}
 	tiers, tail := costTiers(p, st.killers)
 	for _, t := range tail {
+		t.step = stepTail
 		j.tail = append(j.tail, tailRun{tb: tb, p: t})
 	}
 	for _, group := range tiers {
@@ -433,17 +466,26 @@ func (j *goJudging) binary(ctx context.Context, i int, st step, pb *PackageBasel
 	return testBinary{path: bin, overlay: j.overlay}, final, done
 }
 
+// ensureOverlay makes the mutant's temp dir and overlay, once.
+func (j *goJudging) ensureOverlay() error {
+	if j.overlay != "" {
+		return nil
+	}
+	var err error
+	if j.dir == "" {
+		if j.dir, err = os.MkdirTemp(j.Opts.TempDir, "mutant-"); err != nil {
+			return err
+		}
+	}
+	j.overlay, err = writeOverlay(j.dir, j.Prog.Root, j.m)
+	return err
+}
+
 // ownBuild builds the observing package's test binary with the mutant
 // through -overlay; a build that fails makes the mutant unviable.
 func (j *goJudging) ownBuild(ctx context.Context, i int, st step, p pkgRun) (string, mutant.Result, bool) {
-	if j.overlay == "" {
-		var err error
-		if j.dir, err = os.MkdirTemp(j.Opts.TempDir, "mutant-"); err != nil {
-			return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
-		}
-		if j.overlay, err = writeOverlay(j.dir, j.Prog.Root, j.m); err != nil {
-			return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
-		}
+	if err := j.ensureOverlay(); err != nil {
+		return "", mutant.Result{Status: mutant.Error, Why: err.Error()}, true
 	}
 	bin := filepath.Join(j.dir, fmt.Sprintf("p%d.test", i))
 	if err := j.slots.acquire(ctx); err != nil {
@@ -481,16 +523,33 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 	j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
 	j.runTime += time.Since(t0)
 	j.runs++
+	if err == nil {
+		j.timing.addStep(group.step, time.Since(t0), run.TimedOut || run.ExitCode != 0)
+	}
 	if run != nil {
 		j.res.Commands = append(j.res.Commands, run.Command)
 	}
 	if err == nil && run.TimedOut {
-		// the rerun alone counts what it ran with a hits file of its own
-		hitsFile, hitsEnv = j.evidenceHits(tb.r)
-		opts.Env = append(append([]string(nil), tb.env...), hitsEnv...)
-		run, err = j.confirmTimeout(ctx, j.gpuSlotsOf(group.pkg.Path), group.pkg.Path, opts, run, &j.res, &j.slowWhy)
-		j.noteEvidence(j.m, group.pkg.Path, run, tb.r, hitsFile)
+		if j.m.Catalog == nil {
+			// confirmed only if no other test kills the mutant; a
+			// second hang ends the search (each costs its limit)
+			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
+			j.stop = len(j.hung) >= maxHung
+			if rest := notReached(group, run); !j.stop && len(rest.tests) > 0 {
+				// the hang ended the process: its later tests run on
+				return j.runGroup(ctx, tb, rest)
+			}
+			return mutant.Result{}, false
+		}
+		run, err = j.confirm(ctx, hungRun{tb: tb, group: group, opts: opts, first: run})
 	}
+	return j.decide(ctx, group, run, err)
+}
+
+// decide adds a process's run to the verdict; it sets stop when the
+// run decided the mutant, and is done when the result is final (an
+// error, an interrupt).
+func (j *goJudging) decide(ctx context.Context, group pkgRun, run *testbin.Result, err error) (mutant.Result, bool) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return j.res, true
@@ -501,6 +560,73 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 	j.v.add(group.pkg.Path, run)
 	if j.v.timedOut != "" || (len(j.v.failed) > 0 && (j.m.Catalog == nil || anyIn(j.v.failed, j.expected))) {
 		j.stop = true
+	}
+	return mutant.Result{}, false
+}
+
+// notReached is the part of a process's whole tests that never started
+// before it was stopped (a predicted process of subtests has none: its
+// tests run again in the tiers).
+func notReached(group pkgRun, run *testbin.Result) pkgRun {
+	rest := pkgRun{pkg: group.pkg, step: group.step}
+	if group.run != "" {
+		return rest
+	}
+	for _, t := range group.tests {
+		if _, started := run.Tests[t.Name]; !started {
+			rest.tests = append(rest.tests, t)
+		}
+	}
+	return rest
+}
+
+// maxHung is how many processes of a generic mutant may time out before
+// its other covering tests stop running: the search for a test that
+// kills it outright goes on past three hangs, not past four. Two was too
+// few on the row: gguf/reader.go:586's mutants hang two processes of
+// gguf's quick tier before TestParseBoundaries, which fails, so a fresh
+// run timed them out where a run whose killer map knew the killer
+// killed them. Each hang costs its test's limit (a few hundred ms here).
+const maxHung = 4
+
+// hungRun is a generic mutant's test process that ran past its limit,
+// to be confirmed once every other covering test has run.
+type hungRun struct {
+	tb    testBinary
+	group pkgRun
+	opts  testbin.Options
+	first *testbin.Result
+}
+
+// confirm runs a hung process again with twice its time
+// (confirmTimeout); the rerun counts what it ran with a hits file of its
+// own.
+func (j *goJudging) confirm(ctx context.Context, h hungRun) (*testbin.Result, error) {
+	hitsFile, hitsEnv := j.evidenceHits(h.tb.r)
+	h.opts.Env = append(append([]string(nil), h.tb.env...), hitsEnv...)
+	run, err := j.confirmTimeout(ctx, j.gpuSlotsOf(h.group.pkg.Path), h.group.pkg.Path, h.opts, h.first, &j.res, &j.slowWhy)
+	j.noteEvidence(j.m, h.group.pkg.Path, run, h.tb.r, hitsFile)
+	return run, err
+}
+
+// confirmHung confirms, in the order they hung, the processes of a
+// generic mutant that no other covering test killed: the first rerun
+// that times out again or fails decides. A mutant that one test fails
+// and another hangs on is so killed whatever order its tests ran in
+// (unless two hangs came before the failing test: maxHung).
+func (j *goJudging) confirmHung(ctx context.Context) (mutant.Result, bool) {
+	if len(j.v.failed) > 0 {
+		return mutant.Result{}, false
+	}
+	j.stop = false
+	for _, h := range j.hung {
+		if j.stop {
+			break
+		}
+		run, err := j.confirm(ctx, h)
+		if final, done := j.decide(ctx, h.group, run, err); done {
+			return final, true
+		}
 	}
 	return mutant.Result{}, false
 }

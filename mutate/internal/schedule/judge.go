@@ -134,7 +134,7 @@ func (s *scheduler) newRunner() *Runner {
 	r := &Runner{Prog: s.prog, slots: s.slots, Opts: Options{
 		Jobs: s.cfg.Jobs, TimeoutFactor: s.cfg.TimeoutFactor, TimeoutFloor: s.cfg.TimeoutFloor.D(), TempDir: s.Temp,
 		Kernel: s.Discovery.Catalog.Kernel, BaselineTimeout: s.cfg.BaselineTimeout.D(),
-		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata, NoCache: s.cfg.NoCache,
+		GPUJobs: s.cfg.GPUJobs, NoSchemata: !s.cfg.Schemata, NoCache: s.cfg.NoCache, Race: s.cfg.Race,
 	}}
 	if len(s.Machine.GPUs) == 0 {
 		r.Opts.NoGPU = "no GPU on this machine (" + s.Machine.GPUNote + ")"
@@ -282,6 +282,8 @@ func (s *scheduler) runMutants(ctx context.Context, ms []mutant.Mutant, runner *
 	j.Timing.KernelSchema = runner.timing.kernelSchema.Seconds()
 	j.Timing.TimeoutFloor, j.Timing.Startup = runner.Opts.TimeoutFloor.Seconds(), runner.startup.Seconds()
 	j.Timing.TimeoutReruns, j.Timing.Reruns = runner.timing.reruns.Seconds(), runner.timing.rerunCount
+	order := runner.timing.order
+	j.Timing.Order = &order
 	for _, note := range runner.KernelNotes() {
 		s.progressf("mutate: %s\n", note)
 	}

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/kernel"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/operator"
@@ -372,17 +371,15 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 		return res
 	}
 	v := verdict{skipped: map[string]string{}}
-	defer func() {
-		if r.Killers != nil && len(v.failed) > 0 && v.timedOut == "" {
-			r.Killers.Learn(killerKey(m), v.killers)
-		}
-	}()
 	slowWhy := ""
 	for _, g := range groups {
 		opts := r.kernelOptions(pb, g, m, env)
 		t0 := time.Now()
 		run, err := r.kernelRun(ctx, bs, opts)
 		r.timing.add(0, time.Since(t0), 0, 1)
+		if err == nil {
+			r.timing.addStep(g.step, time.Since(t0), run.TimedOut || run.ExitCode != 0)
+		}
 		if run != nil {
 			res.Commands = append(res.Commands, run.Command)
 		}
@@ -405,7 +402,9 @@ func (r *Runner) kernelTests(ctx context.Context, m mutant.Mutant, bs *backendSt
 			break
 		}
 	}
-	return timeoutVerdict(v.result(res, m, expected), slowWhy)
+	out := timeoutVerdict(v.result(res, m, expected), slowWhy)
+	r.learn(m, out, &v)
+	return out
 }
 
 // kernelPredicted is a generic kernel mutant's predicted killers among
@@ -418,26 +417,7 @@ func (r *Runner) kernelPredicted(m mutant.Mutant, rest pkgRun) (p pkgRun, whole 
 		return pkgRun{}, nil, false
 	}
 	preds, own := r.Killers.Predict(killerKey(m))
-	p, whole = pkgRun{pkg: rest.pkg}, map[string]bool{}
-	var refs []selection.Ref
-	for _, ref := range preds {
-		k := slices.IndexFunc(rest.tests, func(t *TestBaseline) bool { return t.Name == ref.Test })
-		if ref.Package != rest.pkg.Path || k < 0 || (!own && rest.tests[k].Elapsed >= selection.TailTest) {
-			continue
-		}
-		refs = append(refs, ref)
-		if ref.Sub == "" {
-			whole[ref.Test] = true
-		}
-		if !slices.Contains(p.tests, rest.tests[k]) {
-			p.tests = append(p.tests, rest.tests[k])
-		}
-	}
-	if len(refs) == 0 {
-		return pkgRun{}, nil, false
-	}
-	p.run = selection.Pattern(refs)
-	return p, whole, true
+	return predictedGroup(rest, preds, own)
 }
 
 // kernelKillers returns a kernel mutant's expected killers, by TestID

@@ -10,6 +10,7 @@ import (
 	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/load"
 	"gathermut/mutate/mutant"
+	"gathermut/mutate/report"
 )
 
 // Options configure a Runner.
@@ -34,6 +35,10 @@ type Options struct {
 	// NoCache: --no-cache; the kernel schema library is then built, not
 	// read from the cache.
 	NoCache bool
+	// Race are the project file's -race package patterns (raceArgs): a
+	// mutant's own build and the kernel package's test binary take them
+	// too.
+	Race []string
 }
 
 // Runner runs mutants against the tests that can observe them.
@@ -96,6 +101,34 @@ type timing struct {
 	kernelSchema         time.Duration
 	reruns               time.Duration // timed-out processes run again alone (timeouts.go)
 	rerunCount           int
+	order                report.OrderTiming // test processes by the step of a mutant's order
+}
+
+// Steps of a mutant's order a test process runs in (timing.addStep).
+const (
+	stepPredicted = "predicted"
+	stepTier      = ""
+	stepTail      = "tail"
+)
+
+// addStep counts one test process of a step, and whether it decided
+// its mutant.
+func (t *timing) addStep(step string, d time.Duration, decided bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	if decided {
+		n = 1
+	}
+	o := &t.order
+	switch step {
+	case stepPredicted:
+		o.Predicted, o.PredictedSeconds, o.PredictedKills = o.Predicted+1, o.PredictedSeconds+d.Seconds(), o.PredictedKills+n
+	case stepTail:
+		o.Tail, o.TailSeconds, o.TailKills = o.Tail+1, o.TailSeconds+d.Seconds(), o.TailKills+n
+	default:
+		o.Tiers, o.TierSeconds, o.TierKills = o.Tiers+1, o.TierSeconds+d.Seconds(), o.TierKills+n
+	}
 }
 
 func (t *timing) addKernelSchema(d time.Duration) {

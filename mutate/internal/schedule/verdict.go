@@ -71,7 +71,7 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 			failedHere = running
 			v.ran = append(v.ran, running...)
 			for _, id := range running {
-				v.killers = append(v.killers, selection.Ref{Package: pkg, Test: strings.TrimPrefix(id, pkg+".")})
+				v.killers = append(v.killers, crashRef(pkg, strings.TrimPrefix(id, pkg+"."), run.Tests))
 			}
 		} else {
 			failedHere = []string{pkg + " (test binary)"}
@@ -79,6 +79,20 @@ func (v *verdict) add(pkg string, run *testbin.Result) {
 		v.excerpt.WriteString(testbin.Limit(run.Output, 2<<10))
 	}
 	v.failed = append(v.failed, failedHere...)
+}
+
+// crashRef is the killer map's ref of a test that was running when its
+// process crashed: the innermost subtest still running, else the test.
+func crashRef(pkg, test string, tests map[string]*testbin.TestOutcome) selection.Ref {
+	ref := selection.Ref{Package: pkg, Test: test}
+	if t := tests[test]; t != nil {
+		for _, s := range t.RunningSubtests {
+			if r := selection.SubtestRef(pkg, s); len(r.Sub) > len(ref.Sub) {
+				ref = r
+			}
+		}
+	}
+	return ref
 }
 
 // failedRefs are a failed test's refs for the killer map: its innermost

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gathermut/mutate/catalog"
+	"gathermut/mutate/internal/selection"
 	"gathermut/mutate/mutant"
 	"gathermut/mutate/testbin"
 )
@@ -112,5 +113,28 @@ func TestTimeoutFor(t *testing.T) {
 	tests := []*TestBaseline{{Elapsed: time.Second}, {Elapsed: 2 * time.Second}}
 	if got := timeoutFor(tests, 3, 10*time.Second); got != 39*time.Second {
 		t.Errorf("timeout %s", got)
+	}
+}
+
+// TestCrashRef: a crashed test's killer is its innermost running
+// subtest, else the test.
+func TestCrashRef(t *testing.T) {
+	tests := map[string]*testbin.TestOutcome{
+		"TestT": {Action: "run", RunningSubtests: []string{"TestT/Q4_K", "TestT/Q4_K/w1"}},
+		"TestU": {Action: "run"},
+	}
+	for _, c := range []struct {
+		test string
+		want selection.Ref
+	}{
+		{"TestT", selection.Ref{Package: "m/p", Test: "TestT", Sub: "Q4_K/w1"}},
+		{"TestU", selection.Ref{Package: "m/p", Test: "TestU"}},
+		{"TestGone", selection.Ref{Package: "m/p", Test: "TestGone"}},
+	} {
+		t.Run(c.test, func(t *testing.T) {
+			if got := crashRef("m/p", c.test, tests); got != c.want {
+				t.Errorf("crashRef = %+v, want %+v", got, c.want)
+			}
+		})
 	}
 }

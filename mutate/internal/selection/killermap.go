@@ -49,13 +49,16 @@ type Map struct {
 	mutants map[string]entry
 	// counts of killed mutants per killer, by function, file and package
 	byFunc, byFile, byPkg map[string]map[Ref]int
-	dirty                 bool
+	// subs are the first-level subtest names each test ("pkg.TestX")
+	// was seen to kill with (subjectOf)
+	subs  map[string]map[string]bool
+	dirty bool
 }
 
 // New returns an empty map that Save does not store.
 func New() *Map {
 	return &Map{mutants: map[string]entry{}, byFunc: map[string]map[Ref]int{},
-		byFile: map[string]map[Ref]int{}, byPkg: map[string]map[Ref]int{}}
+		byFile: map[string]map[Ref]int{}, byPkg: map[string]map[Ref]int{}, subs: map[string]map[string]bool{}}
 }
 
 // Open reads the killer map of the module at root (module is its path),
@@ -143,6 +146,13 @@ func (m *Map) countLocked(e entry, d int) {
 			l.counts[l.key] = map[Ref]int{}
 		}
 		for _, k := range e.Killers {
+			if first, _, _ := strings.Cut(k.Sub, "/"); first != "" && d > 0 {
+				t := k.Package + "." + k.Test
+				if m.subs[t] == nil {
+					m.subs[t] = map[string]bool{}
+				}
+				m.subs[t][first] = true
+			}
 			l.counts[l.key][k] += d
 			if l.counts[l.key][k] <= 0 {
 				delete(l.counts[l.key], k)
@@ -155,22 +165,57 @@ func funcKey(pkg, file, fn string) string { return pkg + "\x00" + file + "\x00" 
 
 // Predict returns the tests most likely to kill a mutant, at most
 // MaxPredicted: its own killers when the map has it (own), else the
-// killers of most mutants of its function, then its file, then its
-// package.
+// killers of most mutants of its function, or where its function has
+// none its file's, or else its package's. One level only: a coarser
+// level's whole test (a table test that failed for a crash) would
+// swallow a finer level's subtests in one process.
 func (m *Map) Predict(k Key) (refs []Ref, own bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e, ok := m.mutants[k.ID]; ok {
 		return slices.Clone(e.Killers), true
 	}
+	if counts := m.byFunc[funcKey(k.Package, k.File, k.Func)]; len(counts) > 0 {
+		return appendTop(nil, counts), false
+	}
 	for _, counts := range []map[Ref]int{
-		m.byFunc[funcKey(k.Package, k.File, k.Func)],
 		m.byFile[k.Package+"\x00"+k.File],
 		m.byPkg[k.Package],
 	} {
-		refs = appendTop(refs, counts)
+		if len(counts) > 0 {
+			return m.subjectOf(k.Func, appendTop(nil, counts)), false
+		}
 	}
-	return refs, false
+	return nil, false
+}
+
+// subjectOf points a prediction from the mutant's file or package at the
+// mutant's own subject: a subtest ref whose test is known to have a
+// first-level subtest named within the mutant's function name
+// ("Q6_K" in "CodecQ6_K::chunk", the longest such name) becomes that
+// subtest, whole. Table-driven tests name their cases after what they
+// check, and a function is often named after the case it serves (a
+// codec's decoder): another codec's case would not see the mutant. A
+// prediction from the mutant's function is left as it is.
+func (m *Map) subjectOf(fn string, refs []Ref) []Ref {
+	var out []Ref
+	for _, r := range refs {
+		if r.Sub != "" {
+			best := ""
+			for name := range m.subs[r.Package+"."+r.Test] {
+				if len(name) > len(best) && len(name) >= 3 && strings.Contains(fn, name) {
+					best = name
+				}
+			}
+			if best != "" {
+				r.Sub = best
+			}
+		}
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // appendTop appends counts' refs, most counted first (ties by name), that

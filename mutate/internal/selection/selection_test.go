@@ -33,8 +33,9 @@ var predictCases = []struct {
 	want []Ref
 }{
 	{"its own killers", Key{"a3", "m/gather", "kq.go", "decodeQ4K"}, []Ref{bounds}},
-	{"its function's, most first, then its file's", Key{"new", "m/gather", "kq.go", "decodeQ4K"}, []Ref{oracleQ4K, bounds, oracleQ8}},
+	{"its function's, most first, and no other level's", Key{"new", "m/gather", "kq.go", "decodeQ4K"}, []Ref{oracleQ4K, bounds}},
 	{"its file's", Key{"new", "m/gather", "kq.go", "other"}, []Ref{oracleQ4K, bounds, oracleQ8}},
+	{"its file's, pointed at the case its function names", Key{"new", "m/gather", "kq.go", "decodeQ8_0Fast"}, []Ref{oracleQ8, bounds}},
 	{"its package's, ties by name", Key{"new", "m/gather", "new.go", "f"}, []Ref{oracleQ4K, golden, bounds}},
 	{"nothing known", Key{"new", "m/other", "o.go", "f"}, nil},
 }
@@ -70,7 +71,7 @@ func TestLearnReplaces(t *testing.T) {
 	m.Learn(Key{"a2", "m/gather", "kq.go", "decodeQ4K"}, []Ref{bounds})
 	m.Learn(Key{"a2", "m/gather", "kq.go", "decodeQ4K"}, nil) // nothing learned
 	got, _ := m.Predict(Key{"new", "m/gather", "kq.go", "decodeQ4K"})
-	if want := []Ref{bounds, oracleQ8, golden}; !slices.Equal(got, want) {
+	if want := []Ref{bounds}; !slices.Equal(got, want) {
 		t.Errorf("Predict = %v, want %v", got, want)
 	}
 	if m.Len() != len(learned) {
