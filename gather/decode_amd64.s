@@ -1675,11 +1675,10 @@ block:
 	VCVTDQ2PS    Y1, Y1
 	VMULPS       Y2, Y1, Y1
 	VMOVUPS      Y1, 160(SP)
-	MOVL         (AX), BX
-	ANDL         $0x7c007c00, BX
-	ADDL         $0x04000400, BX
-	TESTL        $0x80008000, BX
-	JNZ          q4kRounded
+	MOVWLZX      2(AX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JE           q4kRounded
 	VPMOVZXBD    16(AX), Y1
 	VPMOVZXBD    24(AX), Y2
 	VPMOVZXBD    32(AX), Y3

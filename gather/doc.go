@@ -90,14 +90,16 @@
 // operations in the same order (integer to float conversions are exact, one
 // VMULPS, VADDPS or VSUBPS per operation, the portable decoder's sign-bit
 // flips as XORs), so the two give the same bits, NaN payloads included.
-// The one FMA is Q4_K's (d·sc)·q − dmin·m for a block whose d and dmin are
-// finite: there d·sc·q is exact in float32 (at most 11 + 6 + 4 significant
-// bits), so rounding it first, as the portable decoder does, changes
-// nothing, and the fused step's one rounding is the difference's; a block
-// with an infinite or NaN d or dmin takes the two-rounding path, since an
+// The one FMA is Q4_K's (d·sc)·q − dmin·m for a block whose dmin is
+// finite: with a finite d, d·sc·q is exact in float32 (at most 11 + 6 + 4
+// significant bits), so rounding it first, as the portable decoder does,
+// changes nothing, and the fused step's one rounding is the difference's;
+// with an infinite or NaN d the product is an infinity or a NaN, the same
+// one in the FMA as in VMULPS, and a finite min leaves it alone. A block
+// with an infinite or NaN dmin takes the two-rounding path, since an
 // infinite d·sc times a zero q less a NaN min would give the min's NaN
-// where the portable decoder gives the default one (TestScaleEdgesEveryPath
-// has such a block). Where the portable decoder reads a per-block table of
+// where the portable decoder gives the default one (TestQ4KScaleMinEdges
+// pairs every edge d with every edge dmin). Where the portable decoder reads a per-block table of
 // products (TQ1_0, TQ2_0, Q2_0), the AVX2 decoder builds the same table by
 // the same operations and reads it with VPERMPS; where it selects d or -d
 // (Q1_0), it blends the two by the element's bit (VBLENDVPS). Bytes are widened to 32-bit

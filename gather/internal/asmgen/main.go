@@ -11,8 +11,9 @@
 // decoder in the same order, one rounding each (VCVTDQ2PS of an integer is
 // exact, VMULPS/VADDPS/VSUBPS round once), so the bits are the same; the
 // tests compare both paths on every oracle case. The one FMA (Q4_K's, for
-// blocks with a finite d and dmin) fuses a product that is exact, so its
-// single rounding is the portable decoder's second (q4KFused).
+// blocks with a finite dmin) fuses a product that is exact or already an
+// infinity or a NaN, so its single rounding is the portable decoder's
+// second (q4KFused).
 package main
 
 import (
@@ -662,9 +663,9 @@ func kquants() {
 	var frame Mem
 	var mask VecVirtual
 	// Q4_K: the scales and mins of a block are unpacked and multiplied
-	// once, into frame (d·sc at 0, dmin·m at 32). A block whose d and dmin
-	// are finite takes q4KFused, any other q4KChunks (the portable
-	// decoder's two roundings, NaN payloads and infinities included).
+	// once, into frame (d·sc at 0, dmin·m at 32). A block whose dmin is
+	// finite takes q4KFused, any other q4KChunks (the portable decoder's
+	// two roundings, NaN payloads and infinities included).
 	run("decodeQ4_KAVX2", "decodes Q4_K blocks: (d·sc)·nibble - dmin·m per 32-element group.", 8, 144, func() {
 		frame = AllocLocal(80)
 		mask = YMM()
@@ -676,7 +677,7 @@ func kquants() {
 		sc, mins := unpackK4(src)
 		scaleVec8(sc, false, nil, d, frame.Offset(0))
 		scaleVec8(mins, false, nil, dmin, frame.Offset(32))
-		f16PairNonFinite(at(src, 0), "q4kRounded")
+		f16NonFinite(at(src, 2), "q4kRounded")
 		q4KFused(src, dst, frame, mask)
 		JMP(LabelRef("q4kNext"))
 		Label("q4kRounded")
@@ -868,30 +869,34 @@ func kquants() {
 	})
 }
 
-// f16PairNonFinite jumps to label when either binary16 of the 32-bit
-// word at m (a block's d and dmin) is an infinity or a NaN: its exponent
-// field, all ones, plus one carries into the half's sign bit.
-func f16PairNonFinite(m Mem, label string) {
+// f16NonFinite jumps to label when the binary16 at m is an infinity or a
+// NaN: its exponent field is all ones.
+func f16NonFinite(m Mem, label string) {
 	w := GP32()
-	MOVL(m, w)
-	ANDL(U32(0x7c007c00), w)
-	ADDL(U32(0x04000400), w)
-	TESTL(U32(0x80008000), w)
-	JNZ(LabelRef(label))
+	MOVWLZX(m, w)
+	ANDL(U32(0x7c00), w)
+	CMPL(w, U32(0x7c00))
+	JE(LabelRef(label))
 }
 
-// q4KFused decodes a Q4_K block whose d and dmin are finite, d·sc and
-// dmin·m in frame, one VFMSUB213PS per 8 elements: (d·sc)·q - dmin·m
-// rounded once. The portable decoder rounds the product first, but that
+// q4KFused decodes a Q4_K block whose dmin is finite, d·sc and dmin·m in
+// frame, one VFMSUB213PS per 8 elements: (d·sc)·q - dmin·m rounded once.
+// The portable decoder rounds the product first. For a finite d that
 // product is exact: d has at most 11 significant bits and sc 6, so d·sc
 // (computed by VMULPS as in the portable decoder) has at most 17 and is
 // exact, and (d·sc)·q with q < 16 has at most 21, within float32's 24,
 // with no overflow or underflow (|d| < 2^16, sc < 64, q < 16; a product is
 // 0 or at least 2^-24). Rounding an exact product changes nothing, so the
 // single rounding of the fused step is the portable decoder's second one,
-// signed zeros included. The 32 bytes of a chunk are widened once, and its
-// low-nibble group and then its high-nibble group are stored in element
-// order.
+// signed zeros included. For an infinite or NaN d the product is an
+// infinity, d·sc's NaN or the default NaN of infinity times zero, in the
+// FMA as in VMULPS, and the finite dmin·m leaves it as VSUBPS does. A
+// non-finite dmin is what the fused step cannot take: an infinite d·sc
+// times a zero q less a NaN dmin·m gives dmin·m's NaN in the FMA (its only
+// NaN operand) where the portable decoder's product gives the default NaN
+// first (TestQ4KScaleMinEdges). The 32 bytes of a chunk are widened once,
+// and its low-nibble group and then its high-nibble group are stored in
+// element order.
 func q4KFused(src, dst GPVirtual, frame Mem, mask VecVirtual) {
 	for c := range 4 {
 		var x [4]VecVirtual
