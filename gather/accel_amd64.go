@@ -2,8 +2,9 @@ package gather
 
 //go:generate sh -c "cd internal/asmgen && go run . -out ../../decode_amd64.s -stubs ../../stubs_amd64.go -pkg gather -table ../../accel_table_amd64.go"
 
-// cpuHasAVX2 says whether this CPU runs the AVX2 decoders (AVX, AVX2 and
-// F16C, with the YMM state saved by the OS). Its initializer decides and
+// cpuHasAVX2 says whether this CPU runs the AVX2 decoders (AVX, AVX2, F16C
+// and FMA, with the YMM state saved by the OS; Q4_K's decoder fuses a
+// product that is exact). Its initializer decides and
 // installs them (installAccel), before any init function runs.
 var cpuHasAVX2 = installAccel(machineReads)
 
@@ -23,7 +24,7 @@ var machineReads = cpuReads{cpuid: cpuid, xgetbv: xgetbv}
 // cpuWords are the CPUID and XCR0 words the accelerated path depends on.
 type cpuWords struct {
 	maxLeaf  uint32 // leaf 0, EAX: the highest basic leaf
-	leaf1ECX uint32 // leaf 1, ECX: OSXSAVE, AVX, F16C
+	leaf1ECX uint32 // leaf 1, ECX: FMA, OSXSAVE, AVX, F16C
 	xcr0     uint32 // XCR0's low word: the state the OS saves (read only with OSXSAVE)
 	leaf7EBX uint32 // leaf 7 subleaf 0, EBX: AVX2
 }
@@ -32,6 +33,7 @@ type cpuWords struct {
 // (leaves 0 and 1 take none), and XCR0 is extended control register 0.
 const (
 	subleaf0   = 0
+	cpuFMA     = 1 << 12 // leaf 1 ECX
 	xcr0Index  = 0
 	cpuOSXSAVE = 1 << 27 // leaf 1 ECX
 	cpuAVX     = 1 << 28 // leaf 1 ECX
@@ -57,10 +59,10 @@ func readCPUWords(r cpuReads) cpuWords {
 }
 
 // avx2F16C reports whether words w allow the AVX2 decoders: leaf 7 exists,
-// leaf 1 reports OSXSAVE, AVX and F16C, XCR0 has the XMM and YMM state, and
+// leaf 1 reports FMA, OSXSAVE, AVX and F16C, XCR0 has the XMM and YMM state, and
 // leaf 7 reports AVX2.
 func (w cpuWords) avx2F16C() bool {
-	const leaf1 = cpuOSXSAVE | cpuAVX | cpuF16C
+	const leaf1 = cpuFMA | cpuOSXSAVE | cpuAVX | cpuF16C
 	const state = xcr0SSE | xcr0AVX
 	return w.maxLeaf >= 7 && w.leaf1ECX&leaf1 == leaf1 && w.xcr0&state == state && w.leaf7EBX&cpuAVX2 != 0
 }

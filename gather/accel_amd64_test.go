@@ -151,12 +151,12 @@ func TestReadCPUWords(t *testing.T) {
 }
 
 // TestAVX2F16CWords gives the decision made-up words, written with the
-// bit positions Intel's and AMD's manuals give (leaf 1 ECX: 27 OSXSAVE, 28
-// AVX, 29 F16C; XCR0: 1 XMM, 2 YMM; leaf 7 EBX: 5 AVX2), not with the
+// bit positions Intel's and AMD's manuals give (leaf 1 ECX: 12 FMA, 27
+// OSXSAVE, 28 AVX, 29 F16C; XCR0: 1 XMM, 2 YMM; leaf 7 EBX: 5 AVX2), not with the
 // package's constants: all it needs, each missing, neighbouring bits that
 // must not count, and the words of real CPUs.
 func TestAVX2F16CWords(t *testing.T) {
-	const leaf1 = 1<<27 | 1<<28 | 1<<29
+	const leaf1 = 1<<12 | 1<<27 | 1<<28 | 1<<29
 	all := cpuWords{maxLeaf: 7, leaf1ECX: leaf1, xcr0: 1<<1 | 1<<2, leaf7EBX: 1 << 5}
 	with := func(f func(*cpuWords)) cpuWords {
 		w := all
@@ -173,12 +173,14 @@ func TestAVX2F16CWords(t *testing.T) {
 		{"every other bit set too", cpuWords{maxLeaf: 0xffffffff, leaf1ECX: 0xffffffff, xcr0: 0xffffffff, leaf7EBX: 0xffffffff}, true},
 		{"AMD EPYC (family 1Ah, this project's development machine)", cpuWords{maxLeaf: 13, leaf1ECX: 0xfed83203, xcr0: 0xe7, leaf7EBX: 0xf1bb03a9}, true},
 		{"highest leaf 6", with(func(w *cpuWords) { w.maxLeaf = 6 }), false},
-		{"no OSXSAVE", with(func(w *cpuWords) { w.leaf1ECX = 1<<28 | 1<<29 }), false},
-		{"no AVX", with(func(w *cpuWords) { w.leaf1ECX = 1<<27 | 1<<29 }), false},
-		{"no F16C", with(func(w *cpuWords) { w.leaf1ECX = 1<<27 | 1<<28 }), false},
-		{"leaf 1 bits 26 and 30 but not 27", with(func(w *cpuWords) { w.leaf1ECX = 1<<26 | 1<<28 | 1<<29 | 1<<30 }), false},
-		{"leaf 1 bits 27 and 29, 30 but not 28", with(func(w *cpuWords) { w.leaf1ECX = 1<<27 | 1<<29 | 1<<30 }), false},
-		{"leaf 1 bits 27, 28 and 30 but not 29", with(func(w *cpuWords) { w.leaf1ECX = 1<<27 | 1<<28 | 1<<30 }), false},
+		{"no FMA", with(func(w *cpuWords) { w.leaf1ECX = 1<<27 | 1<<28 | 1<<29 }), false},
+		{"no OSXSAVE", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<28 | 1<<29 }), false},
+		{"no AVX", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<27 | 1<<29 }), false},
+		{"no F16C", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<27 | 1<<28 }), false},
+		{"leaf 1 bits 11 and 13 but not 12", with(func(w *cpuWords) { w.leaf1ECX = 1<<11 | 1<<13 | 1<<27 | 1<<28 | 1<<29 }), false},
+		{"leaf 1 bits 26 and 30 but not 27", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<26 | 1<<28 | 1<<29 | 1<<30 }), false},
+		{"leaf 1 bits 27 and 29, 30 but not 28", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<27 | 1<<29 | 1<<30 }), false},
+		{"leaf 1 bits 27, 28 and 30 but not 29", with(func(w *cpuWords) { w.leaf1ECX = 1<<12 | 1<<27 | 1<<28 | 1<<30 }), false},
 		{"no XMM state", with(func(w *cpuWords) { w.xcr0 = 1<<0 | 1<<2 | 1<<3 }), false},
 		{"no YMM state", with(func(w *cpuWords) { w.xcr0 = 1<<0 | 1<<1 | 1<<3 }), false},
 		{"x87 and AVX-512 state but no XMM", with(func(w *cpuWords) { w.xcr0 = 1 | 1<<2 | 0xe0 }), false},
@@ -202,7 +204,7 @@ func TestAVX2F16CWords(t *testing.T) {
 func TestAccelInUse(t *testing.T) {
 	flags, _ := cpuInfo(t)
 	// Linux lists avx only when it saves the YMM state.
-	want := slices.Contains(flags, "avx") && slices.Contains(flags, "avx2") && slices.Contains(flags, "f16c")
+	want := slices.Contains(flags, "avx") && slices.Contains(flags, "avx2") && slices.Contains(flags, "f16c") && slices.Contains(flags, "fma")
 	if cpuHasAVX2 != want || accelAvailable() != want {
 		t.Fatalf("cpuHasAVX2 = %v, accelAvailable() = %v, /proc/cpuinfo flags say %v", cpuHasAVX2, accelAvailable(), want)
 	}

@@ -81,16 +81,25 @@
 // of its grid), each computed by exactly the operations an element would
 // use, and each element is then a table read: same operations, same bits.
 //
-// On amd64 with AVX, AVX2 and F16C (checked once when the package loads:
+// On amd64 with AVX, AVX2, F16C and FMA (checked once when the package loads:
 // the assembly reads the CPUID and XCR0 words, Go decides from them) every codec also has an AVX2 decoder, which Dequantize,
 // DequantizeBF16 and the CPU provider use. They are generated, not written
 // by hand: internal/asmgen, a separate module built on
 // github.com/mmcloughlin/avo (go generate), emits decode_amd64.s and its
 // declarations. An AVX2 decoder performs the portable decoder's float32
 // operations in the same order (integer to float conversions are exact, one
-// VMULPS, VADDPS or VSUBPS per operation, never an FMA, the portable
-// decoder's sign-bit flips as XORs), so the two give the same bits, NaN
-// payloads included. Where the portable decoder reads a per-block table of
+// VMULPS, VADDPS or VSUBPS per operation, the portable decoder's sign-bit
+// flips as XORs), so the two give the same bits, NaN payloads included.
+// The one FMA is Q4_K's (d·sc)·q − dmin·m for a block whose dmin is
+// finite: with a finite d, d·sc·q is exact in float32 (at most 11 + 6 + 4
+// significant bits), so rounding it first, as the portable decoder does,
+// changes nothing, and the fused step's one rounding is the difference's;
+// with an infinite or NaN d the product is an infinity or a NaN, the same
+// one in the FMA as in VMULPS, and a finite min leaves it alone. A block
+// with an infinite or NaN dmin takes the two-rounding path, since an
+// infinite d·sc times a zero q less a NaN min would give the min's NaN
+// where the portable decoder gives the default one (TestQ4KScaleMinEdges
+// pairs every edge d with every edge dmin). Where the portable decoder reads a per-block table of
 // products (TQ1_0, TQ2_0, Q2_0), the AVX2 decoder builds the same table by
 // the same operations and reads it with VPERMPS; where it selects d or -d
 // (Q1_0), it blends the two by the element's bit (VBLENDVPS). Bytes are widened to 32-bit

@@ -27,10 +27,11 @@ var noAVX2Reads = []struct {
 	name string
 	r    cpuReads
 }{
-	{"leaf 7 without AVX2", fixedReads(1<<27|1<<28|1<<29, 0, 6)},
-	{"no F16C", fixedReads(1<<27|1<<28, 1<<5, 6)},
-	{"YMM state not saved", fixedReads(1<<27|1<<28|1<<29, 1<<5, 2)},
-	{"no OSXSAVE", fixedReads(1<<28|1<<29, 1<<5, 6)},
+	{"leaf 7 without AVX2", fixedReads(1<<12|1<<27|1<<28|1<<29, 0, 6)},
+	{"no F16C", fixedReads(1<<12|1<<27|1<<28, 1<<5, 6)},
+	{"no FMA", fixedReads(1<<27|1<<28|1<<29, 1<<5, 6)},
+	{"YMM state not saved", fixedReads(1<<12|1<<27|1<<28|1<<29, 1<<5, 2)},
+	{"no OSXSAVE", fixedReads(1<<12|1<<28|1<<29, 1<<5, 6)},
 }
 
 // TestInstallObeysNoAVX2: installAccel handed words that say no installs
@@ -69,8 +70,8 @@ func TestInstallObeysNoAVX2(t *testing.T) {
 	if !cpuHasAVX2 {
 		return
 	}
-	if !installAccel(fixedReads(1<<27|1<<28|1<<29, 1<<5, 6)) {
-		t.Fatal("installAccel = false on words with AVX2, AVX, F16C, OSXSAVE and the YMM state")
+	if !installAccel(fixedReads(1<<12|1<<27|1<<28|1<<29, 1<<5, 6)) {
+		t.Fatal("installAccel = false on words with AVX2, AVX, F16C, FMA, OSXSAVE and the YMM state")
 	}
 	for _, k := range codecTable {
 		if _, has := avx2Decoders[k.Type]; has != (k.fast != nil) {

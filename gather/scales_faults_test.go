@@ -2,6 +2,8 @@ package gather
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -280,4 +282,87 @@ func decodePath(t *testing.T, c *Codec, f ScaleField, bits uint32, p f32Path) ([
 		t.Fatalf("%s: %v", p.name, err)
 	}
 	return out, true
+}
+
+// q4KGroupPatterns are the 6-bit scales and mins of the eight groups of
+// TestQ4KScaleMinEdges' blocks: zero scales and mins next to non-zero ones,
+// alternating every group and every two groups, each in both phases (so
+// that each group differs from the one before it and from the one two
+// before, the previous chunk's group of the same nibble), and distinct
+// non-zero ones.
+var q4KGroupPatterns = []struct{ sc, m [8]uint8 }{
+	{sc: [8]uint8{0, 63, 0, 1, 0, 17, 0, 40}, m: [8]uint8{5, 0, 63, 0, 33, 0, 1, 0}},
+	{sc: [8]uint8{63, 0, 2, 0, 31, 0, 48, 0}, m: [8]uint8{0, 63, 0, 9, 0, 62, 0, 1}},
+	{sc: [8]uint8{0, 0, 63, 3, 0, 0, 12, 57}, m: [8]uint8{7, 63, 0, 0, 44, 2, 0, 0}},
+	{sc: [8]uint8{63, 5, 0, 0, 29, 1, 0, 0}, m: [8]uint8{0, 0, 63, 21, 0, 0, 3, 50}},
+	{sc: [8]uint8{1, 2, 3, 5, 8, 13, 21, 34}, m: [8]uint8{63, 62, 60, 57, 50, 40, 27, 11}},
+}
+
+// packScaleMinK4 packs eight 6-bit scales and mins into Q4_K's and Q5_K's
+// 12 scale bytes, the inverse of scaleMinK4.
+func packScaleMinK4(sc, m [8]uint8) [12]byte {
+	var s [12]byte
+	for j := range 4 {
+		s[j] = sc[j] | sc[j+4]>>4<<6
+		s[j+4] = m[j] | m[j+4]>>4<<6
+		s[j+8] = sc[j+4]&15 | m[j+4]&15<<4
+	}
+	return s
+}
+
+// TestQ4KScaleMinEdges (NaN and infinity handling, docs/faults.md class
+// 3): Q4_K blocks with every pair of d and dmin, each a finite value or an
+// edge of edgeScalesF16 (so a finite d meets every non-finite dmin and the
+// other way round), with zero and non-zero scales and mins side by side
+// and every nibble in every group, decode to the portable decoder's bits
+// through every float32 path. The AVX2 decoder fuses (d·sc)·q - dmin·m
+// where dmin is finite and rounds twice elsewhere; an infinite d·sc times
+// a zero q less a NaN dmin·m is where the two differ, and a group whose
+// scale or min alone is zero is where a group given its neighbour's d·sc
+// or dmin·m shows.
+func TestQ4KScaleMinEdges(t *testing.T) {
+	defer setAccel(accelAvailable())
+	setAccel(accelAvailable())
+	c, err := codecFor(gguf.TypeQ4_K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scales := append([]uint32{0x3c00, 0xc000, 0x7bff, 0x0400}, edgeScalesF16...)
+	var block [144]byte
+	for i := range 128 {
+		block[16+i] = byte(i%16 | (i*7+3)%16<<4)
+	}
+	var packed []byte
+	var what []string
+	for _, d := range scales {
+		for _, dmin := range scales {
+			for p, g := range q4KGroupPatterns {
+				s := packScaleMinK4(g.sc, g.m)
+				for j := range 8 {
+					if sc, m := scaleMinK4(j, s[:]); sc != g.sc[j] || m != g.m[j] {
+						t.Fatalf("packScaleMinK4: group %d unpacks to %d, %d, want %d, %d", j, sc, m, g.sc[j], g.m[j])
+					}
+				}
+				binary.LittleEndian.PutUint16(block[0:], uint16(d))
+				binary.LittleEndian.PutUint16(block[2:], uint16(dmin))
+				copy(block[4:], s[:])
+				packed = append(packed, block[:]...)
+				what = append(what, fmt.Sprintf("d %#04x, dmin %#04x, groups %d", d, dmin, p))
+			}
+		}
+	}
+	want := bits32(portableF32(c, packed))
+	for _, p := range f32Paths[1:] {
+		got := make([]float32, len(want))
+		if err := p.run(c, packed, got); errors.Is(err, errNoPath) {
+			continue
+		} else if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		for k, g := range bits32(got) {
+			if g != want[k] {
+				t.Fatalf("%s: block %d (%s), element %d: %#x, want %#x", p.name, k/256, what[k/256], k%256, g, want[k])
+			}
+		}
+	}
 }

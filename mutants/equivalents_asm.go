@@ -40,6 +40,9 @@ func equivalentsAsm() []catalog.Equivalent {
 	}
 	out := []catalog.Equivalent{
 		eq("", "asm-drop", "MOVQ packed_base+0(FP), AX", "", whyPackedInAX),
+		// the same line where avo aligns the routine's first block wider
+		eq("decodeQ8_0AVX2", "asm-drop", "MOVQ         packed_base+0(FP), AX", "", whyPackedInAX),
+		eq("decodeQ4_KAVX2", "asm-drop", "MOVQ    packed_base+0(FP), AX", "", whyPackedInAX),
 	}
 	// Register zeroing before a scalar conversion, in every routine that
 	// has one (the two registers each uses).
