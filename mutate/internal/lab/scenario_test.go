@@ -481,3 +481,65 @@ func TestPipelinePlainBaseline(t *testing.T) {
 		}
 	}
 }
+
+// slowModule's four TestSlow tests outlast their limit under the one
+// mutant (as on a loaded machine) but finish with twice the time, and
+// TestKill, in the quick tier after them, kills it: the hangs end the
+// search before TestKill, their confirmations find them slow, and the
+// mutant is judged again through every test, not called survived.
+var slowModule = map[string]string{
+	"go.mod": "module slowfx\n\ngo 1.26\n",
+	"s/s.go": `// Package s adds.
+package s
+
+// Add adds one.
+func Add(x int) int { return x + 1 } // want killed
+`,
+	"s/s_test.go": `package s
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// slow sleeps past the tests' limit (0.8 s) and under the
+// confirmation's (1.6 s) while a mutant is switched in.
+func slow(t *testing.T) {
+	if m := os.Getenv("GATHERMUT_MUTANT"); m != "" && m != "0" {
+		time.Sleep(1200 * time.Millisecond)
+	}
+	Add(0)
+}
+
+func TestSlow1(t *testing.T) { slow(t) }
+func TestSlow2(t *testing.T) { slow(t) }
+func TestSlow3(t *testing.T) { slow(t) }
+func TestSlow4(t *testing.T) { slow(t) }
+
+// TestKill is a quick test at baseline (the tiny ones run before it,
+// in a process of their own).
+func TestKill(t *testing.T) {
+	if m := os.Getenv("GATHERMUT_MUTANT"); m == "" || m == "0" {
+		time.Sleep(60 * time.Millisecond)
+	}
+	if Add(1) != 2 {
+		t.Error("Add")
+	}
+}
+`,
+}
+
+// TestPipelineSlowNotSurvived: hangs that end the search and prove slow
+// when confirmed send the mutant back through every covering test.
+func TestPipelineSlowNotSurvived(t *testing.T) {
+	dir := writeModule(t, slowModule)
+	cfg := config.Default()
+	cfg.Jobs, cfg.Operators, cfg.NoKillerMap = 1, []string{"arith"}, true
+	cfg.TimeoutFloor = config.Duration(800 * time.Millisecond)
+	res := runPipeline(t, dir, cfg)
+	if res.code != exitcode.OK {
+		t.Fatalf("exit %d (%s)\n%s%s", res.code, res.reason, res.stdout, res.stderr)
+	}
+	checkWanted(t, "slow", wantedVerdicts(slowModule), res.outcomes)
+}

@@ -190,12 +190,21 @@ func compileError(out string) string {
 type goTests struct{ r *Runner }
 
 func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
+	return g.judgeOnce(ctx, m, false)
+}
+
+// judgeOnce judges m; whole makes a hanging mutant's search go through
+// every covering test (no searchStops). A search that hangs cut short
+// and whose confirmations then all finished (slow, not hung: a loaded
+// machine) never ran the tests after the cut: the mutant is judged again
+// with the whole search rather than called survived.
+func (g goTests) judgeOnce(ctx context.Context, m mutant.Mutant, whole bool) mutant.Result {
 	steps, expectedByPkg, res, ok := g.r.steps(m)
 	if !ok {
 		return res
 	}
 	j := &goJudging{Runner: g.r, m: m, expected: expectedSet(m), v: verdict{skipped: map[string]string{}},
-		res: mutant.Result{Mode: mutant.ModeOverlay}, bins: map[string]string{}, ranWhole: map[string]bool{}}
+		res: mutant.Result{Mode: mutant.ModeOverlay}, bins: map[string]string{}, ranWhole: map[string]bool{}, wholeSearch: whole}
 	defer j.close()
 	if final, done := j.judgeSteps(ctx, steps, expectedByPkg); done {
 		return final
@@ -207,6 +216,9 @@ func (g goTests) judge(ctx context.Context, m mutant.Mutant) mutant.Result {
 		return mutant.Result{Status: mutant.Survived, Why: mutant.NotCovered, Mode: mutant.ModeStatic}
 	}
 	out := timeoutVerdict(j.v.result(j.res, m, j.expected), j.slowWhy)
+	if j.cut && out.Status == mutant.Survived && ctx.Err() == nil {
+		return g.judgeOnce(ctx, m, true)
+	}
 	if out.Status == mutant.Survived && j.raceRecheck(ctx, steps) {
 		out = raceVerdict(j.v.result(j.res, m, j.expected))
 	}
@@ -270,6 +282,10 @@ type goJudging struct {
 	bins     map[string]string // package -> its overlay test binary, built once
 	dir      string            // the mutant's temp dir, with its overlay
 	overlay  string
+	// cut is set when hangs ended the search (searchStops) before every
+	// covering test ran; wholeSearch, for a judging again after a cut
+	// search found only slow processes, never ends it so.
+	cut, wholeSearch bool
 	// ranWhole are the tests ("pkg.Test") the predicted killers ran
 	// whole: the steps leave them out. tail is every package's tail
 	// (costTiers), run after every step.
@@ -555,7 +571,8 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 			// confirmed only if no other test kills the mutant; a
 			// second hang ends the search (each costs its limit)
 			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
-			j.stop = searchStops(j.hung)
+			j.stop = !j.wholeSearch && searchStops(j.hung)
+			j.cut = j.cut || j.stop
 			if rest := notReached(group, run); !j.stop && len(rest.tests) > 0 {
 				// the hang ended the process: its later tests run on
 				return j.runGroup(ctx, tb, rest)
