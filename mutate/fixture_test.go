@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -1146,7 +1147,9 @@ func edit(t *testing.T, path, old, repl string) {
 // TestFixtureRunFromCaches: after a list, run takes its discovery from the
 // cache; a second run of the same mutants (strong's boundary mutants: a
 // few are enough) on the same tree also takes the baseline from it, and
-// judges them alike.
+// judges them alike. Without --timeout-floor, the first run's floor comes
+// from the machine: five times the test binaries' start-up, at least
+// 0.2 s.
 func TestFixtureRunFromCaches(t *testing.T) {
 	cache := []string{"GATHERMUT_CACHE=" + t.TempDir()}
 	reports := t.TempDir()
@@ -1156,14 +1159,17 @@ func TestFixtureRunFromCaches(t *testing.T) {
 	var runs []map[string]mutant.Outcome
 	for i := 0; i < 2; i++ {
 		name := fmt.Sprintf("run%d", i)
-		res := runTool(t, fixture, cache, append([]string{"run", "boundary:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name}, fastFlags...)...)
+		res := runTool(t, fixture, cache, "run", "boundary:strong/strong.go:*", "./strong", "--report-dir", reports, "--name", name, "-j", "2")
 		if res.code != exitcode.OK {
 			t.Fatalf("run %d: exit %d\n%s%s", i, res.code, res.stdout, res.stderr)
 		}
 		if !strings.Contains(res.stderr, "from the discovery cache") || strings.Contains(res.stderr, "from the baseline cache") != (i == 1) {
 			t.Errorf("run %d: the caches were not used as they should:\n%s", i, res.stderr)
 		}
-		_, outcomes := readReport(t, filepath.Join(reports, name+".json"))
+		r, outcomes := readReport(t, filepath.Join(reports, name+".json"))
+		if tm := r.Gathermut.Timing; i == 0 && (!strings.Contains(res.stderr, "mutate: timeout floor ") || tm.Startup <= 0 || math.Abs(tm.TimeoutFloor-max(5*tm.Startup, 0.2)) > 1e-6) {
+			t.Errorf("floor %v s from a start-up of %v s\n%s", tm.TimeoutFloor, tm.Startup, res.stderr)
+		}
 		runs = append(runs, outcomes)
 	}
 	if len(runs[0]) < 2 || len(runs[0]) != len(runs[1]) {

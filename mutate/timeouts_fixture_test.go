@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,9 +14,12 @@ import (
 // TestFixtureTimeouts: a test process that passes its limit among the
 // others runs again alone with twice the time before its timeout counts.
 // The spin mutants that loop forever time out again: "timed out
-// (confirmed)". Answer's mutant that skips the cache only sleeps 7.5 s
-// (SPIN_SLOW_MS; past the 5 s floor, within twice it, 2.5 s either way): "slow, then survived", not a
-// timeout. The summary and the markdown count them apart. Without
+// (confirmed)". Answer's mutant that skips the cache only sleeps 4 s
+// (SPIN_SLOW_MS; past the 3 s floor, as a sleep is never shorter, and
+// within twice it, with 2 s to spare for its process's start on a busy
+// machine): "slow, then survived", not a timeout. (Every wait of the
+// test is a multiple of the floor: the smallest floor with that margin
+// keeps it short.) The summary and the markdown count them apart. Without
 // --timeout-floor the floor comes from the test binaries' start-up. A
 // hang goes on to the mutant's other tests before it is confirmed, so
 // the slow mutant may be slow in more than one process and run again
@@ -27,7 +29,7 @@ func TestFixtureTimeouts(t *testing.T) {
 		t.Skip("runs the tool on the fixture")
 	}
 	reports := t.TempDir()
-	res := runTool(t, fixture, []string{"SPIN_SLOW_MS=7500"}, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "5s", "--report-dir", reports, "--name", "timeouts")
+	res := runTool(t, fixture, []string{"SPIN_SLOW_MS=4000"}, "all", "./spin", "--catalog=", "-j", "2", "--timeout-floor", "3s", "--report-dir", reports, "--name", "timeouts")
 	if res.code != exitcode.Survivors {
 		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -50,7 +52,7 @@ func TestFixtureTimeouts(t *testing.T) {
 		}
 	}
 	g := r.Gathermut
-	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns < 3 || g.Timing.TimeoutFloor != 5 {
+	if slow != 1 || confirmed != 2 || g.Summary.Confirmed != 2 || g.Summary.Slow != 1 || g.Timing.Reruns < 3 || g.Timing.TimeoutFloor != 3 {
 		t.Errorf("%d slow, %d confirmed; summary %d and %d; %d reruns, floor %v s", slow, confirmed, g.Summary.Slow, g.Summary.Confirmed, g.Timing.Reruns, g.Timing.TimeoutFloor)
 	}
 	if !strings.Contains(res.stdout, "2 timed out (2 confirmed), 1 slow (then killed or survived)") {
@@ -64,15 +66,5 @@ func TestFixtureTimeouts(t *testing.T) {
 		if !bytes.Contains(md, []byte(s)) {
 			t.Errorf("the markdown has no %q", s)
 		}
-	}
-
-	// the floor from the machine (a few mutants are enough)
-	res = runTool(t, fixture, nil, "run", "boundary:strong/strong.go:*", "./strong", "--catalog=", "-j", "2", "--report-dir", reports, "--name", "floor")
-	if res.code != exitcode.OK || !strings.Contains(res.stderr, "mutate: timeout floor ") {
-		t.Fatalf("exit %d\n%s%s", res.code, res.stdout, res.stderr)
-	}
-	r, _ = readReport(t, filepath.Join(reports, "floor.json"))
-	if tm := r.Gathermut.Timing; tm.Startup <= 0 || math.Abs(tm.TimeoutFloor-max(5*tm.Startup, 0.2)) > 1e-6 {
-		t.Errorf("floor %v s from a start-up of %v s", tm.TimeoutFloor, tm.Startup)
 	}
 }

@@ -76,10 +76,11 @@ func goBuild(t *testing.T, gobin, dir, out string, overlay map[string]string) (s
 	return string(b), err
 }
 
-// runFixture runs a fixture executable with GATHERMUT_MUTANT=n and returns
-// its stdout with how it ended, and its stderr.
-func runFixture(bin string, n int) (string, string) {
-	cmd := exec.Command(bin)
+// runFixture runs a fixture executable with GATHERMUT_MUTANT=n and the
+// arguments args, and returns its stdout with how it ended, and its
+// stderr.
+func runFixture(bin string, n int, args ...string) (string, string) {
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("GATHERMUT_MUTANT=%d", n))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -92,7 +93,7 @@ func runFixture(bin string, n int) (string, string) {
 
 // TestSchemaAgreesWithMutants builds the fixture module's schema once
 // (go build -overlay: the rendered assembly and the support file) and
-// every mutant on its own (an overlay with the mutated assembly), runs
+// every mutant on its own (a package with the mutated assembly), runs
 // every mutant both ways and requires the same output; and checks the
 // routines' hits.
 func TestSchemaAgreesWithMutants(t *testing.T) {
@@ -231,37 +232,34 @@ func checkRoutineHits(t *testing.T, stderr string, sch *Schema, sites int) {
 	}
 }
 
-// compareAloneAndSwitched builds every mutant alone and requires the same
-// outcome as the schema with it switched on (in -short mode every fourth
-// alone: a build takes a second or more here). It returns how many
+// compareAloneAndSwitched runs every mutant built alone and requires the
+// same outcome as the schema with it switched on. It returns how many
 // change the output (want).
 func (fx *schemaFixture) compareAloneAndSwitched(t *testing.T, sm []SchemaMutant, want, schemaBin string) int {
 	t.Helper()
+	alone := fx.buildAlone(t, sm)
+	if got, _ := runFixture(alone, 0, "orig"); got != want {
+		t.Fatalf("the unmutated fixture as a package of the alone binary:\n%s\nwant, as a program of its own:\n%s", got, want)
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan bool, 2)
 	changed := 0
-	for i, m := range sm {
-		if testing.Short() && i%4 != 0 {
-			continue
-		}
+	for _, m := range sm {
 		wg.Add(1)
 		sem <- true
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			alone, ok := fx.runAlone(t, m)
-			if !ok {
-				return
-			}
+			got, _ := runFixture(alone, 0, fmt.Sprintf("m%d", m.Num))
 			switched, _ := runFixture(schemaBin, m.Num)
 			mu.Lock()
 			defer mu.Unlock()
-			if alone != want {
+			if got != want {
 				changed++
 			}
-			if alone != switched {
-				t.Errorf("%s: built alone\n%s\nswitched on in the schema\n%s", mutantDesc(m), alone, switched)
+			if got != switched {
+				t.Errorf("%s: built alone\n%s\nswitched on in the schema\n%s", mutantDesc(m), got, switched)
 			}
 		}()
 	}
@@ -269,23 +267,72 @@ func (fx *schemaFixture) compareAloneAndSwitched(t *testing.T, sm []SchemaMutant
 	return changed
 }
 
-// runAlone builds the module with m's mutated assembly and runs it; ok is
-// false (the failure reported) when it does not build.
-func (fx *schemaFixture) runAlone(t *testing.T, m SchemaMutant) (outcome string, ok bool) {
+// buildAlone builds every mutant alone in one go build, one link: a
+// module with a package per mutant (m<Num>: the fixture's main.go and
+// its mutated assembly, nothing switched) and the unmutated fixture
+// (orig), and a main that runs the package its argument names. A build
+// per mutant costs the go command's start and a link each, which made
+// this the package's slowest test. Each package is the fixture program
+// with main renamed Main and initValue's call made first thing in Main
+// instead of while the package initializes: every package of the binary
+// initializes at its start, and a mutant that faults in that call must
+// fault in its own run alone (with nothing printed yet, as at init).
+func (fx *schemaFixture) buildAlone(t *testing.T, sm []SchemaMutant) string {
 	t.Helper()
-	mutated := string(fx.src[:m.Mutant.Start]) + m.Mutant.Text + string(fx.src[m.Mutant.End:])
-	file := filepath.Join(fx.dir, fmt.Sprintf("m%d.s", m.Num))
-	if err := os.WriteFile(file, []byte(mutated), 0o644); err != nil {
-		t.Error(err)
-		return "", false
+	mainGo, err := os.ReadFile(filepath.Join(fx.mod, "main.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	bin := filepath.Join(fx.dir, fmt.Sprintf("m%d", m.Num))
-	if out, err := goBuild(t, fx.gobin, fx.mod, bin, map[string]string{fx.asmPath: file}); err != nil {
-		t.Errorf("%s does not build alone: %v\n%s", mutantDesc(m), err, out)
-		return "", false
+	dir := filepath.Join(fx.dir, "alone")
+	asmFiles := map[string][]byte{"orig": fx.src}
+	for _, m := range sm {
+		asmFiles[fmt.Sprintf("m%d", m.Num)] = []byte(string(fx.src[:m.Mutant.Start]) + m.Mutant.Text + string(fx.src[m.Mutant.End:]))
 	}
-	outcome, _ = runFixture(bin, 0)
-	return outcome, true
+	var dispatch strings.Builder
+	dispatch.WriteString("package main\n\nimport (\n\t\"os\"\n\n")
+	var cases strings.Builder
+	for pkg, asm := range asmFiles {
+		writeFile(t, filepath.Join(dir, pkg, "fix_amd64.s"), asm)
+		writeFile(t, filepath.Join(dir, pkg, "main.go"), []byte(asPackage(t, string(mainGo), pkg)))
+		fmt.Fprintf(&dispatch, "\t%q\n", "asmfix/"+pkg)
+		fmt.Fprintf(&cases, "\tcase %q:\n\t\t%s.Main()\n", pkg, pkg)
+	}
+	fmt.Fprintf(&dispatch, ")\n\nfunc main() {\n\tswitch os.Args[1] {\n%s\tdefault:\n\t\tos.Exit(3)\n\t}\n}\n", cases.String())
+	writeFile(t, filepath.Join(dir, "main.go"), []byte(dispatch.String()))
+	writeFile(t, filepath.Join(dir, "go.mod"), []byte("module asmfix\n\ngo 1.22\n"))
+	bin := filepath.Join(fx.dir, "alone.bin")
+	if out, err := goBuild(t, fx.gobin, dir, bin, nil); err != nil {
+		t.Fatalf("the mutants do not build alone (package m<N> is mutant N): %v\n%s", err, out)
+	}
+	return bin
+}
+
+// asPackage turns the fixture's main.go into package pkg of the alone
+// binary (see buildAlone).
+func asPackage(t *testing.T, src, pkg string) string {
+	t.Helper()
+	for _, r := range [][2]string{
+		{"package main\n", "package " + pkg + "\n"},
+		{"var initValue = mix(7)\n", "var initValue uint64\n"},
+		{"func main() {\n", "func Main() {\n\tinitValue = mix(7)\n"},
+	} {
+		if strings.Count(src, r[0]) != 1 {
+			t.Fatalf("testdata/schemafix/main.go: %q occurs %d times, want 1", r[0], strings.Count(src, r[0]))
+		}
+		src = strings.Replace(src, r[0], r[1], 1)
+	}
+	return src
+}
+
+// writeFile writes data at path, making its folder.
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // mutantDesc names a mutant in a failure: its number, operator, line and

@@ -29,7 +29,7 @@ func selfInvocation() Invocation {
 	inv := Invocation{Arg0: os.Args[0]}
 	inv.Cwd, _ = os.Getwd()
 	if exe, err := os.Executable(); err == nil {
-		inv.GoRun = goRunBinary(exe)
+		inv.GoRun = goRunBinary(exe, os.Getenv("GOCACHE"))
 		inv.OnPath = onPath(exe)
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -41,13 +41,15 @@ func selfInvocation() Invocation {
 // goRunBinary reports whether exe is a binary go run built: it lives in
 // <temp>/go-build<N>/b<N>/exe/ and is removed when go run ends, or, as
 // newer go commands keep it, in the build cache at
-// <GOCACHE>/<xx>/<hash>-d/ (GOCACHE is a go-build folder by default).
-func goRunBinary(exe string) bool {
+// <GOCACHE>/<xx>/<hash>-d/ (GOCACHE is a go-build folder by default, or
+// gocache, the GOCACHE of the environment, when set).
+func goRunBinary(exe, gocache string) bool {
 	dir := filepath.Dir(exe)
 	if filepath.Base(dir) == "exe" && strings.HasPrefix(filepath.Base(filepath.Dir(filepath.Dir(dir))), "go-build") {
 		return true
 	}
-	return strings.HasSuffix(filepath.Base(dir), "-d") && filepath.Base(filepath.Dir(filepath.Dir(dir))) == "go-build"
+	cache := filepath.Dir(filepath.Dir(dir))
+	return strings.HasSuffix(filepath.Base(dir), "-d") && (filepath.Base(cache) == "go-build" || gocache != "" && cache == filepath.Clean(gocache))
 }
 
 // onPath reports whether the go command's way of finding a program by

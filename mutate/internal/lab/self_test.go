@@ -84,8 +84,18 @@ func TestGoRunBinary(t *testing.T) {
 		"/root/.cache/other/8a/8aaf9628-d/mutate":    false,
 		"/root/.cache/go-build/8a/8aaf9628/mutate":   false,
 	} {
-		if got := goRunBinary(path); got != want {
+		if got := goRunBinary(path, ""); got != want {
 			t.Errorf("%s: %v, want %v", path, got, want)
+		}
+	}
+	// a GOCACHE of another name, set in the environment
+	for path, want := range map[string]bool{
+		"/tmp/gocache/8a/8aaf9628-d/mutate": true,
+		"/tmp/other/8a/8aaf9628-d/mutate":   false,
+		"/tmp/gocache/8a/8aaf9628/mutate":   false,
+	} {
+		if got := goRunBinary(path, "/tmp/gocache/"); got != want {
+			t.Errorf("GOCACHE=/tmp/gocache/: %s: %v, want %v", path, got, want)
 		}
 	}
 }
