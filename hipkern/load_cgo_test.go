@@ -4,8 +4,10 @@ package hipkern
 
 import (
 	"fmt"
+	"os/exec"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"gathermut/gather"
@@ -68,6 +70,9 @@ func TestLoadRealLibrary(t *testing.T) {
 		if dev == 0 {
 			name0, arch0 = name, arch
 		}
+		if smi := smiNames(t); strings.HasPrefix(arch, "sm_") && smi != nil && !slices.Contains(smi, name) {
+			t.Errorf("device %d: name %q is none of nvidia-smi's %q", dev, name, smi)
+		}
 	}
 	name, arch, err := raw.deviceInfo(n)
 	if want := fmt.Sprintf("hipkern: hipGetDeviceProperties on device %d: invalid device ordinal", n); name != "" || arch != "" || errText(err) != want {
@@ -127,4 +132,24 @@ func TestLoadRealLibrary(t *testing.T) {
 	if err := allocFails(t, past, 8); errText(err) != fmt.Sprintf("hipkern: device %v: the library sees %d GPUs", past, n) {
 		t.Errorf("Alloc on %v: %v", past, err)
 	}
+}
+
+// smiNames are the GPU names nvidia-smi lists (the CUDA runtime names a
+// device alike), nil where there is no nvidia-smi: a device name cut or
+// shifted by the binding then differs from all of them.
+func smiNames(t *testing.T) []string {
+	t.Helper()
+	if _, err := exec.LookPath("nvidia-smi"); err != nil {
+		return nil
+	}
+	out, err := exec.Command("nvidia-smi", "--query-gpu=name", "--format=csv,noheader").Output()
+	if err != nil {
+		t.Logf("nvidia-smi: %v: the device names are not compared with it", err)
+		return nil
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		names = append(names, strings.TrimSpace(line))
+	}
+	return names
 }
