@@ -41,7 +41,8 @@ func Sum(n int) int {
 }
 
 // Count counts n down to zero: its n++ mutant never ends (timed out;
-// a second run of the same tree does not run it again alone).
+// a second run of the same tree neither runs it again alone nor runs
+// its other covering test after the hang).
 func Count(n int) int {
 	c := 0
 	for n > 0 {
@@ -106,6 +107,18 @@ func TestSumBounded(t *testing.T) {
 func TestCount(t *testing.T) {
 	if got := Count(3); got != 3 {
 		t.Errorf("Count(3) = %d", got)
+	}
+}
+
+// TestCountBounded covers Count's loop and passes under the n++ mutant
+// (it waits 50 ms at most): after the hang it is run on the first run,
+// not on a second run of the same tree.
+func TestCountBounded(t *testing.T) {
+	done := make(chan int, 1)
+	go func() { done <- Count(1) }()
+	select {
+	case <-done:
+	case <-time.After(50 * time.Millisecond):
 	}
 }
 

@@ -571,7 +571,7 @@ func (j *goJudging) runGroup(ctx context.Context, tb testBinary, group pkgRun) (
 			// confirmed only if no other test kills the mutant; a
 			// second hang ends the search (each costs its limit)
 			j.hung = append(j.hung, hungRun{tb: tb, group: group, opts: opts, first: run})
-			j.stop = !j.wholeSearch && searchStops(j.hung)
+			j.stop = !j.wholeSearch && (searchStops(j.hung) || j.knownHang())
 			j.cut = j.cut || j.stop
 			if rest := notReached(group, run); !j.stop && len(rest.tests) > 0 {
 				// the hang ended the process: its later tests run on
@@ -641,6 +641,16 @@ func searchStops(hung []hungRun) bool {
 		spent += h.first.Elapsed
 	}
 	return len(hung) >= hungCap || (len(hung) >= maxHung && spent >= hangBudget)
+}
+
+// knownHang reports whether an earlier run of this judged tree confirmed
+// the mutant's timeout (the killer map records it): then its first hang
+// here ends the search, as the confirmation does (timeouts.go). On that
+// tree no other covering test killed it, so the tests left would only
+// cost their time (and a hang, its limit), and the verdict is the
+// earlier run's.
+func (j *goJudging) knownHang() bool {
+	return j.Killers != nil && j.Killers.HungOn(j.m.ID, j.Tree)
 }
 
 // hungRun is a generic mutant's test process that ran past its limit,

@@ -34,8 +34,9 @@
 //   - The map also remembers, per mutant, the judged tree on which it
 //     last timed out and timed out again when run alone (a confirmed
 //     timeout: LearnHang). On that same tree a later run whose process
-//     of the mutant times out again does not run it alone a second time
-//     (package schedule: the verdict says the earlier run confirmed it);
+//     of the mutant times out again neither runs it alone a second time
+//     nor runs its other covering tests (package schedule: the verdict
+//     says the earlier run confirmed it);
 //     on any other tree the timeout is confirmed as always. A timeout
 //     costs its limit, its confirmation twice that: on the row's second
 //     run of a tree the 44 confirmations were about a quarter of the
