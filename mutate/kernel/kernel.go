@@ -92,8 +92,11 @@ type Library struct {
 	// into a mutant's code drops the mutant and builds again).
 	Rounds int
 	// Cached: the library was read from the cache (libcache.go), not
-	// built now.
+	// built now. Inputs, for a library built or read through the cache,
+	// is the hash of what it is built from (its cache key): another
+	// cache keyed by the library uses it; empty without the cache.
 	Cached bool
+	Inputs string
 }
 
 // Build builds the library for backend from the sources with the files in

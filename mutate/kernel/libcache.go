@@ -82,7 +82,7 @@ func (s *Sources) buildCached(ctx context.Context, backend Backend, dir string, 
 		lib := filepath.Join(dir, "out", "libkernel.so")
 		if err := os.MkdirAll(filepath.Dir(lib), 0o755); err == nil {
 			if err := os.WriteFile(lib, e.Lib, 0o755); err == nil {
-				return &Library{Path: lib, Backend: backend, Command: e.Command, Rounds: 1, Cached: true}, e.Output, nil
+				return &Library{Path: lib, Backend: backend, Command: e.Command, Rounds: 1, Cached: true, Inputs: key}, e.Output, nil
 			}
 		}
 	}
@@ -90,6 +90,7 @@ func (s *Sources) buildCached(ctx context.Context, backend Backend, dir string, 
 	if err != nil {
 		return lib, out, err
 	}
+	lib.Inputs = key
 	if data, rerr := os.ReadFile(lib.Path); rerr == nil {
 		// a failure to store only costs the next run the build
 		_ = cache.Write(libCacheKind, key, libEntry{Lib: data, Output: out, Command: lib.Command})

@@ -51,6 +51,9 @@ func TestSchemaLibraryCache(t *testing.T) {
 			if lib.Cached != c.wantC {
 				t.Errorf("Cached = %v, want %v", lib.Cached, c.wantC)
 			}
+			if (lib.Inputs != "") != c.cache {
+				t.Errorf("Inputs = %q with the cache %v", lib.Inputs, c.cache)
+			}
 			if _, err := os.Stat(lib.Path); err != nil {
 				t.Fatalf("library: %v", err)
 			}

@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 
 	"gathermut/mutate/internal/cache"
@@ -17,8 +15,8 @@ import (
 // ran): 38 processes on the row, a quarter of a second run's baseline
 // time. Like a Go schema baseline (schema.go, cacheBaseline) a green one
 // is cached (kind kernelBaselineKind) under the tool, the module's root,
-// the judged tree, the backend and the library's bytes (which mutants it
-// switches and where their sites are), so a second run of the same tree
+// the judged tree, the backend and the library's inputs (Library.Inputs:
+// which mutants it switches and where their sites are), so a second run of the same tree
 // reads it back; a baseline with a failing test is never cached, and
 // --no-cache neither reads nor writes.
 const kernelBaselineKind = "kernel-baseline"
@@ -34,22 +32,14 @@ type kernelBaselineEntry struct {
 }
 
 // kernelBaselineKey is the cache key of a backend's baseline on lib, ""
-// when there is none (--no-cache, no tree, an unreadable library).
+// when there is none (--no-cache, no tree, a library not built through
+// the cache).
 func (r *Runner) kernelBaselineKey(bs *backendState, lib *kernel.Library) string {
-	if r.Opts.NoCache || r.Tree == "" || lib == nil {
+	if r.Opts.NoCache || r.Tree == "" || lib == nil || lib.Inputs == "" {
 		return ""
 	}
-	f, err := os.Open(lib.Path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00", kernelBaselineKind, cache.Tool(), r.Prog.Root, r.Tree, bs.backend, lib.Sites)
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%s\x00%s\x00%d\x00%s", kernelBaselineKind, cache.Tool(), r.Prog.Root, r.Tree, bs.backend, lib.Sites, lib.Inputs))
+	return hex.EncodeToString(sum[:])
 }
 
 // cachedKernelBaseline returns the baseline cached under key, or nil.
